@@ -1,0 +1,215 @@
+/**
+ * Connected-component labeling on the GPU. Reads `frame.mask` (nonzero = foreground), writes `frame.labels`:
+ * canonical by default (0 background, components 1..N in raster order of their first pixel), with N and the
+ * convergence flag read back as `labeling`.
+ *
+ * Algorithm `shibata`: a preparation kernel and `passes` propagation passes recorded into the frame's encoder
+ * with no host round trip between them; passes after convergence are skipped on the GPU, and `converged` says
+ * whether the last pass changed nothing. `passes: 'until-converged'` gives exact labels for any image: it records
+ * a batch of passes, checks the flag once (one host round trip per batch, batches doubling), and continues only
+ * if needed.
+ *
+ * @example
+ * fromPixels(ctx, images).pipe(threshold(), label({ connectivity: 8, passes: 'until-converged' }), readResults())
+ *   .subscribe((r) => console.log(r.labeling)); // { count, converged, passes }
+ *
+ * Throws `InvalidOptionError` for bad options; `InvalidFrameError` on the stream for a frame without a mask.
+ * Unsubscribing gives every buffer and pipeline reference back.
+ */
+import type { OperatorFunction } from 'rxjs';
+import { gpuNode } from '../src/gpuNode.js';
+import { withFrame, type GpuFrame, type ReadRequest } from '../src/GpuFrame.js';
+import type { Kernel, KernelSpec } from '../src/PipelineCache.js';
+import { bindGroup, dispatch1d } from '../src/kernels.js';
+import { packUniform, uniformLayout } from '../src/uniforms.js';
+import { dispatchSize } from '../src/dispatch.js';
+import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
+import type { LabelInfo } from '../src/results.js';
+
+export const labelAlgorithms = ['shibata'] as const;
+export type LabelAlgorithm = (typeof labelAlgorithms)[number];
+
+export interface LabelOptions {
+  /** Default `shibata`. */
+  algorithm?: LabelAlgorithm;
+  /** 8 (default) or 4. */
+  connectivity?: 4 | 8;
+  /** Shibata's propagation passes: a fixed count (default 4) or `'until-converged'`. */
+  passes?: number | 'until-converged';
+  /** Renumber labels canonically and count components (default true). */
+  canonical?: boolean;
+  /** Also read the whole label image back as `labels` (default false: only compact results leave the GPU). */
+  readLabels?: boolean;
+}
+
+/** Enough for typical camera frames (blobs and markers converge in 2–4 passes); maze-like images need more. */
+export const defaultPasses = 4;
+const WG = 256;
+const firstBatch = 8;
+
+export function decodeLabelInfo(bytes: ArrayBuffer): LabelInfo {
+  const v = new Uint32Array(bytes);
+  return { count: v[6], converged: v[2] === 1, passes: v[1] };
+}
+
+export function validateLabelOptions(options: LabelOptions): Required<LabelOptions> {
+  const o = {
+    algorithm: options.algorithm ?? 'shibata',
+    connectivity: options.connectivity ?? 8,
+    passes: options.passes ?? defaultPasses,
+    canonical: options.canonical ?? true,
+    readLabels: options.readLabels ?? false,
+  };
+  if (!labelAlgorithms.includes(o.algorithm)) {
+    throw new InvalidOptionError(`label: algorithm must be one of ${labelAlgorithms.join(', ')}, got ${String(o.algorithm)}`);
+  }
+  if (o.connectivity !== 4 && o.connectivity !== 8) throw new InvalidOptionError(`label: connectivity must be 4 or 8, got ${o.connectivity}`);
+  if (o.passes !== 'until-converged' && (!Number.isInteger(o.passes) || o.passes < 1 || o.passes > 4096)) {
+    throw new InvalidOptionError(`label: passes must be an integer 1..4096 or 'until-converged', got ${String(o.passes)}`);
+  }
+  return o;
+}
+
+function specs(connectivity: 4 | 8): Record<string, KernelSpec> {
+  const pixel = ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage'] as const;
+  const control = ['uniform', 'storage', 'storage'] as const;
+  const c = { WG };
+  const shibata = { WG, CONN8: connectivity === 8 ? 1 : 0 };
+  return {
+    prepare: { shader: 'label/shibata', entryPoint: 'prepare', bindings: pixel, constants: shibata },
+    propagate: { shader: 'label/shibata', entryPoint: 'propagate', bindings: pixel, constants: shibata },
+    reset: { shader: 'label/shibata', entryPoint: 'reset', bindings: control, constants: shibata },
+    control: { shader: 'label/shibata', entryPoint: 'control', bindings: control, constants: shibata },
+    resume: { shader: 'label/shibata', entryPoint: 'resume', bindings: control, constants: shibata },
+    compress: { shader: 'label/canonical', entryPoint: 'compress', bindings: pixel, constants: c },
+    scan: { shader: 'label/canonical', entryPoint: 'scanBlocks', bindings: pixel, constants: c },
+    rank: { shader: 'label/canonical', entryPoint: 'rankRoots', bindings: pixel, constants: c },
+    relabel: { shader: 'label/canonical', entryPoint: 'relabel', bindings: pixel, constants: c },
+  };
+}
+
+export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, GpuFrame> {
+  const o = validateLabelOptions(options);
+  const untilConverged = o.passes === 'until-converged';
+
+  return gpuNode(async (ctx, scope) => {
+    const { device, pool } = ctx;
+    const k: Record<string, Kernel> = await ctx.pipelines.acquireAll(specs(o.connectivity));
+    const layout = uniformLayout('label/shibata', 'Params');
+    const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
+    const params = pool.acquire('label:params', layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+    const info = pool.acquire('label:info', 32, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+    const args = pool.acquire('label:args', 16, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
+    const check = untilConverged ? pool.acquire('label:check', 32, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST) : null;
+    const groupsControl = bindGroup(device, 'label:control', k.reset, [params, info, args]);
+
+    let size = '';
+    let L: GPUBuffer | null = null;
+    let out: GPUBuffer | null = null;
+    let blocks: GPUBuffer | null = null;
+    let maskIn: GPUBuffer | null = null;
+    let pixelGroup: GPUBindGroup | null = null;
+    let pixels = 0;
+    let lastPasses = 0;
+
+    const resize = (f: GpuFrame) => {
+      const key = `${f.width}x${f.height}`;
+      if (key !== size) {
+        size = key;
+        pixels = f.width * f.height;
+        const [gx, gy] = dispatchSize(pixels, WG, maxDim);
+        for (const b of [L, out, blocks]) pool.release(b);
+        L = pool.acquire('label:L', pixels * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+        out = pool.acquire('label:labels', pixels * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+        blocks = pool.acquire('label:blocks', gx * gy * 4, GPUBufferUsage.STORAGE);
+        device.queue.writeBuffer(params, 0, packUniform(layout, { width: f.width, height: f.height, pixels, groupsX: gx, groupsY: gy, blocks: gx * gy }));
+        maskIn = null;
+        lastPasses = 0;
+      }
+      if (f.mask !== maskIn) {
+        maskIn = f.mask;
+        pixelGroup = bindGroup(device, 'label:pixels', k.prepare, [params, f.mask!, L!, info, blocks!, out!]);
+      }
+    };
+
+    const propagate = (pass: GPUComputePassEncoder, count: number) => {
+      for (let i = 0; i < count; i++) {
+        pass.setPipeline(k.propagate.pipeline);
+        pass.setBindGroup(0, pixelGroup!);
+        pass.dispatchWorkgroupsIndirect(args, 0);
+        pass.setPipeline(k.control.pipeline);
+        pass.setBindGroup(0, groupsControl);
+        pass.dispatchWorkgroups(1);
+      }
+    };
+
+    const single = (pass: GPUComputePassEncoder, kernel: Kernel, group: GPUBindGroup) => {
+      pass.setPipeline(kernel.pipeline);
+      pass.setBindGroup(0, group);
+      pass.dispatchWorkgroups(1);
+    };
+
+    const finish = (f: GpuFrame, encoder: GPUCommandEncoder): GpuFrame => {
+      let pass = encoder.beginComputePass({ label: 'label:compress', timestampWrites: f.profile?.pass('label:shibata') });
+      dispatch1d(pass, k.compress, pixelGroup!, pixels, WG, maxDim);
+      pass.end();
+      if (o.canonical) {
+        pass = encoder.beginComputePass({ label: 'label:canonical', timestampWrites: f.profile?.pass('label:canonical') });
+        single(pass, k.scan, pixelGroup!);
+        dispatch1d(pass, k.rank, pixelGroup!, pixels, WG, maxDim);
+        dispatch1d(pass, k.relabel, pixelGroup!, pixels, WG, maxDim);
+        pass.end();
+      }
+      const labels = o.canonical ? out! : L!;
+      const reads: ReadRequest[] = [...f.reads, { key: 'labeling', buffer: info, offset: 0, size: 32, decode: decodeLabelInfo }];
+      if (o.readLabels) {
+        reads.push({ key: 'labels', buffer: labels, offset: 0, size: pixels * 4, decode: (b) => new Uint32Array(b) });
+      }
+      return withFrame(f, {
+        encoder,
+        labels,
+        labeling: { connectivity: o.connectivity, algorithm: o.algorithm, canonical: o.canonical, info },
+        reads,
+      });
+    };
+
+    const converge = async (f: GpuFrame, encoder: GPUCommandEncoder): Promise<GpuFrame> => {
+      let batch = Math.max(firstBatch, lastPasses + 2);
+      for (;;) {
+        encoder.copyBufferToBuffer(info, 0, check!, 0, 32);
+        device.queue.submit([encoder.finish()]);
+        await check!.mapAsync(GPUMapMode.READ);
+        const state = decodeLabelInfo(check!.getMappedRange().slice(0));
+        check!.unmap();
+        if (scope.closed) return f;
+        encoder = device.createCommandEncoder({ label: `frame:${f.seq}:label` });
+        if (state.converged) {
+          lastPasses = state.passes;
+          return finish(f, encoder);
+        }
+        batch *= 2;
+        const pass = encoder.beginComputePass({ label: 'label:shibata', timestampWrites: f.profile?.pass('label:shibata') });
+        single(pass, k.resume, groupsControl);
+        propagate(pass, batch);
+        pass.end();
+      }
+    };
+
+    return {
+      process(f) {
+        if (!f.mask) throw new InvalidFrameError('label: the frame has no mask; put threshold() before label()');
+        resize(f);
+        const pass = f.encoder.beginComputePass({ label: 'label:shibata', timestampWrites: f.profile?.pass('label:shibata') });
+        single(pass, k.reset, groupsControl);
+        dispatch1d(pass, k.prepare, pixelGroup!, pixels, WG, maxDim);
+        propagate(pass, untilConverged ? Math.max(firstBatch, lastPasses + 2) : (o.passes as number));
+        pass.end();
+        return untilConverged ? converge(f, f.encoder) : finish(f, f.encoder);
+      },
+      dispose() {
+        ctx.pipelines.releaseAll(k);
+        for (const b of [params, info, args, check, L, out, blocks]) pool.release(b);
+      },
+    };
+  });
+}

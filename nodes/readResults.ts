@@ -1,0 +1,128 @@
+/**
+ * The sink: submits each frame's command encoder once and reads back only the compact results the nodes asked for
+ * (plus the frame's pass timings), through a ring of staging buffers. The stream never waits on a readback: the
+ * next frame is recorded and submitted while earlier ones map; results are emitted in frame order.
+ *
+ * @example
+ * fromPixels(ctx, images).pipe(threshold({ method: 'otsu' }), label(), readResults())
+ *   .subscribe((r) => console.log(r.seq, r.labeling?.count));
+ */
+import { Observable, type OperatorFunction } from 'rxjs';
+import type { GpuFrame } from '../src/GpuFrame.js';
+import type { FrameResult, ResultValues } from '../src/results.js';
+import type { GpuContext } from '../src/GpuContext.js';
+import { GpuDeviceLostError } from '../src/errors.js';
+
+export function readResults(): OperatorFunction<GpuFrame, FrameResult> {
+  return (source) =>
+    new Observable<FrameResult>((subscriber) => {
+      let closed = false;
+      let ctx: GpuContext | null = null;
+      let stopListening: (() => void) | null = null;
+      const free: GPUBuffer[] = [];
+      const all = new Set<GPUBuffer>();
+      let chain: Promise<void> = Promise.resolve();
+      let pending = 0;
+      let upstreamDone = false;
+
+      const fail = (e: unknown) => {
+        if (!closed) subscriber.error(e);
+      };
+      const maybeComplete = () => {
+        if (!closed && upstreamDone && pending === 0) subscriber.complete();
+      };
+
+      const staging = (size: number): GPUBuffer => {
+        const i = free.findIndex((b) => b.size >= size);
+        if (i >= 0) return free.splice(i, 1)[0];
+        const b = ctx!.pool.acquire('readResults:staging', size, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
+        all.add(b);
+        return b;
+      };
+
+      const handle = (frame: GpuFrame) => {
+        if (!ctx) {
+          ctx = frame.ctx;
+          stopListening = ctx.onError(fail);
+        }
+        const { encoder } = frame;
+        const timing = frame.profile?.resolve(encoder) ?? null;
+        // Lay every read out in one staging buffer, 8-byte aligned.
+        const layout: { key: string; at: number; size: number; decode(b: ArrayBuffer): unknown }[] = [];
+        let size = 0;
+        for (const r of frame.reads) {
+          layout.push({ key: r.key, at: size, size: r.size, decode: r.decode });
+          size += Math.ceil(r.size / 8) * 8;
+        }
+        const timingAt = size;
+        if (timing) size += timing.size;
+        let buffer: GPUBuffer | null = null;
+        if (size > 0) {
+          buffer = staging(size);
+          for (const [i, r] of frame.reads.entries()) {
+            if (r.size > 0) encoder.copyBufferToBuffer(r.buffer, r.offset, buffer, layout[i].at, r.size);
+          }
+          if (timing) encoder.copyBufferToBuffer(timing.buffer, timing.offset, buffer, timingAt, timing.size);
+        }
+        frame.ctx.device.queue.submit([encoder.finish()]);
+        const mapped = buffer ? buffer.mapAsync(GPUMapMode.READ, 0, size) : frame.ctx.device.queue.onSubmittedWorkDone();
+        pending++;
+        chain = chain.then(async () => {
+          try {
+            await mapped;
+          } catch (cause) {
+            frame.lease.release();
+            frame.profile?.release();
+            if (buffer) all.has(buffer) && free.push(buffer);
+            throw ctx?.lostError ?? new GpuDeviceLostError(`readback failed: ${(cause as Error)?.message ?? cause}`);
+          }
+          if (closed) {
+            frame.profile?.release();
+            frame.lease.release();
+            return;
+          }
+          const values: ResultValues & Record<string, unknown> = {};
+          let timings: FrameResult['timings'] = [];
+          const bytes = buffer ? buffer.getMappedRange(0, size) : new ArrayBuffer(0);
+          for (const l of layout) values[l.key] = l.decode(bytes.slice(l.at, l.at + l.size));
+          if (timing && frame.profile) timings = frame.profile.decode(bytes.slice(timingAt, timingAt + timing.size));
+          if (buffer) {
+            buffer.unmap();
+            free.push(buffer);
+          }
+          frame.profile?.release();
+          frame.lease.release();
+          pending--;
+          subscriber.next({ seq: frame.seq, timeUs: frame.timeUs, width: frame.width, height: frame.height, ...values, timings });
+          maybeComplete();
+        }).catch(fail);
+      };
+
+      const upstream = source.subscribe({
+        next(frame) {
+          try {
+            handle(frame);
+          } catch (e) {
+            frame.lease.release();
+            frame.profile?.release();
+            fail(e);
+          }
+        },
+        error: fail,
+        complete() {
+          upstreamDone = true;
+          maybeComplete();
+        },
+      });
+
+      return () => {
+        if (closed) return;
+        closed = true;
+        upstream.unsubscribe();
+        stopListening?.();
+        // Buffers still mapping are destroyed by the pool rather than reused.
+        for (const b of all) ctx?.pool.release(b);
+        all.clear();
+      };
+    });
+}

@@ -1,0 +1,36 @@
+// Bindings and helpers shared by the labeling kernels. Labels are raster indices of a pixel in the same
+// component, always <= the pixel's own index, so following them ends at a root (label == index) and the root of
+// a finished component is its first pixel in raster order. BG marks background.
+const BG: u32 = 0xffffffffu;
+
+struct Params {
+  width: u32,
+  height: u32,
+  pixels: u32,
+  groupsX: u32,   // full-size dispatch, restored into the indirect arguments
+  groupsY: u32,
+  blocks: u32,    // workgroups of WG pixels, one root count each
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> mask: array<u32>;
+@group(0) @binding(2) var<storage, read_write> L: array<atomic<u32>>;
+// info: 0 changed, 1 passes run, 2 converged, 6 component count
+@group(0) @binding(3) var<storage, read_write> info: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> blocks: array<u32>;
+@group(0) @binding(5) var<storage, read_write> outLabels: array<u32>;
+
+fn isFg(p: u32) -> bool { return ((mask[p >> 2u] >> (8u * (p & 3u))) & 0xffu) != 0u; }
+
+// Root of x, halving the path on the way: labels only decrease and stay in the component, so the stores are
+// safe however threads interleave, and they shorten every later search.
+fn find(x0: u32) -> u32 {
+  var x = x0;
+  loop {
+    let n = atomicLoad(&L[x]);
+    if (n == x) { return x; }
+    let nn = atomicLoad(&L[n]);
+    if (nn != n) { atomicMin(&L[x], nn); }
+    x = nn;
+  }
+}

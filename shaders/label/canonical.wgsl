@@ -1,0 +1,91 @@
+// Canonical labels: 0 for background, 1..N in raster order of each component's first pixel (its root). Roots are
+// counted per workgroup block (by the compress kernel), the block counts scanned, roots ranked, then every other
+// pixel takes its root's rank. Needs L fully compressed (every pixel pointing at its root).
+override WG: u32 = 256;
+#include "common/index.wgsl"
+#include "common/labeling.wgsl"
+
+var<workgroup> rootCount: atomic<u32>;
+
+// Points every pixel at its root and counts the roots of each block.
+@compute @workgroup_size(WG)
+fn compress(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  if (li == 0u) { atomicStore(&rootCount, 0u); }
+  workgroupBarrier();
+  let p = linearIndex(gid, nwg);
+  if (p < params.pixels) {
+    let l = atomicLoad(&L[p]);
+    if (l != BG) {
+      let r = find(l);
+      if (r != l) { atomicStore(&L[p], r); }
+      if (r == p) { atomicAdd(&rootCount, 1u); }
+    }
+  }
+  workgroupBarrier();
+  if (li == 0u) { blocks[wid.y * nwg.x + wid.x] = atomicLoad(&rootCount); }
+}
+
+var<workgroup> partial: array<u32, 256>;
+
+// One workgroup: exclusive scan of the block counts in place; the total is the component count.
+@compute @workgroup_size(256)
+fn scanBlocks(@builtin(local_invocation_index) li: u32) {
+  let n = params.blocks;
+  let per = (n + 255u) / 256u;
+  let start = min(li * per, n);
+  let end = min(start + per, n);
+  var s = 0u;
+  for (var i = start; i < end; i++) { s += blocks[i]; }
+  partial[li] = s;
+  workgroupBarrier();
+  for (var d = 1u; d < 256u; d <<= 1u) {
+    var v = partial[li];
+    if (li >= d) { v += partial[li - d]; }
+    workgroupBarrier();
+    partial[li] = v;
+    workgroupBarrier();
+  }
+  var run = 0u;
+  if (li > 0u) { run = partial[li - 1u]; }
+  for (var i = start; i < end; i++) {
+    let c = blocks[i];
+    blocks[i] = run;
+    run += c;
+  }
+  if (li == 255u) { atomicStore(&info[6], partial[255]); }
+}
+
+var<workgroup> ranks: array<u32, WG>;
+
+// Roots get block offset + inclusive rank within the block; background gets 0.
+@compute @workgroup_size(WG)
+fn rankRoots(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let p = linearIndex(gid, nwg);
+  var l = BG;
+  if (p < params.pixels) { l = atomicLoad(&L[p]); }
+  let root = select(0u, 1u, l == p);
+  ranks[li] = root;
+  workgroupBarrier();
+  for (var d = 1u; d < WG; d <<= 1u) {
+    var v = ranks[li];
+    if (li >= d) { v += ranks[li - d]; }
+    workgroupBarrier();
+    ranks[li] = v;
+    workgroupBarrier();
+  }
+  if (p < params.pixels) {
+    if (root == 1u) { outLabels[p] = blocks[wid.y * nwg.x + wid.x] + ranks[li]; }
+    else if (l == BG) { outLabels[p] = 0u; }
+  }
+}
+
+// Every other foreground pixel takes its root's canonical label.
+@compute @workgroup_size(WG)
+fn relabel(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let p = linearIndex(gid, nwg);
+  if (p >= params.pixels) { return; }
+  let l = atomicLoad(&L[p]);
+  if (l != BG && l != p) { outLabels[p] = outLabels[l]; }
+}

@@ -1,0 +1,236 @@
+// Threshold: RGBA -> gray, then gray -> binary mask (0 or 255 per pixel), by a fixed level, Otsu's level (a
+// histogram on the GPU and an exact integer search) or an adaptive local mean. Gray and mask are 8 bits per
+// pixel, four pixels per u32 word in raster order; each invocation handles one word.
+override WG: u32 = 256;
+#include "common/index.wgsl"
+
+struct Params {
+  width: u32,
+  height: u32,
+  pixels: u32,
+  words: u32,
+  invert: u32,   // 1: foreground is the complement of the test
+  radius: u32,   // adaptive window half-size
+  offset: i32,   // adaptive: foreground where gray > mean - offset
+  threads: u32,  // total invocations of the histogram dispatch (grid stride)
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+
+// grayFromRgba
+@group(0) @binding(1) var<storage, read> rgba: array<u32>;
+@group(0) @binding(2) var<storage, read_write> grayOut: array<u32>;
+
+// Rec. 601 luma in integers: the same formula as the CPU reference, so results match exactly.
+fn luma(c: u32) -> u32 {
+  let r = c & 0xffu;
+  let g = (c >> 8u) & 0xffu;
+  let b = (c >> 16u) & 0xffu;
+  return (77u * r + 150u * g + 29u * b + 128u) >> 8u;
+}
+
+@compute @workgroup_size(WG)
+fn grayFromRgba(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let w = linearIndex(gid, nwg);
+  if (w >= params.words) { return; }
+  var word = 0u;
+  for (var k = 0u; k < 4u; k++) {
+    let p = w * 4u + k;
+    if (p < params.pixels) { word |= luma(rgba[p]) << (8u * k); }
+  }
+  grayOut[w] = word;
+}
+
+// histogram / otsu / binarize share `stats`: bins 0..255 and the chosen level at 256.
+@group(0) @binding(1) var<storage, read> gray: array<u32>;
+@group(0) @binding(2) var<storage, read_write> hist: array<atomic<u32>>;
+
+var<workgroup> localHist: array<atomic<u32>, 256>;
+
+@compute @workgroup_size(WG)
+fn histogram(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) li: u32) {
+  for (var i = li; i < 256u; i += WG) { atomicStore(&localHist[i], 0u); }
+  workgroupBarrier();
+  for (var w = linearIndex(gid, nwg); w < params.words; w += params.threads) {
+    let word = gray[w];
+    for (var k = 0u; k < 4u; k++) {
+      if (w * 4u + k < params.pixels) { atomicAdd(&localHist[(word >> (8u * k)) & 0xffu], 1u); }
+    }
+  }
+  workgroupBarrier();
+  for (var i = li; i < 256u; i += WG) {
+    let c = atomicLoad(&localHist[i]);
+    if (c != 0u) { atomicAdd(&hist[i], c); }
+  }
+}
+
+// ---- Otsu: maximise w0 w1 (mu0 - mu1)^2, i.e. D^2 / (w (N - w)) with D = S w - N s, in exact integers.
+// N <= 2^24 pixels keeps S = sum of gray values under 2^32. Numbers are little-endian u32 limbs.
+@group(0) @binding(1) var<storage, read_write> stats: array<u32>;
+
+fn mul32(a: u32, b: u32) -> vec2<u32> {
+  let a0 = a & 0xffffu; let a1 = a >> 16u;
+  let b0 = b & 0xffffu; let b1 = b >> 16u;
+  let p00 = a0 * b0; let p01 = a0 * b1; let p10 = a1 * b0; let p11 = a1 * b1;
+  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+  return vec2<u32>((p00 & 0xffffu) | (mid << 16u), p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u));
+}
+
+// a * b truncated to 6 limbs (callers keep products under 2^192).
+fn mulBig(a: array<u32, 6>, b: array<u32, 6>) -> array<u32, 6> {
+  var r: array<u32, 6>;
+  for (var i = 0u; i < 6u; i++) {
+    var carry = 0u;
+    for (var j = 0u; i + j < 6u; j++) {
+      let p = mul32(a[i], b[j]);
+      let s = r[i + j] + p.x;
+      let c1 = select(0u, 1u, s < p.x);
+      let s2 = s + carry;
+      let c2 = select(0u, 1u, s2 < s);
+      r[i + j] = s2;
+      carry = p.y + c1 + c2;
+    }
+  }
+  return r;
+}
+
+// -1, 0, 1 as a < b, a == b, a > b.
+fn cmpBig(a: array<u32, 6>, b: array<u32, 6>) -> i32 {
+  for (var i = 5i; i >= 0i; i--) {
+    if (a[i] > b[i]) { return 1i; }
+    if (a[i] < b[i]) { return -1i; }
+  }
+  return 0i;
+}
+
+var<workgroup> cw: array<u32, 256>;   // cumulative counts
+var<workgroup> cs: array<u32, 256>;   // cumulative sums of gray values
+var<workgroup> bestNum: array<array<u32, 6>, 256>;
+var<workgroup> bestDen: array<array<u32, 6>, 256>;
+var<workgroup> bestT: array<u32, 256>;
+
+@compute @workgroup_size(256)
+fn otsu(@builtin(local_invocation_index) t: u32) {
+  cw[t] = stats[t];
+  cs[t] = stats[t] * t;
+  workgroupBarrier();
+  for (var d = 1u; d < 256u; d <<= 1u) {
+    var w = cw[t]; var s = cs[t];
+    if (t >= d) { w += cw[t - d]; s += cs[t - d]; }
+    workgroupBarrier();
+    cw[t] = w; cs[t] = s;
+    workgroupBarrier();
+  }
+  let n = cw[255]; let sum = cs[255];
+  let w = cw[t]; let s = cs[t];
+  var num: array<u32, 6>;
+  var den: array<u32, 6>;
+  var valid = w > 0u && w < n;
+  if (valid) {
+    let a = mul32(sum, w); let b = mul32(n, s);
+    // |a - b| as two limbs
+    var lo: u32; var hi: u32;
+    if (a.y > b.y || (a.y == b.y && a.x >= b.x)) {
+      lo = a.x - b.x; hi = a.y - b.y - select(0u, 1u, a.x < b.x);
+    } else {
+      lo = b.x - a.x; hi = b.y - a.y - select(0u, 1u, b.x < a.x);
+    }
+    let dd = array<u32, 6>(lo, hi, 0u, 0u, 0u, 0u);
+    num = mulBig(dd, dd);
+    let q = mul32(w, n - w);
+    den = array<u32, 6>(q.x, q.y, 0u, 0u, 0u, 0u);
+  }
+  bestNum[t] = num;
+  bestDen[t] = den;
+  // Invalid candidates carry t + 256 so any valid one wins, and the smallest valid t wins ties.
+  bestT[t] = select(t + 256u, t, valid);
+  workgroupBarrier();
+  for (var half = 128u; half > 0u; half >>= 1u) {
+    if (t < half) {
+      let o = t + half;
+      let ta = bestT[t]; let tb = bestT[o];
+      var takeOther = false;
+      if (ta >= 256u || tb >= 256u) {
+        takeOther = tb < ta;
+      } else {
+        let c = cmpBig(mulBig(bestNum[o], bestDen[t]), mulBig(bestNum[t], bestDen[o]));
+        takeOther = c > 0i || (c == 0i && tb < ta);
+      }
+      if (takeOther) { bestNum[t] = bestNum[o]; bestDen[t] = bestDen[o]; bestT[t] = tb; }
+    }
+    workgroupBarrier();
+  }
+  if (t == 0u) {
+    var level = bestT[0];
+    if (level >= 256u) {
+      // One gray value only: no split exists. Take that value, so nothing is above the level.
+      level = 0u;
+      for (var i = 0u; i < 256u; i++) { if (cw[i] == n) { level = i; break; } }
+    }
+    stats[256] = level;
+  }
+}
+
+// binarize: mask = gray > level (xor invert), level from stats[256].
+@group(0) @binding(2) var<storage, read> levelIn: array<u32>;
+@group(0) @binding(3) var<storage, read_write> mask: array<u32>;
+
+@compute @workgroup_size(WG)
+fn binarize(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let w = linearIndex(gid, nwg);
+  if (w >= params.words) { return; }
+  let level = levelIn[256];
+  let word = gray[w];
+  var out = 0u;
+  for (var k = 0u; k < 4u; k++) {
+    let fg = (((word >> (8u * k)) & 0xffu) > level) != (params.invert != 0u);
+    if (fg && w * 4u + k < params.pixels) { out |= 0xffu << (8u * k); }
+  }
+  mask[w] = out;
+}
+
+// ---- adaptive: window sums, rows then columns. rowSum[p] = sum of gray over x-r..x+r (clipped) on p's row.
+@group(0) @binding(2) var<storage, read_write> rowSumOut: array<u32>;
+
+fn grayAt(p: u32) -> u32 { return (gray[p >> 2u] >> (8u * (p & 3u))) & 0xffu; }
+
+@compute @workgroup_size(WG)
+fn boxRows(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let p = linearIndex(gid, nwg);
+  if (p >= params.pixels) { return; }
+  let x = p % params.width;
+  let row = p - x;
+  let x0 = select(0u, x - params.radius, x >= params.radius);
+  let x1 = min(x + params.radius, params.width - 1u);
+  var s = 0u;
+  for (var i = x0; i <= x1; i++) { s += grayAt(row + i); }
+  rowSumOut[p] = s;
+}
+
+@group(0) @binding(2) var<storage, read> rowSum: array<u32>;
+
+@compute @workgroup_size(WG)
+fn adaptive(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let w = linearIndex(gid, nwg);
+  if (w >= params.words) { return; }
+  let r = params.radius;
+  var out = 0u;
+  for (var k = 0u; k < 4u; k++) {
+    let p = w * 4u + k;
+    if (p >= params.pixels) { break; }
+    let x = p % params.width;
+    let y = p / params.width;
+    let y0 = select(0u, y - r, y >= r);
+    let y1 = min(y + r, params.height - 1u);
+    let x0 = select(0u, x - r, x >= r);
+    let x1 = min(x + r, params.width - 1u);
+    var s = 0u;
+    for (var j = y0; j <= y1; j++) { s += rowSum[j * params.width + x]; }
+    let count = i32((x1 - x0 + 1u) * (y1 - y0 + 1u));
+    // gray > mean - offset  <=>  (gray + offset) * count > sum, exact in integers.
+    let fg = ((i32(grayAt(p)) + params.offset) * count > i32(s)) != (params.invert != 0u);
+    if (fg) { out |= 0xffu << (8u * k); }
+  }
+  mask[w] = out;
+}

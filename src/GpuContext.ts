@@ -1,0 +1,162 @@
+/**
+ * One GPU device with what every stream on it shares: a pipeline cache, a buffer pool and a profiler. Works in
+ * browsers (`navigator.gpu`) and in Node (Dawn). Device loss and uncaptured errors become typed errors delivered
+ * to the streams that use the context.
+ */
+import { acquireGpu, releaseGpu, defaultDawnFlags } from './gpu.js';
+import { BufferPool } from './BufferPool.js';
+import { PipelineCache } from './PipelineCache.js';
+import { Profiler } from './Profiler.js';
+import { GpuDeviceLostError, GpuUnavailableError, GpuValidationError, type FlowmarkError } from './errors.js';
+
+export interface GpuContextOptions {
+  /** Use this GPU instead of `navigator.gpu` / Dawn. */
+  gpu?: GPU;
+  /** Use this device (the context will not destroy it). */
+  device?: GPUDevice;
+  powerPreference?: GPUPowerPreference;
+  /** Dawn flags in Node, e.g. `backend=vulkan`. Default: timestamp quantization off. */
+  dawnFlags?: readonly string[];
+  /** Request `timestamp-query` when the adapter has it (default true). */
+  profile?: boolean;
+  label?: string;
+}
+
+export interface GpuFeatures {
+  timestamps: boolean;
+  subgroups: boolean;
+}
+
+export interface GpuLimits {
+  maxStorageBufferBindingSize: number;
+  maxBufferSize: number;
+  maxComputeWorkgroupsPerDimension: number;
+  maxComputeInvocationsPerWorkgroup: number;
+  maxComputeWorkgroupStorageSize: number;
+}
+
+type ErrorListener = (error: FlowmarkError) => void;
+
+export class GpuContext {
+  readonly device: GPUDevice;
+  readonly label: string;
+  readonly features: GpuFeatures;
+  readonly limits: GpuLimits;
+  readonly adapterName: string;
+  readonly isFallbackAdapter: boolean;
+  readonly pipelines: PipelineCache;
+  readonly pool: BufferPool;
+  readonly profiler: Profiler;
+  readonly #ownsDevice: boolean;
+  readonly #node: boolean;
+  readonly #listeners = new Set<ErrorListener>();
+  #destroyed = false;
+  #lostError: GpuDeviceLostError | null = null;
+
+  private constructor(device: GPUDevice, info: { label: string; adapterName: string; fallback: boolean; owns: boolean; node: boolean }) {
+    this.device = device;
+    this.label = info.label;
+    this.adapterName = info.adapterName;
+    this.isFallbackAdapter = info.fallback;
+    this.#ownsDevice = info.owns;
+    this.#node = info.node;
+    this.features = { timestamps: device.features.has('timestamp-query'), subgroups: device.features.has('subgroups') };
+    const l = device.limits;
+    this.limits = {
+      maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+      maxBufferSize: l.maxBufferSize,
+      maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
+      maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+      maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize,
+    };
+    this.pipelines = new PipelineCache(device);
+    this.pool = new BufferPool(device);
+    this.profiler = new Profiler(device, this.features.timestamps);
+    device.lost.then((info) => {
+      if (this.#destroyed) return;
+      this.#lostError = new GpuDeviceLostError(
+        `GPU device "${this.label}" was lost (${info.reason}): ${info.message}. Create a new GpuContext.`,
+        info.reason,
+      );
+      this.#emit(this.#lostError);
+    });
+    device.addEventListener('uncapturederror', (event) => {
+      const e = (event as GPUUncapturedErrorEvent).error;
+      this.#emit(new GpuValidationError(`GPU error on "${this.label}": ${e.message}`));
+    });
+  }
+
+  /** Opens an adapter and device; accepts fallback (software) adapters when no hardware one exists. */
+  static async create(options: GpuContextOptions = {}): Promise<GpuContext> {
+    const label = options.label ?? 'flowmark';
+    if (options.device) {
+      return new GpuContext(options.device, { label, adapterName: 'external', fallback: false, owns: false, node: false });
+    }
+    const { gpu, node } = options.gpu
+      ? { gpu: options.gpu, node: false }
+      : await acquireGpu(options.dawnFlags ?? defaultDawnFlags);
+    try {
+      let adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference ?? 'high-performance' });
+      adapter ??= await gpu.requestAdapter({ forceFallbackAdapter: true });
+      if (!adapter) {
+        throw new GpuUnavailableError(
+          'No WebGPU adapter found. In Node on Linux without a GPU, install Mesa lavapipe (see README: `npm test` sets it up).',
+        );
+      }
+      const wanted: GPUFeatureName[] = [];
+      if (options.profile !== false && adapter.features.has('timestamp-query')) wanted.push('timestamp-query');
+      if (adapter.features.has('subgroups')) wanted.push('subgroups' as GPUFeatureName);
+      const a = adapter.limits;
+      const device = await adapter.requestDevice({
+        label,
+        requiredFeatures: wanted,
+        requiredLimits: {
+          maxStorageBufferBindingSize: a.maxStorageBufferBindingSize,
+          maxBufferSize: a.maxBufferSize,
+          maxComputeWorkgroupStorageSize: a.maxComputeWorkgroupStorageSize,
+          maxComputeInvocationsPerWorkgroup: a.maxComputeInvocationsPerWorkgroup,
+          maxComputeWorkgroupSizeX: a.maxComputeWorkgroupSizeX,
+          maxStorageBuffersPerShaderStage: a.maxStorageBuffersPerShaderStage,
+        },
+      });
+      const info = adapter.info;
+      const adapterName = [info?.vendor, info?.architecture, info?.device, info?.description].filter(Boolean).join(' ') || 'unknown';
+      const fallback = !!(info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter;
+      return new GpuContext(device, { label, adapterName, fallback, owns: true, node });
+    } catch (e) {
+      releaseGpu(node);
+      throw e;
+    }
+  }
+
+  get destroyed(): boolean {
+    return this.#destroyed;
+  }
+
+  /** The device-lost error, once the device is lost. */
+  get lostError(): GpuDeviceLostError | null {
+    return this.#lostError;
+  }
+
+  /** Listens for device loss and uncaptured GPU errors; returns the function that stops listening. */
+  onError(listener: ErrorListener): () => void {
+    this.#listeners.add(listener);
+    if (this.#lostError) queueMicrotask(() => this.#listeners.has(listener) && listener(this.#lostError!));
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(error: FlowmarkError): void {
+    for (const l of [...this.#listeners]) l(error);
+  }
+
+  /** Destroys the buffers, profiler and (if created here) the device. Idempotent. */
+  destroy(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    this.#listeners.clear();
+    this.pool.destroy();
+    this.profiler.destroy();
+    if (this.#ownsDevice) this.device.destroy();
+    releaseGpu(this.#node);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * A frame on the GPU: a fixed-shape lease that travels down an operator chain. Operators record their passes into
+ * `encoder` and return a new frame with the buffers they produced; the sink submits the encoder once and reads back
+ * the compact results named in `reads`. Buffers are owned by the operators that made them and stay valid until the
+ * frame's results are read (the operators reuse them for the next frame after that, in queue order).
+ */
+import type { GpuContext } from './GpuContext.js';
+import type { ProfileScope } from './Profiler.js';
+import type { FrameLease } from './InFlight.js';
+
+/** A compact result a node wants read back: `size` bytes of `buffer` at `offset`, decoded into `results[key]`. */
+export interface ReadRequest {
+  readonly key: string;
+  readonly buffer: GPUBuffer;
+  readonly offset: number;
+  readonly size: number;
+  decode(bytes: ArrayBuffer): unknown;
+}
+
+/** Per-frame state of the labeling node, for nodes that come after it. */
+export interface LabelingState {
+  readonly connectivity: 4 | 8;
+  readonly algorithm: string;
+  /** Labels are canonical (0 background, 1..N in raster order of first pixel). */
+  readonly canonical: boolean;
+  /** u32[8]: see `LabelInfo` for the layout; count at index 6 when canonical. */
+  readonly info: GPUBuffer;
+}
+
+export interface GpuFrame {
+  /** Increases by one for each frame a source emits. */
+  readonly seq: number;
+  /** Capture or presentation time in microseconds. */
+  readonly timeUs: number;
+  readonly width: number;
+  readonly height: number;
+  readonly ctx: GpuContext;
+  readonly encoder: GPUCommandEncoder;
+  /** Packed RGBA8, one u32 per pixel (R in the low byte). */
+  readonly rgba: GPUBuffer | null;
+  /** 8-bit gray, four pixels per u32 word, raster order. */
+  readonly gray: GPUBuffer | null;
+  /** Binary image, 8 bits per pixel (0 or 255), four pixels per u32 word. */
+  readonly mask: GPUBuffer | null;
+  /** u32 per pixel: component labels (canonical when `labeling.canonical`). */
+  readonly labels: GPUBuffer | null;
+  readonly labeling: LabelingState | null;
+  readonly reads: readonly ReadRequest[];
+  readonly profile: ProfileScope | null;
+  readonly lease: FrameLease;
+}
+
+export type FramePatch = Partial<Omit<GpuFrame, 'seq' | 'timeUs' | 'width' | 'height' | 'ctx' | 'lease' | 'profile'>>;
+
+/** Builds a frame with its fields always in the same order (one hidden class for every frame). */
+export function makeFrame(base: Omit<GpuFrame, keyof FramePatch> & FramePatch): GpuFrame {
+  return {
+    seq: base.seq,
+    timeUs: base.timeUs,
+    width: base.width,
+    height: base.height,
+    ctx: base.ctx,
+    encoder: base.encoder!,
+    rgba: base.rgba ?? null,
+    gray: base.gray ?? null,
+    mask: base.mask ?? null,
+    labels: base.labels ?? null,
+    labeling: base.labeling ?? null,
+    reads: base.reads ?? [],
+    profile: base.profile,
+    lease: base.lease,
+  };
+}
+
+/** The same frame with some fields replaced. */
+export function withFrame(frame: GpuFrame, patch: FramePatch): GpuFrame {
+  return makeFrame({ ...frame, ...patch });
+}
+
+/** Appends a read request to a frame. */
+export function withRead(frame: GpuFrame, read: ReadRequest, patch: FramePatch = {}): GpuFrame {
+  return withFrame(frame, { ...patch, reads: [...frame.reads, read] });
+}

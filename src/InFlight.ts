@@ -1,0 +1,71 @@
+/**
+ * Bounds how many frames a source has in flight (emitted but not yet read back). File sources wait for a free
+ * place (every frame processed); live sources try and drop the frame when none is free (counted).
+ */
+export interface FrameLease {
+  /** 0..capacity-1, unique among leases held at once: indexes per-frame resources such as upload buffers. */
+  readonly slot: number;
+  /** Called by the sink once the frame's results are read (or the frame failed). Idempotent. */
+  release(): void;
+}
+
+export class InFlight {
+  readonly capacity: number;
+  #used = 0;
+  #slots: number[];
+  #waiters: (() => void)[] = [];
+  #idle: (() => void)[] = [];
+  #closed = false;
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+    this.#slots = Array.from({ length: capacity }, (_, i) => capacity - 1 - i);
+  }
+
+  get inFlight(): number {
+    return this.#used;
+  }
+
+  /** A lease when one is free now, else null. */
+  tryAcquire(): FrameLease | null {
+    if (this.#closed || this.#used >= this.capacity) return null;
+    this.#used++;
+    return this.#lease(this.#slots.pop()!);
+  }
+
+  /** Waits for a free place; resolves null if closed meanwhile. */
+  acquire(): Promise<FrameLease | null> {
+    const lease = this.tryAcquire();
+    if (lease || this.#closed) return Promise.resolve(lease);
+    return new Promise((resolve) => this.#waiters.push(() => resolve(this.tryAcquire())));
+  }
+
+  /** Resolves once no lease is held (at once if none is). */
+  idle(): Promise<void> {
+    if (this.#used === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Wakes every waiter with null; later acquisitions fail. */
+  close(): void {
+    this.#closed = true;
+    const w = this.#waiters;
+    this.#waiters = [];
+    w.forEach((f) => f());
+  }
+
+  #lease(slot: number): FrameLease {
+    let done = false;
+    return {
+      slot,
+      release: () => {
+        if (done) return;
+        done = true;
+        this.#used--;
+        this.#slots.push(slot);
+        this.#waiters.shift()?.();
+        if (this.#used === 0) this.#idle.splice(0).forEach((f) => f());
+      },
+    };
+  }
+}

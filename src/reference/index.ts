@@ -1,0 +1,4 @@
+// Plain CPU versions of the GPU nodes: the oracles of the test suite and the reference column of the benchmarks.
+export * from './labelCpu.js';
+export * from './thresholdCpu.js';
+export * from './images.js';

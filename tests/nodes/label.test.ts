@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { label, threshold, InvalidOptionError, type GpuContext } from '../../src/index.js';
+import { labelCpu } from '../../src/reference/labelCpu.js';
+import { zigzagSpiral } from '../../src/reference/images.js';
+import { firstDiff, gray, run, testContext } from '../support/gpu.js';
+import { labelCorpus } from '../support/corpus.js';
+
+let ctx: GpuContext;
+beforeAll(async () => {
+  ctx = await testContext();
+});
+afterAll(() => ctx?.destroy());
+
+const corpus = labelCorpus();
+
+describe('label (shibata)', () => {
+  it('has over 100 seeded images in the corpus', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(100);
+  });
+
+  for (const connectivity of [8, 4] as const) {
+    it(`equals the CPU reference exactly on the corpus, ${connectivity}-connectivity`, async () => {
+      const results = await run(
+        ctx,
+        corpus.map((c) => gray(c.width, c.height, c.data)),
+        threshold(),
+        label({ connectivity, passes: 'until-converged', readLabels: true }),
+      );
+      expect(results).toHaveLength(corpus.length);
+      corpus.forEach((c, i) => {
+        const ref = labelCpu(c.data, c.width, c.height, connectivity);
+        const r = results[i];
+        expect(r.seq, c.name).toBe(i);
+        expect(r.labeling?.converged, c.name).toBe(true);
+        expect(r.labeling?.count, c.name).toBe(ref.count);
+        const at = firstDiff(r.labels!, ref.labels);
+        expect(at, `${c.name}: first differing pixel`).toBe(-1);
+      });
+    });
+  }
+
+  it('reports converged: false when a spiral needs more than the default passes, and runs exactly that many', async () => {
+    const n = 201;
+    const img = zigzagSpiral(n);
+    const [bounded, fixed3, exact] = await Promise.all([
+      run(ctx, [gray(n, n, img)], threshold(), label()),
+      run(ctx, [gray(n, n, img)], threshold(), label({ passes: 3, readLabels: true })),
+      run(ctx, [gray(n, n, img)], threshold(), label({ passes: 'until-converged', readLabels: true })),
+    ]);
+    expect(bounded[0].labeling).toMatchObject({ converged: false, passes: 4 });
+    expect(fixed3[0].labeling).toMatchObject({ converged: false, passes: 3 });
+    const ref = labelCpu(img, n, n, 8);
+    expect(ref.count).toBe(1);
+    expect(exact[0].labeling).toMatchObject({ converged: true, count: 1 });
+    expect(exact[0].labeling!.passes).toBeGreaterThan(4);
+    expect(firstDiff(exact[0].labels!, ref.labels)).toBe(-1);
+  });
+
+  it('stops early on the GPU once converged, within a fixed pass budget', async () => {
+    const img = new Uint8Array(50 * 40).fill(255);
+    const [r] = await run(ctx, [gray(50, 40, img)], threshold(), label({ passes: 64 }));
+    expect(r.labeling!.converged).toBe(true);
+    expect(r.labeling!.passes).toBeLessThan(64);
+    expect(r.labeling!.count).toBe(1);
+  });
+
+  it('gives raw root indices when canonical labels are not asked for', async () => {
+    const w = 9;
+    const h = 4;
+    const img = new Uint8Array(w * h);
+    img[2] = img[3] = img[w + 3] = 255; // one component rooted at pixel 2
+    img[3 * w + 8] = 255; // one rooted at its own index
+    const [r] = await run(ctx, [gray(w, h, img)], threshold(), label({ canonical: false, passes: 'until-converged', readLabels: true }));
+    const bg = 0xffffffff;
+    expect(Array.from(r.labels!)).toEqual(Array.from(img, (v, p) => (v ? (p === 3 * w + 8 ? p : 2) : bg)));
+  });
+
+  it('rejects bad options synchronously', () => {
+    expect(() => label({ connectivity: 6 as 4 })).toThrow(InvalidOptionError);
+    expect(() => label({ passes: 0 })).toThrow(/passes/);
+    expect(() => label({ algorithm: 'nope' as 'shibata' })).toThrow(/algorithm/);
+  });
+});

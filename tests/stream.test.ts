@@ -1,0 +1,143 @@
+// Stream semantics on a real GPU: resource reuse over many frames, teardown, errors, ordering.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
+import {
+  GpuContext,
+  GpuDeviceLostError,
+  InvalidFrameError,
+  fromPixels,
+  label,
+  readResults,
+  threshold,
+  type PixelImage,
+} from '../src/index.js';
+import { labelCpu } from '../src/reference/labelCpu.js';
+import { randomBlocks } from '../src/reference/images.js';
+import { gray, testContext } from './support/gpu.js';
+
+let ctx: GpuContext;
+beforeAll(async () => {
+  ctx = await testContext();
+});
+afterAll(() => ctx?.destroy());
+
+function* frames(n: number, w = 48, h = 32): Generator<PixelImage> {
+  for (let i = 0; i < n; i++) yield gray(w, h, randomBlocks(w, h, 0.5, 2, i), i * 1000);
+}
+
+const pipeline = (images: Iterable<PixelImage>) =>
+  fromPixels(ctx, images).pipe(threshold(), label({ passes: 'until-converged' }), readResults());
+
+describe('streams', () => {
+  it('runs 1000 frames with no growth in pooled buffers or pipelines, in order, with correct counts', async () => {
+    let afterWarmup: ReturnType<typeof ctx.pool.stats> | null = null;
+    let pipelinesWarm = 0;
+    let expectedSeq = 0;
+    let wrong = 0;
+    await new Promise<void>((resolve, reject) => {
+      pipeline(frames(1000)).subscribe({
+        next(r) {
+          if (r.seq !== expectedSeq++) reject(new Error(`frame ${r.seq} out of order`));
+          if (r.timeUs !== r.seq * 1000) reject(new Error('timestamp lost'));
+          if (r.labeling!.count !== labelCpu(randomBlocks(48, 32, 0.5, 2, r.seq), 48, 32, 8).count) wrong++;
+          if (r.seq === 10) {
+            afterWarmup = ctx.pool.stats();
+            pipelinesWarm = ctx.pipelines.stats().pipelines;
+          }
+          if (r.seq > 10) {
+            const s = ctx.pool.stats();
+            if (s.created !== afterWarmup!.created || s.inUse !== afterWarmup!.inUse) {
+              reject(new Error(`buffers grew at frame ${r.seq}: ${JSON.stringify(s)} vs ${JSON.stringify(afterWarmup)}`));
+            }
+            if (ctx.pipelines.stats().pipelines !== pipelinesWarm) reject(new Error('pipelines grew'));
+          }
+        },
+        error: reject,
+        complete: resolve,
+      });
+    });
+    expect(expectedSeq).toBe(1000);
+    expect(wrong).toBe(0);
+    expect(ctx.pool.stats().inUse).toBe(0);
+    expect(ctx.pipelines.stats().refs).toBe(0);
+  });
+
+  it('releases every buffer and pipeline reference when unsubscribed mid-stream, and tolerates a second unsubscribe', async () => {
+    const seen: number[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const sub = pipeline(frames(500)).subscribe({
+        next(r) {
+          seen.push(r.seq);
+          if (r.seq === 20) {
+            expect(ctx.pool.stats().inUse).toBeGreaterThan(0);
+            expect(ctx.pipelines.stats().refs).toBeGreaterThan(0);
+            sub.unsubscribe();
+            sub.unsubscribe();
+            resolve();
+          }
+        },
+        error: reject,
+      });
+    });
+    expect(seen.at(-1)).toBe(20);
+    expect(ctx.pool.stats().inUse).toBe(0);
+    expect(ctx.pipelines.stats().refs).toBe(0);
+    // The context is still usable afterwards.
+    const r = await firstValueFrom(pipeline(frames(1)));
+    expect(r.labeling!.converged).toBe(true);
+  });
+
+  it('take() ends the stream cleanly', async () => {
+    const results = await lastValueFrom(pipeline(frames(50)).pipe(take(3), toArray()));
+    expect(results.map((r) => r.seq)).toEqual([0, 1, 2]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ctx.pool.stats().inUse).toBe(0);
+  });
+
+  it('handles frames that change size within one stream', async () => {
+    const sizes = [[10, 10], [33, 7], [10, 10], [1, 1], [64, 9]];
+    const images = sizes.map(([w, h], i) => gray(w, h, randomBlocks(w, h, 0.6, 1, 40 + i)));
+    const results = await lastValueFrom(
+      fromPixels(ctx, images).pipe(threshold(), label({ passes: 'until-converged', readLabels: true }), readResults(), toArray()),
+    );
+    results.forEach((r, i) => {
+      const ref = labelCpu(images[i].data, images[i].width, images[i].height, 8);
+      expect([r.width, r.height]).toEqual(sizes[i]);
+      expect(Array.from(r.labels!)).toEqual(Array.from(ref.labels));
+    });
+  });
+
+  it('errors the stream with InvalidFrameError on bad pixels, and releases its buffers', async () => {
+    const bad = [gray(8, 8, new Uint8Array(64)), { width: 8, height: 8, format: 'gray', data: new Uint8Array(10) } as PixelImage];
+    const seen: number[] = [];
+    const err = await new Promise<unknown>((resolve) =>
+      pipeline(bad).subscribe({ next: (r) => seen.push(r.seq), error: resolve, complete: () => resolve(null) }),
+    );
+    expect(err).toBeInstanceOf(InvalidFrameError);
+    expect((err as Error).message).toMatch(/needs 64 bytes, got 10/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ctx.pool.stats().inUse).toBe(0);
+    expect(() => fromPixels(ctx, [], { maxInFlight: 0 })).toThrow(/maxInFlight/);
+  });
+
+  it('turns device loss into GpuDeviceLostError on the stream', async () => {
+    const own = await testContext();
+    const endless = function* () {
+      for (let i = 0; ; i++) yield gray(32, 32, randomBlocks(32, 32, 0.5, 1, i));
+    };
+    const err = await new Promise<unknown>((resolve) => {
+      let n = 0;
+      fromPixels(own, endless())
+        .pipe(threshold(), label(), readResults())
+        .subscribe({
+          next() {
+            if (++n === 3) own.device.destroy();
+          },
+          error: resolve,
+          complete: () => resolve(null),
+        });
+    });
+    expect(err).toBeInstanceOf(GpuDeviceLostError);
+    own.destroy();
+  });
+});

@@ -1,0 +1,28 @@
+// Test helpers: a GPU context that fails loudly (never skips) when no adapter exists, and a one-call pipeline run.
+import { lastValueFrom, toArray, type OperatorFunction } from 'rxjs';
+import { GpuContext, fromPixels, readResults, type FrameResult, type GpuFrame, type PixelImage } from '../../src/index.js';
+
+export async function testContext(): Promise<GpuContext> {
+  try {
+    return await GpuContext.create({ label: 'test' });
+  } catch (e) {
+    throw new Error(`GPU tests need a WebGPU adapter; run \`npm test\`, which installs Mesa lavapipe. Cause: ${(e as Error).message}`);
+  }
+}
+
+export function gray(width: number, height: number, data: Uint8Array, timeUs?: number): PixelImage {
+  return { width, height, format: 'gray', data, timeUs };
+}
+
+/** Runs images through `ops` and a readResults sink; returns every result. */
+export function run(ctx: GpuContext, images: PixelImage[], ...ops: OperatorFunction<GpuFrame, GpuFrame>[]): Promise<FrameResult[]> {
+  const frames = ops.reduce((stream, op) => op(stream), fromPixels(ctx, images));
+  return lastValueFrom(frames.pipe(readResults(), toArray()));
+}
+
+/** Index of the first difference, or -1. */
+export function firstDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) return Math.min(a.length, b.length);
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
+  return -1;
+}
