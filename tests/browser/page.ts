@@ -1,0 +1,84 @@
+// Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline on WebGPU
+// (SwiftShader there), checked against the CPU references inside the page. Returns a summary for the test.
+import { lastValueFrom, toArray, map } from 'rxjs';
+import { GpuContext, fromPixels, label, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../src/index.js';
+import { labelCpu } from '../../src/reference/labelCpu.js';
+import { grayFromRgba, otsuLevel, thresholdAdaptive } from '../../src/reference/thresholdCpu.js';
+import { rng } from '../../src/reference/images.js';
+import { labelCorpus } from '../support/corpus.js';
+
+export interface BrowserSummary {
+  adapter: string;
+  fallback: boolean;
+  subgroups: boolean;
+  labelChecks: number;
+  thresholdChecks: number;
+  failures: string[];
+  inUseAfter: number;
+}
+
+async function runFlowmarkTests(): Promise<BrowserSummary> {
+  const ctx = await GpuContext.create({ label: 'browser-test' });
+  const failures: string[] = [];
+  let labelChecks = 0;
+  let thresholdChecks = 0;
+  // The whole corpus minus the largest frames, which SwiftShader takes long over.
+  const corpus = labelCorpus().filter((c) => c.width * c.height <= 320 * 240);
+  for (const connectivity of [8, 4] as const) {
+    const results = await lastValueFrom(
+      fromPixels(ctx, corpus.map((c): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: c.data }))).pipe(
+        threshold(),
+        label({ connectivity, passes: 'until-converged', readLabels: true }),
+        readResults(),
+        toArray(),
+      ),
+    );
+    corpus.forEach((c, i) => {
+      const ref = labelCpu(c.data, c.width, c.height, connectivity);
+      const got = results[i].labels!;
+      labelChecks++;
+      if (results[i].labeling!.count !== ref.count) failures.push(`${c.name} (${connectivity}): count ${results[i].labeling!.count} != ${ref.count}`);
+      else if (got.some((v, p) => v !== ref.labels[p])) failures.push(`${c.name} (${connectivity}): labels differ`);
+    });
+  }
+  // Threshold from RGBA: Otsu and adaptive, on a noisy gradient with dark discs.
+  const r = rng(77);
+  for (const [w, h] of [[97, 61], [160, 120], [5, 3]]) {
+    const rgba = new Uint8Array(w * h * 4);
+    for (let p = 0; p < w * h; p++) {
+      const x = p % w;
+      const y = Math.floor(p / w);
+      let v = 60 + (150 * x) / w + (r() - 0.5) * 40;
+      if ((x - w / 3) ** 2 + (y - h / 2) ** 2 < (h / 5) ** 2) v *= 0.3;
+      rgba.set([v * 1.1, v, v * 0.9, 255].map((c) => Math.max(0, Math.min(255, c))), 4 * p);
+    }
+    const g = grayFromRgba(rgba, w * h);
+    const readMask = map((f: GpuFrame) =>
+      withRead(f, { key: 'mask' as 'labels', buffer: f.mask!, offset: 0, size: Math.ceil((w * h) / 4) * 4, decode: (b) => new Uint8Array(b, 0, w * h) as unknown as Uint32Array }),
+    );
+    const img: PixelImage = { width: w, height: h, format: 'rgba', data: rgba };
+    const [otsu] = await lastValueFrom(fromPixels(ctx, [img]).pipe(threshold({ method: 'otsu' }), readResults(), toArray()));
+    thresholdChecks++;
+    if (otsu.threshold!.level !== otsuLevel(g)) failures.push(`otsu ${w}x${h}: level ${otsu.threshold!.level} != ${otsuLevel(g)}`);
+    const [adaptive] = await lastValueFrom(
+      fromPixels(ctx, [img]).pipe(threshold({ method: 'adaptive', window: 15, offset: 5, invert: true }), readMask, readResults(), toArray()),
+    );
+    thresholdChecks++;
+    const want = thresholdAdaptive(g, w, h, 15, 5, true);
+    const mask = (adaptive as unknown as { mask: Uint8Array }).mask;
+    if (mask.some((v, p) => v !== want[p])) failures.push(`adaptive ${w}x${h}: mask differs`);
+  }
+  const summary = {
+    adapter: ctx.adapterName,
+    fallback: ctx.isFallbackAdapter,
+    subgroups: ctx.features.subgroups,
+    labelChecks,
+    thresholdChecks,
+    failures,
+    inUseAfter: ctx.pool.stats().inUse,
+  };
+  ctx.destroy();
+  return summary;
+}
+
+(globalThis as unknown as { runFlowmarkTests: typeof runFlowmarkTests }).runFlowmarkTests = runFlowmarkTests;

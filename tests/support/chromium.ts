@@ -1,0 +1,42 @@
+// Headless Debian Chromium with WebGPU on SwiftShader (flags from shared/TESTING.md), driven by playwright-core,
+// and a static localhost server for bundled test pages.
+import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--use-angle=swiftshader',
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export async function launchChromium(extraArgs: string[] = []): Promise<{ browser: Browser; close(): Promise<void> }> {
+  if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}; run \`npm test\`, which installs Debian's chromium`);
+  // Playwright gives every launch a fresh, temporary profile of its own.
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumArgs, ...extraArgs] });
+  return { browser, close: () => browser.close() };
+}
+
+/** Serves `files` (path → body) on 127.0.0.1 at a free port. */
+export async function serve(files: Record<string, { body: string | Uint8Array; type: string }>): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const f = files[(req.url ?? '/').split('?')[0]];
+    if (!f) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': f.type, 'cache-control': 'no-store' }).end(f.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${addr.port}`, server };
+}
