@@ -2,3 +2,4 @@
 export * from './labelCpu.js';
 export * from './thresholdCpu.js';
 export * from './images.js';
+export * from './corpus.js';

@@ -5,7 +5,7 @@ import { GpuContext, fromPixels, label, readResults, threshold, withRead, type G
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { grayFromRgba, otsuLevel, thresholdAdaptive } from '../../src/reference/thresholdCpu.js';
 import { rng } from '../../src/reference/images.js';
-import { labelCorpus } from '../support/corpus.js';
+import { labelCorpus } from '../../src/reference/corpus.js';
 
 export interface BrowserSummary {
   adapter: string;

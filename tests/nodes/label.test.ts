@@ -3,7 +3,7 @@ import { label, threshold, InvalidOptionError, type GpuContext } from '../../src
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { zigzagSpiral } from '../../src/reference/images.js';
 import { firstDiff, gray, run, testContext } from '../support/gpu.js';
-import { labelCorpus } from '../support/corpus.js';
+import { labelCorpus } from '../../src/reference/corpus.js';
 
 let ctx: GpuContext;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The shared labeling corpus: seeded random images over densities 0–1 and granularities 1/2/4/16 at sizes from
 // 1×1 to 1280×720 (odd widths, one-pixel rows and columns), plus worst cases. Every labeling algorithm is checked
 // against the CPU reference on all of it.
-import { checkerboard, diagonals, randomBlocks, rings, rng, spiral, zigzag, zigzagSpiral } from '../../src/reference/images.js';
+import { checkerboard, diagonals, randomBlocks, rings, rng, spiral, zigzag, zigzagSpiral } from './images.js';
 
 export interface CorpusImage {
   name: string;
