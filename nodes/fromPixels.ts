@@ -18,6 +18,7 @@ import { makeFrame, type GpuFrame } from '../src/GpuFrame.js';
 import { InFlight } from '../src/InFlight.js';
 import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
 import { wordsFor } from '../src/dispatch.js';
+import { tagContext } from '../src/contextOf.js';
 
 export interface PixelImage {
   width: number;
@@ -64,7 +65,7 @@ export function fromPixels(
   if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > 8) {
     throw new InvalidOptionError(`fromPixels: maxInFlight must be an integer in 1..8, got ${maxInFlight}`);
   }
-  return new Observable<GpuFrame>((subscriber) => {
+  return tagContext(new Observable<GpuFrame>((subscriber) => {
     const inFlight = new InFlight(maxInFlight);
     const uploads: (GPUBuffer | null)[] = new Array(maxInFlight).fill(null);
     let closed = false;
@@ -137,5 +138,5 @@ export function fromPixels(
       inFlight.close();
       uploads.forEach((b) => ctx.pool.release(b));
     };
-  });
+  }), ctx);
 }

@@ -10,6 +10,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { GpuFrame } from './GpuFrame.js';
 import type { GpuContext } from './GpuContext.js';
+import { contextOf, tagContext } from './contextOf.js';
 
 export interface NodeInstance<Out = GpuFrame> {
   /** Records the node's passes for one frame and returns what to emit. */
@@ -27,12 +28,15 @@ function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
   return typeof (v as { then?: unknown })?.then === 'function';
 }
 
-/** Builds an operator from a factory called once per subscription, with the first frame's context. */
+/**
+ * Builds an operator from a factory called once per subscription: at subscription when the source carries its
+ * context (every flowmark source does), so pipelines compile before the first frame; else on the first frame.
+ */
 export function gpuNode<Out = GpuFrame>(
   create: (ctx: GpuContext, scope: NodeScope) => Promise<NodeInstance<Out>>,
 ): OperatorFunction<GpuFrame, Out> {
   return (source) =>
-    new Observable<Out>((subscriber) => {
+    tagContext(new Observable<Out>((subscriber) => {
       const scope = { closed: false };
       let node: NodeInstance<Out> | null = null;
       let creating = false;
@@ -45,6 +49,19 @@ export function gpuNode<Out = GpuFrame>(
         if (scope.closed) return;
         for (const f of queue.splice(0)) f.lease.release();
         subscriber.error(e);
+      };
+
+      const start = (ctx: GpuContext) => {
+        creating = true;
+        stopListening = ctx.onError(fail);
+        create(ctx, scope).then(
+          (n) => {
+            if (scope.closed) return n.dispose();
+            node = n;
+            pump();
+          },
+          fail,
+        );
       };
 
       const pump = () => {
@@ -79,22 +96,13 @@ export function gpuNode<Out = GpuFrame>(
         if (!scope.closed && upstreamDone && !busy && queue.length === 0) subscriber.complete();
       };
 
+      const known = contextOf(source);
+      if (known) start(known);
+
       const upstream = source.subscribe({
         next(frame) {
           queue.push(frame);
-          if (!node && !creating) {
-            creating = true;
-            stopListening = frame.ctx.onError(fail);
-            create(frame.ctx, scope).then(
-              (n) => {
-                if (scope.closed) return n.dispose();
-                node = n;
-                pump();
-              },
-              fail,
-            );
-            return;
-          }
+          if (!node && !creating) start(frame.ctx);
           pump();
         },
         error: fail,
@@ -112,5 +120,5 @@ export function gpuNode<Out = GpuFrame>(
         for (const f of queue.splice(0)) f.lease.release();
         node?.dispose();
       };
-    });
+    }), contextOf(source));
 }

@@ -87,6 +87,22 @@ describe('streams', () => {
     expect(r.labeling!.converged).toBe(true);
   });
 
+  it('compiles pipelines when subscribed, before the first frame arrives', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    async function* late(): AsyncGenerator<PixelImage> {
+      await gate;
+      yield* frames(2);
+    }
+    const before = ctx.pipelines.stats().refs;
+    const done = lastValueFrom(fromPixels(ctx, late()).pipe(threshold({ method: 'otsu' }), label({ connectivity: 4 }), readResults(), toArray()));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(ctx.pipelines.stats().refs).toBeGreaterThan(before);
+    release();
+    expect((await done).map((r) => r.seq)).toEqual([0, 1]);
+    expect(ctx.pipelines.stats().refs).toBe(before);
+  });
+
   it('take() ends the stream cleanly', async () => {
     const results = await lastValueFrom(pipeline(frames(50)).pipe(take(3), toArray()));
     expect(results.map((r) => r.seq)).toEqual([0, 1, 2]);
