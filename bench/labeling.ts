@@ -1,5 +1,5 @@
 /**
- * Labeling benchmark (`npm run bench`, not a test): random images at 2048×2048 (each g×g block foreground with
+ * Labeling benchmark (`npm run bench`, not a test): every algorithm on random images at 2048×2048 (each g×g block foreground with
  * probability d, g = 1/4/16, d = 0..1 step 0.1) and 1280×720, through threshold → label (shibata) → readResults.
  * Prints GPU time per node from timestamp queries (median over repetitions), wall time per frame, and the CPU
  * reference (two-pass union-find, one thread) measured in the same run.
@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
-import { GpuContext, fromPixels, label, readResults, threshold, type FrameResult, type PixelImage } from '../src/index.js';
+import { GpuContext, fromGpuBuffers, fromPixels, label, labelAlgorithms, readResults, threshold, type FrameResult, type LabelAlgorithm, type PixelImage } from '../src/index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { randomBlocks } from '../src/reference/images.js';
@@ -23,6 +23,13 @@ const { values } = parseArgs({
     json: { type: 'string' },
     dawn: { type: 'string', multiple: true, default: [] },
     'cpu-reps': { type: 'string', default: '1' },
+    algorithms: { type: 'string', default: labelAlgorithms.join(',') },
+    'in-flight': { type: 'string', default: '3' },
+    source: { type: 'string', default: 'gpu' },
+    granularities: { type: 'string', default: '1,4,16' },
+    hd: { type: 'string', default: 'yes' },
+    'warmup-ms': { type: 'string', default: '3000' },
+    split: { type: 'boolean', default: false },
   },
 });
 
@@ -31,8 +38,11 @@ const reps = Number(values.reps);
 const connectivity = Number(values.connectivity) as 4 | 8;
 const passes = values.passes === 'until-converged' ? 'until-converged' : Number(values.passes);
 const cpuReps = Number(values['cpu-reps']);
+const algorithms = (values.algorithms as string).split(',') as LabelAlgorithm[];
+const inFlight = Number(values['in-flight']);
 
 interface Row {
+  algorithm: LabelAlgorithm;
   width: number;
   height: number;
   granularity: number;
@@ -54,9 +64,17 @@ const median = (xs: number[]) => {
 };
 const sumBy = (r: FrameResult, name: string) => r.timings.filter((t) => t.name === name).reduce((s, t) => s + t.ms, 0);
 
-async function measure(ctx: GpuContext, w: number, h: number, g: number, d: number, seed: number): Promise<Row> {
-  const mask = randomBlocks(w, h, d, g, seed);
+async function measure(ctx: GpuContext, algorithm: LabelAlgorithm, mask: Uint8Array, w: number, h: number, g: number, d: number, cpuMs: number, refCount: number): Promise<Row> {
   const img: PixelImage = { width: w, height: h, format: 'gray', data: mask };
+  // `--source gpu` (default): the image is uploaded once and every frame reads it in place, as frames imported
+  // from a camera would be; `--source upload` writes the image from the CPU for every frame.
+  let gpuBuf: GPUBuffer | null = null;
+  if (values.source === 'gpu') {
+    gpuBuf = ctx.device.createBuffer({ label: 'bench:image', size: Math.ceil(mask.length / 4) * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const padded = new Uint8Array(Math.ceil(mask.length / 4) * 4);
+    padded.set(mask);
+    ctx.device.queue.writeBuffer(gpuBuf, 0, padded);
+  }
   // One warm-up frame (buffer allocation, first use of the pipelines), then `reps` timed frames back to back.
   const results: FrameResult[] = [];
   let t0 = 0;
@@ -64,8 +82,11 @@ async function measure(ctx: GpuContext, w: number, h: number, g: number, d: numb
     const frames = function* () {
       for (let i = 0; i <= reps; i++) yield img;
     };
-    fromPixels(ctx, frames())
-      .pipe(threshold(), label({ connectivity, passes }), readResults())
+    const source = gpuBuf
+      ? fromGpuBuffers(ctx, (function* () { for (let i = 0; i <= reps; i++) yield { buffer: gpuBuf!, width: w, height: h, format: 'gray' as const }; })(), { maxInFlight: inFlight })
+      : fromPixels(ctx, frames(), { maxInFlight: inFlight });
+    source
+      .pipe(threshold(), label({ algorithm, connectivity, passes, profileKernels: values.split }), readResults())
       .subscribe({
         next(r) {
           if (r.seq === 0) t0 = performance.now();
@@ -76,21 +97,21 @@ async function measure(ctx: GpuContext, w: number, h: number, g: number, d: numb
       });
   });
   const wallMs = (performance.now() - t0) / reps;
-  const cpuTimes: number[] = [];
-  let ref = labelCpu(mask, w, h, connectivity);
-  for (let i = 0; i < cpuReps; i++) {
-    const c0 = performance.now();
-    ref = labelCpu(mask, w, h, connectivity);
-    cpuTimes.push(performance.now() - c0);
+  gpuBuf?.destroy();
+  if (values.split && refCount >= 0) {
+    const names = [...new Set(results.flatMap((r) => r.timings.map((t) => t.name)))];
+    kernelRows.push({ algorithm, g, d, w, h, kernels: Object.fromEntries(names.map((n) => [n, median(results.map((r) => sumBy(r, n)))])) });
   }
   const last = results.at(-1)!;
-  if (last.labeling!.converged && last.labeling!.count !== ref.count) {
-    throw new Error(`GPU found ${last.labeling!.count} components, CPU ${ref.count} (g=${g} d=${d})`);
+  if (refCount >= 0 && last.labeling!.converged && last.labeling!.count !== refCount) {
+    throw new Error(`${algorithm}: GPU found ${last.labeling!.count} components, CPU ${refCount} (g=${g} d=${d})`);
   }
   const thresholdMs = median(results.map((r) => sumBy(r, 'threshold')));
-  const labelMs = median(results.map((r) => sumBy(r, 'label:shibata')));
-  const canonicalMs = median(results.map((r) => sumBy(r, 'label:canonical')));
+  const prefixSum = (r: FrameResult, prefix: string) => r.timings.filter((t) => t.name === prefix || t.name.startsWith(prefix + ':')).reduce((s, t) => s + t.ms, 0);
+  const labelMs = median(results.map((r) => prefixSum(r, `label:${algorithm}`)));
+  const canonicalMs = median(results.map((r) => prefixSum(r, 'label:canonical')));
   return {
+    algorithm,
     width: w,
     height: h,
     granularity: g,
@@ -103,31 +124,59 @@ async function measure(ctx: GpuContext, w: number, h: number, g: number, d: numb
     canonicalMs,
     gpuMs: median(results.map((r) => r.timings.reduce((s, t) => s + t.ms, 0))),
     wallMs,
-    cpuMs: median(cpuTimes),
+    cpuMs,
   };
 }
 
-function printTable(title: string, rows: Row[]): void {
-  const f = (x: number, n = 3) => (Number.isFinite(x) ? x.toFixed(n) : 'n/a');
-  console.log(`\n${title}`);
-  console.log('| g | density | components | passes | threshold ms | label ms | canonical ms | GPU total ms | wall ms/frame | CPU ref ms | CPU/GPU |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of rows) {
-    console.log(
-      `| ${r.granularity} | ${r.density.toFixed(1)} | ${r.components} | ${r.passes}${r.converged ? '' : ' (not converged)'} | ${f(r.thresholdMs)} | ${f(r.labelMs)} | ${f(r.canonicalMs)} | ${f(r.gpuMs)} | ${f(r.wallMs)} | ${f(r.cpuMs, 1)} | ${f(r.cpuMs / r.gpuMs, 0)}× |`,
-    );
-  }
-  const gs = [...new Set(rows.map((r) => r.granularity))];
-  console.log('\nMeans over densities:');
-  console.log('| g | threshold ms | label ms | canonical ms | GPU total ms | wall ms/frame | CPU ref ms | label Gpx/s |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (const g of gs) {
+const kernelRows: { algorithm: string; g: number; d: number; w: number; h: number; kernels: Record<string, number> }[] = [];
+
+const f = (x: number, n = 3) => (Number.isFinite(x) ? x.toFixed(n) : 'n/a');
+const mean = (rs: Row[], k: keyof Row) => rs.reduce((s, r) => s + (r[k] as number), 0) / rs.length;
+
+/** One matrix per granularity: densities down, algorithms across (label GPU ms), then canonical and CPU. */
+function printMatrix(title: string, rows: Row[]): void {
+  console.log(`\n${title}: label GPU ms (median of timestamps), + canonical renumbering, CPU reference`);
+  for (const g of [...new Set(rows.map((r) => r.granularity))]) {
     const rs = rows.filter((r) => r.granularity === g);
-    const mean = (k: keyof Row) => rs.reduce((s, r) => s + (r[k] as number), 0) / rs.length;
+    console.log(`\ng = ${g}\n`);
+    console.log(`| density | components | ${algorithms.join(' | ')} | canonical | threshold | CPU ref |`);
+    console.log(`|---|---|${algorithms.map(() => '---|').join('')}---|---|---|`);
+    for (const d of [...new Set(rs.map((r) => r.density))]) {
+      const at = rs.filter((r) => r.density === d);
+      const cell = (a: LabelAlgorithm) => {
+        const r = at.find((x) => x.algorithm === a)!;
+        return `${f(r.labelMs)}${r.algorithm === 'shibata' ? ` (${r.passes}${r.converged ? '' : '!'})` : ''}`;
+      };
+      console.log(`| ${d.toFixed(1)} | ${at[0].components} | ${algorithms.map(cell).join(' | ')} | ${f(mean(at, 'canonicalMs'))} | ${f(mean(at, 'thresholdMs'))} | ${f(at[0].cpuMs, 1)} |`);
+    }
     const px = rs[0].width * rs[0].height;
-    console.log(
-      `| ${g} | ${f(mean('thresholdMs'))} | ${f(mean('labelMs'))} | ${f(mean('canonicalMs'))} | ${f(mean('gpuMs'))} | ${f(mean('wallMs'))} | ${f(mean('cpuMs'), 1)} | ${f(px / (mean('labelMs') + mean('canonicalMs')) / 1e6, 2)} |`,
-    );
+    const means = algorithms.map((a) => mean(rs.filter((r) => r.algorithm === a), 'labelMs'));
+    console.log(`| **mean** | | ${means.map((m) => `**${f(m)}**`).join(' | ')} | ${f(mean(rs, 'canonicalMs'))} | ${f(mean(rs, 'thresholdMs'))} | ${f(mean(rs.filter((r) => r.algorithm === algorithms[0]), 'cpuMs'), 1)} |`);
+    console.log(`| Gpx/s | | ${means.map((m) => f(px / m / 1e6, 1)).join(' | ')} | | | |`);
+  }
+  console.log('\nWall time per frame (ms; upload, all passes, readback, frames in flight), means over densities:\n');
+  console.log(`| g | ${algorithms.join(' | ')} |`);
+  console.log(`|---|${algorithms.map(() => '---|').join('')}`);
+  for (const g of [...new Set(rows.map((r) => r.granularity))]) {
+    console.log(`| ${g} | ${algorithms.map((a) => f(mean(rows.filter((r) => r.granularity === g && r.algorithm === a), 'wallMs'))).join(' | ')} |`);
+  }
+}
+
+async function sweep(ctx: GpuContext, w: number, h: number, grans: number[], rows: Row[], seed0: number): Promise<void> {
+  let seed = seed0;
+  for (const g of grans) {
+    for (let i = 0; i <= 10; i++) {
+      const d = i / 10;
+      const mask = randomBlocks(w, h, d, g, seed++);
+      const cpu: number[] = [];
+      let ref = labelCpu(mask, w, h, connectivity);
+      for (let r = 0; r < cpuReps; r++) {
+        const c0 = performance.now();
+        ref = labelCpu(mask, w, h, connectivity);
+        cpu.push(performance.now() - c0);
+      }
+      for (const a of algorithms) rows.push(await measure(ctx, a, mask, w, h, g, d, median(cpu), ref.count));
+    }
   }
 }
 
@@ -135,16 +184,29 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`flowmark labeling benchmark — ${new Date().toISOString()}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
-  console.log(`algorithm shibata, ${connectivity}-connectivity, passes ${passes}, ${reps} frames per row (median GPU times), timestamps ${ctx.features.timestamps ? 'on' : 'OFF'}`);
-  if (!ctx.features.timestamps) console.log('no timestamp-query: GPU columns are n/a');
+  console.log(`${connectivity}-connectivity; shibata passes ${passes}; ${reps} frames per cell; ${inFlight} frames in flight; source ${values.source}${values.split ? '; one pass per kernel (--split)' : ''}; timestamps ${ctx.features.timestamps ? 'on' : 'OFF'}`);
+  // Warm-up: GPUs lower their clocks when lightly loaded; run untimed frames first so the timed ones see the
+  // clocks a busy pipeline gets.
+  const warm = randomBlocks(size, size, 0.5, 4, 999);
+  for (const t0 = performance.now(); performance.now() - t0 < Number(values['warmup-ms']); ) {
+    await measure(ctx, algorithms[0], warm, size, size, 4, 0.5, NaN, -1);
+  }
   const rows: Row[] = [];
-  const densities = Array.from({ length: 11 }, (_, i) => i / 10);
-  let seed = 1;
-  for (const g of [1, 4, 16]) for (const d of densities) rows.push(await measure(ctx, size, size, g, d, seed++));
-  printTable(`${size}×${size}`, rows);
+  await sweep(ctx, size, size, (values.granularities as string).split(',').map(Number), rows, 1);
+  printMatrix(`${size}×${size}`, rows);
   const hd: Row[] = [];
-  for (const d of densities) hd.push(await measure(ctx, 1280, 720, 4, d, seed++));
-  printTable('1280×720, g = 4', hd);
+  if (values.hd === 'yes') {
+    await sweep(ctx, 1280, 720, [4], hd, 100);
+    printMatrix('1280×720', hd);
+  }
+  if (values.split) {
+    console.log('\nPer-kernel GPU ms (--split: one timed pass per kernel), means over densities, 2048² g = 4:\n');
+    for (const a of algorithms) {
+      const rs = kernelRows.filter((r) => r.algorithm === a && r.g === 4 && r.w === size);
+      const names = [...new Set(rs.flatMap((r) => Object.keys(r.kernels)))];
+      console.log(`${a}: ` + names.map((n) => `${n.replace('label:', '')} ${f(rs.reduce((s, r) => s + (r.kernels[n] ?? 0), 0) / rs.length)}`).join(', '));
+    }
+  }
   if (values.json) writeFileSync(values.json, JSON.stringify({ device: ctx.adapterName, connectivity, passes, reps, rows, hd }, null, 2));
   ctx.destroy();
 }

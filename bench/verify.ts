@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, fromPixels, label, readResults, threshold, type PixelImage } from '../src/index.js';
+import { GpuContext, fromPixels, label, labelAlgorithms, readResults, threshold, type PixelImage } from '../src/index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { labelCorpus } from '../src/reference/corpus.js';
@@ -26,10 +26,10 @@ async function main(): Promise<number> {
     { name: 'zigzag spiral 2001', width: 2001, height: 2001, data: zigzagSpiral(2001) },
   ];
   let bad = 0;
-  for (const connectivity of [8, 4] as const) {
+  for (const algorithm of labelAlgorithms) for (const connectivity of [8, 4] as const) {
     const images: PixelImage[] = corpus.map((c) => ({ width: c.width, height: c.height, format: 'gray', data: c.data }));
     const results = await lastValueFrom(
-      fromPixels(ctx, images).pipe(threshold(), label({ connectivity, passes: 'until-converged', readLabels: true }), readResults(), toArray()),
+      fromPixels(ctx, images).pipe(threshold(), label({ algorithm, connectivity, passes: 'until-converged', readLabels: true }), readResults(), toArray()),
     );
     let maxPasses = 0;
     corpus.forEach((c, i) => {
@@ -40,10 +40,10 @@ async function main(): Promise<number> {
       for (let p = 0; p < got.length && diff < 0; p++) if (got[p] !== ref.labels[p]) diff = p;
       if (diff >= 0 || results[i].labeling!.count !== ref.count) {
         bad++;
-        console.log(`MISMATCH ${c.name} (${connectivity}-conn): count ${results[i].labeling!.count} vs ${ref.count}, first differing pixel ${diff}`);
+        console.log(`MISMATCH ${algorithm} ${c.name} (${connectivity}-conn): count ${results[i].labeling!.count} vs ${ref.count}, first differing pixel ${diff}`);
       }
     });
-    console.log(`${connectivity}-connectivity: ${corpus.length} images checked, most passes ${maxPasses}`);
+    console.log(`${algorithm}, ${connectivity}-connectivity: ${corpus.length} images checked${algorithm === 'shibata' ? `, most passes ${maxPasses}` : ''}`);
   }
   console.log(bad ? `${bad} mismatches` : 'all labels equal the CPU reference');
   ctx.destroy();

@@ -12,13 +12,12 @@
  * Errors: `InvalidFrameError` for a size or data length that does not match, or a frame beyond device limits;
  * the error of the iterable itself otherwise. Unsubscribing releases the upload buffers.
  */
-import { Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { GpuContext } from '../src/GpuContext.js';
-import { makeFrame, type GpuFrame } from '../src/GpuFrame.js';
-import { InFlight } from '../src/InFlight.js';
-import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
+import type { GpuFrame } from '../src/GpuFrame.js';
+import { InvalidFrameError } from '../src/errors.js';
 import { wordsFor } from '../src/dispatch.js';
-import { tagContext } from '../src/contextOf.js';
+import { frameSource, validateInFlight } from '../src/frameSource.js';
 
 export interface PixelImage {
   width: number;
@@ -62,81 +61,38 @@ export function fromPixels(
   options: FromPixelsOptions = {},
 ): Observable<GpuFrame> {
   const maxInFlight = options.maxInFlight ?? 2;
-  if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > 8) {
-    throw new InvalidOptionError(`fromPixels: maxInFlight must be an integer in 1..8, got ${maxInFlight}`);
-  }
-  return tagContext(new Observable<GpuFrame>((subscriber) => {
-    const inFlight = new InFlight(maxInFlight);
-    const uploads: (GPUBuffer | null)[] = new Array(maxInFlight).fill(null);
-    let closed = false;
-
-    const upload = (slot: number, img: PixelImage): GPUBuffer => {
-      const bytes = img.format === 'rgba' ? img.width * img.height * 4 : wordsFor(img.width * img.height) * 4;
-      const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
-      let buf = uploads[slot];
-      if (!buf || buf.size < bytes || buf.size > Math.max(256, bytes * 2)) {
-        ctx.pool.release(buf);
-        buf = uploads[slot] = ctx.pool.acquire(`fromPixels:upload${slot}`, bytes, usage);
-      }
-      const data = img.data;
-      if (data.byteLength % 4 === 0) {
-        ctx.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
-      } else {
-        // writeBuffer wants a multiple of 4 bytes: pad gray images whose pixel count is not.
-        const padded = new Uint8Array(bytes);
-        padded.set(data);
-        ctx.device.queue.writeBuffer(buf, 0, padded);
-      }
-      return buf;
-    };
-
-    (async () => {
-      let seq = 0;
-      const iterator = (Symbol.asyncIterator in images ? images : (images as Iterable<PixelImage>)) as AsyncIterable<PixelImage>;
-      for await (const img of iterator) {
-        const lease = await inFlight.acquire();
-        if (closed || !lease) return;
-        try {
-          if (ctx.destroyed) throw new InvalidFrameError('fromPixels: the GpuContext was destroyed');
-          validateImage(ctx, img, seq);
-          const buf = upload(lease.slot, img);
-          const profile = ctx.profiler.beginFrame();
-          const frame = makeFrame({
-            seq,
-            timeUs: img.timeUs ?? Math.round((seq * 1e6) / 30),
-            width: img.width,
-            height: img.height,
-            ctx,
-            encoder: ctx.device.createCommandEncoder({ label: `frame:${seq}` }),
-            rgba: img.format === 'rgba' ? buf : null,
-            gray: img.format === 'gray' ? buf : null,
-            profile,
-            lease: {
-              slot: lease.slot,
-              release() {
-                profile?.release();
-                lease.release();
-              },
-            },
-          });
-          seq++;
-          subscriber.next(frame);
-        } catch (e) {
-          lease.release();
-          throw e;
-        }
-      }
-      // Complete only once every frame is read back: the upload buffers are released on completion.
-      await inFlight.idle();
-      if (!closed) subscriber.complete();
-    })().catch((e) => {
-      if (!closed) subscriber.error(e);
-    });
-
-    return () => {
-      closed = true;
-      inFlight.close();
-      uploads.forEach((b) => ctx.pool.release(b));
-    };
-  }), ctx);
+  validateInFlight('fromPixels', maxInFlight);
+  // One upload buffer per in-flight slot: an upload never overwrites a frame still in use.
+  const uploads: (GPUBuffer | null)[] = [];
+  const upload = (slot: number, img: PixelImage): GPUBuffer => {
+    const bytes = img.format === 'rgba' ? img.width * img.height * 4 : wordsFor(img.width * img.height) * 4;
+    let buf = uploads[slot] ?? null;
+    if (!buf || buf.size < bytes || buf.size > Math.max(256, bytes * 2)) {
+      ctx.pool.release(buf);
+      buf = uploads[slot] = ctx.pool.acquire(`fromPixels:upload${slot}`, bytes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+    }
+    const data = img.data;
+    if (data.byteLength % 4 === 0) {
+      ctx.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
+    } else {
+      // writeBuffer wants a multiple of 4 bytes: pad gray images whose pixel count is not.
+      const padded = new Uint8Array(bytes);
+      padded.set(data);
+      ctx.device.queue.writeBuffer(buf, 0, padded);
+    }
+    return buf;
+  };
+  return frameSource(
+    ctx,
+    'fromPixels',
+    images,
+    maxInFlight,
+    (img, slot, seq) => {
+      validateImage(ctx, img, seq);
+      const buf = upload(slot, img);
+      const timeUs = img.timeUs ?? Math.round((seq * 1e6) / 30);
+      return { width: img.width, height: img.height, timeUs, rgba: img.format === 'rgba' ? buf : null, gray: img.format === 'gray' ? buf : null };
+    },
+    () => uploads.splice(0).forEach((b) => ctx.pool.release(b)),
+  );
 }

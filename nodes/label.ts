@@ -25,8 +25,10 @@ import { packUniform, uniformLayout } from '../src/uniforms.js';
 import { dispatchSize } from '../src/dispatch.js';
 import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
 import type { LabelInfo } from '../src/results.js';
+import { directAlgorithms } from '../src/labeling/directAlgorithms.js';
+import { PassRecorder } from '../src/PassRecorder.js';
 
-export const labelAlgorithms = ['shibata'] as const;
+export const labelAlgorithms = ['shibata', 'union-find', 'buf', 'c2fl'] as const;
 export type LabelAlgorithm = (typeof labelAlgorithms)[number];
 
 export interface LabelOptions {
@@ -40,16 +42,28 @@ export interface LabelOptions {
   canonical?: boolean;
   /** Also read the whole label image back as `labels` (default false: only compact results leave the GPU). */
   readLabels?: boolean;
+  /**
+   * Analysis only: time every kernel in a pass of its own (`label:<algorithm>:<kernel>`), which adds pass
+   * boundaries. Default false: one timed pass per stage, as in production.
+   */
+  profileKernels?: boolean;
 }
 
 /** Enough for typical camera frames (blobs and markers converge in 2–4 passes); maze-like images need more. */
 export const defaultPasses = 4;
 const WG = 256;
 const firstBatch = 8;
+/** PPT in shaders/label/canonical.wgsl. */
+const canonicalPixelsPerThread = 8;
 
 export function decodeLabelInfo(bytes: ArrayBuffer): LabelInfo {
   const v = new Uint32Array(bytes);
   return { count: v[6], converged: v[2] === 1, passes: v[1] };
+}
+
+/** Direct algorithms always finish; they run no propagation passes. */
+function decodeDirectInfo(bytes: ArrayBuffer): LabelInfo {
+  return { count: new Uint32Array(bytes)[6], converged: true, passes: 0 };
 }
 
 export function validateLabelOptions(options: LabelOptions): Required<LabelOptions> {
@@ -59,6 +73,7 @@ export function validateLabelOptions(options: LabelOptions): Required<LabelOptio
     passes: options.passes ?? defaultPasses,
     canonical: options.canonical ?? true,
     readLabels: options.readLabels ?? false,
+    profileKernels: options.profileKernels ?? false,
   };
   if (!labelAlgorithms.includes(o.algorithm)) {
     throw new InvalidOptionError(`label: algorithm must be one of ${labelAlgorithms.join(', ')}, got ${String(o.algorithm)}`);
@@ -70,31 +85,37 @@ export function validateLabelOptions(options: LabelOptions): Required<LabelOptio
   return o;
 }
 
-function specs(connectivity: 4 | 8): Record<string, KernelSpec> {
+function specs(algorithm: LabelAlgorithm, connectivity: 4 | 8): Record<string, KernelSpec> {
   const pixel = ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage'] as const;
   const control = ['uniform', 'storage', 'storage'] as const;
   const c = { WG };
   const shibata = { WG, CONN8: connectivity === 8 ? 1 : 0 };
-  return {
-    prepare: { shader: 'label/shibata', entryPoint: 'prepare', bindings: pixel, constants: shibata },
-    propagate: { shader: 'label/shibata', entryPoint: 'propagate', bindings: pixel, constants: shibata },
-    reset: { shader: 'label/shibata', entryPoint: 'reset', bindings: control, constants: shibata },
-    control: { shader: 'label/shibata', entryPoint: 'control', bindings: control, constants: shibata },
-    resume: { shader: 'label/shibata', entryPoint: 'resume', bindings: control, constants: shibata },
+  const shared = {
     compress: { shader: 'label/canonical', entryPoint: 'compress', bindings: pixel, constants: c },
     scan: { shader: 'label/canonical', entryPoint: 'scanBlocks', bindings: pixel, constants: c },
     rank: { shader: 'label/canonical', entryPoint: 'rankRoots', bindings: pixel, constants: c },
     relabel: { shader: 'label/canonical', entryPoint: 'relabel', bindings: pixel, constants: c },
+    // The control kernels also clear the info buffer for direct algorithms.
+    reset: { shader: 'label/shibata', entryPoint: 'reset', bindings: control, constants: shibata },
+  } satisfies Record<string, KernelSpec>;
+  if (algorithm !== 'shibata') return { ...shared, ...directAlgorithms[algorithm].specs(connectivity) };
+  return {
+    ...shared,
+    prepare: { shader: 'label/shibata', entryPoint: 'prepare', bindings: pixel, constants: shibata },
+    propagate: { shader: 'label/shibata', entryPoint: 'propagate', bindings: pixel, constants: shibata },
+    control: { shader: 'label/shibata', entryPoint: 'control', bindings: control, constants: shibata },
+    resume: { shader: 'label/shibata', entryPoint: 'resume', bindings: control, constants: shibata },
   };
 }
 
 export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, GpuFrame> {
   const o = validateLabelOptions(options);
-  const untilConverged = o.passes === 'until-converged';
+  const direct = o.algorithm === 'shibata' ? null : directAlgorithms[o.algorithm];
+  const untilConverged = !direct && o.passes === 'until-converged';
 
   return gpuNode(async (ctx, scope) => {
     const { device, pool } = ctx;
-    const k: Record<string, Kernel> = await ctx.pipelines.acquireAll(specs(o.connectivity));
+    const k: Record<string, Kernel> = await ctx.pipelines.acquireAll(specs(o.algorithm, o.connectivity));
     const layout = uniformLayout('label/shibata', 'Params');
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
     const params = pool.acquire('label:params', layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
@@ -110,6 +131,7 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
     let maskIn: GPUBuffer | null = null;
     let pixelGroup: GPUBindGroup | null = null;
     let pixels = 0;
+    let canonicalThreads = 0;
     let lastPasses = 0;
 
     const resize = (f: GpuFrame) => {
@@ -118,17 +140,20 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
         size = key;
         pixels = f.width * f.height;
         const [gx, gy] = dispatchSize(pixels, WG, maxDim);
+        // Canonical kernels give each invocation `canonicalPixelsPerThread` pixels: one block per workgroup.
+        const [cx, cy] = dispatchSize(Math.ceil(pixels / canonicalPixelsPerThread), WG, maxDim);
+        canonicalThreads = Math.ceil(pixels / canonicalPixelsPerThread);
         for (const b of [L, out, blocks]) pool.release(b);
         L = pool.acquire('label:L', pixels * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
         out = pool.acquire('label:labels', pixels * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
-        blocks = pool.acquire('label:blocks', gx * gy * 4, GPUBufferUsage.STORAGE);
-        device.queue.writeBuffer(params, 0, packUniform(layout, { width: f.width, height: f.height, pixels, groupsX: gx, groupsY: gy, blocks: gx * gy }));
+        blocks = pool.acquire('label:blocks', cx * cy * 4, GPUBufferUsage.STORAGE);
+        device.queue.writeBuffer(params, 0, packUniform(layout, { width: f.width, height: f.height, pixels, groupsX: gx, groupsY: gy, blocks: cx * cy }));
         maskIn = null;
         lastPasses = 0;
       }
       if (f.mask !== maskIn) {
         maskIn = f.mask;
-        pixelGroup = bindGroup(device, 'label:pixels', k.prepare, [params, f.mask!, L!, info, blocks!, out!]);
+        pixelGroup = bindGroup(device, 'label:pixels', k.compress, [params, f.mask!, L!, info, blocks!, out!]);
       }
     };
 
@@ -149,19 +174,18 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
       pass.dispatchWorkgroups(1);
     };
 
-    const finish = (f: GpuFrame, encoder: GPUCommandEncoder): GpuFrame => {
-      let pass = encoder.beginComputePass({ label: 'label:compress', timestampWrites: f.profile?.pass('label:shibata') });
-      dispatch1d(pass, k.compress, pixelGroup!, pixels, WG, maxDim);
-      pass.end();
+    const finish = (f: GpuFrame, encoder: GPUCommandEncoder, rec = new PassRecorder(encoder, f.profile, `label:${o.algorithm}`, o.profileKernels)): GpuFrame => {
+      rec.stage('compress', (pass) => dispatch1d(pass, k.compress, pixelGroup!, canonicalThreads, WG, maxDim));
+      rec.end();
       if (o.canonical) {
-        pass = encoder.beginComputePass({ label: 'label:canonical', timestampWrites: f.profile?.pass('label:canonical') });
-        single(pass, k.scan, pixelGroup!);
-        dispatch1d(pass, k.rank, pixelGroup!, pixels, WG, maxDim);
-        dispatch1d(pass, k.relabel, pixelGroup!, pixels, WG, maxDim);
-        pass.end();
+        const can = new PassRecorder(encoder, f.profile, 'label:canonical', o.profileKernels);
+        can.stage('scan', (pass) => single(pass, k.scan, pixelGroup!));
+        can.stage('rank', (pass) => dispatch1d(pass, k.rank, pixelGroup!, canonicalThreads, WG, maxDim));
+        can.stage('relabel', (pass) => dispatch1d(pass, k.relabel, pixelGroup!, canonicalThreads, WG, maxDim));
+        can.end();
       }
       const labels = o.canonical ? out! : L!;
-      const reads: ReadRequest[] = [...f.reads, { key: 'labeling', buffer: info, offset: 0, size: 32, decode: decodeLabelInfo }];
+      const reads: ReadRequest[] = [...f.reads, { key: 'labeling', buffer: info, offset: 0, size: 32, decode: direct ? decodeDirectInfo : decodeLabelInfo }];
       if (o.readLabels) {
         reads.push({ key: 'labels', buffer: labels, offset: 0, size: pixels * 4, decode: (b) => new Uint32Array(b) });
       }
@@ -199,6 +223,12 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
       process(f) {
         if (!f.mask) throw new InvalidFrameError('label: the frame has no mask; put threshold() before label()');
         resize(f);
+        if (direct) {
+          const rec = new PassRecorder(f.encoder, f.profile, `label:${o.algorithm}`, o.profileKernels);
+          rec.stage('reset', (pass) => single(pass, k.reset, groupsControl));
+          direct.record(rec, k, pixelGroup!, { width: f.width, height: f.height, pixels, maxPerDim: maxDim });
+          return finish(f, f.encoder, rec);
+        }
         const pass = f.encoder.beginComputePass({ label: 'label:shibata', timestampWrites: f.profile?.pass('label:shibata') });
         single(pass, k.reset, groupsControl);
         dispatch1d(pass, k.prepare, pixelGroup!, pixels, WG, maxDim);

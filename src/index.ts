@@ -9,6 +9,7 @@ export { gpuNode, type NodeInstance, type NodeScope } from './gpuNode.js';
 export type { FrameResult, ResultValues, LabelInfo, ThresholdInfo } from './results.js';
 export * from './errors.js';
 export { fromPixels, type PixelImage, type FromPixelsOptions } from '../nodes/fromPixels.js';
+export { fromGpuBuffers, type GpuImage } from '../nodes/fromGpuBuffers.js';
 export { threshold, type ThresholdOptions } from '../nodes/threshold.js';
 export { label, labelAlgorithms, defaultPasses, type LabelOptions, type LabelAlgorithm } from '../nodes/label.js';
 export { readResults } from '../nodes/readResults.js';

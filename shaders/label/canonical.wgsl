@@ -1,11 +1,15 @@
-// Canonical labels: 0 for background, 1..N in raster order of each component's first pixel (its root). Roots are
-// counted per workgroup block (by the compress kernel), the block counts scanned, roots ranked, then every other
-// pixel takes its root's rank. Needs L fully compressed (every pixel pointing at its root).
+// Canonical labels: 0 for background, 1..N in raster order of each component's first pixel (its root). Each
+// invocation owns PPT consecutive pixels, so a workgroup block covers WG*PPT pixels and the block counts stay few
+// enough for one workgroup to scan. Roots are counted per block (by the compress kernel), the counts scanned,
+// roots ranked, then every other pixel takes its root's rank. Needs every label to lead to a root.
 override WG: u32 = 256;
+const PPT: u32 = 8u;
 #include "common/index.wgsl"
 #include "common/labeling.wgsl"
 
 var<workgroup> rootCount: atomic<u32>;
+
+fn blockIndex(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }
 
 // Points every pixel at its root and counts the roots of each block.
 @compute @workgroup_size(WG)
@@ -13,17 +17,20 @@ fn compress(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
             @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   if (li == 0u) { atomicStore(&rootCount, 0u); }
   workgroupBarrier();
-  let p = linearIndex(gid, nwg);
-  if (p < params.pixels) {
+  let p0 = linearIndex(gid, nwg) * PPT;
+  var roots = 0u;
+  for (var k = 0u; k < PPT; k++) {
+    let p = p0 + k;
+    if (p >= params.pixels) { break; }
     let l = atomicLoad(&L[p]);
-    if (l != BG) {
-      let r = find(l);
-      if (r != l) { atomicStore(&L[p], r); }
-      if (r == p) { atomicAdd(&rootCount, 1u); }
-    }
+    if (l == BG) { continue; }
+    let r = find(l);
+    if (r != l) { atomicStore(&L[p], r); }
+    if (r == p) { roots += 1u; }
   }
+  if (roots != 0u) { atomicAdd(&rootCount, roots); }
   workgroupBarrier();
-  if (li == 0u) { blocks[wid.y * nwg.x + wid.x] = atomicLoad(&rootCount); }
+  if (li == 0u) { blocks[blockIndex(wid, nwg)] = atomicLoad(&rootCount); }
 }
 
 var<workgroup> partial: array<u32, 256>;
@@ -58,15 +65,17 @@ fn scanBlocks(@builtin(local_invocation_index) li: u32) {
 
 var<workgroup> ranks: array<u32, WG>;
 
-// Roots get block offset + inclusive rank within the block; background gets 0.
+// Roots get their 1-based rank in raster order; background gets 0.
 @compute @workgroup_size(WG)
 fn rankRoots(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-  let p = linearIndex(gid, nwg);
-  var l = BG;
-  if (p < params.pixels) { l = atomicLoad(&L[p]); }
-  let root = select(0u, 1u, l == p);
-  ranks[li] = root;
+  let p0 = linearIndex(gid, nwg) * PPT;
+  var mine = 0u;
+  for (var k = 0u; k < PPT; k++) {
+    let p = p0 + k;
+    if (p < params.pixels && atomicLoad(&L[p]) == p) { mine += 1u; }
+  }
+  ranks[li] = mine;
   workgroupBarrier();
   for (var d = 1u; d < WG; d <<= 1u) {
     var v = ranks[li];
@@ -75,17 +84,28 @@ fn rankRoots(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
     ranks[li] = v;
     workgroupBarrier();
   }
-  if (p < params.pixels) {
-    if (root == 1u) { outLabels[p] = blocks[wid.y * nwg.x + wid.x] + ranks[li]; }
-    else if (l == BG) { outLabels[p] = 0u; }
+  var next = blocks[blockIndex(wid, nwg)] + ranks[li] - mine + 1u;
+  for (var k = 0u; k < PPT; k++) {
+    let p = p0 + k;
+    if (p >= params.pixels) { break; }
+    let l = atomicLoad(&L[p]);
+    if (l == p) {
+      outLabels[p] = next;
+      next += 1u;
+    } else if (l == BG) {
+      outLabels[p] = 0u;
+    }
   }
 }
 
 // Every other foreground pixel takes its root's canonical label.
 @compute @workgroup_size(WG)
 fn relabel(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let p = linearIndex(gid, nwg);
-  if (p >= params.pixels) { return; }
-  let l = atomicLoad(&L[p]);
-  if (l != BG && l != p) { outLabels[p] = outLabels[l]; }
+  let p0 = linearIndex(gid, nwg) * PPT;
+  for (var k = 0u; k < PPT; k++) {
+    let p = p0 + k;
+    if (p >= params.pixels) { break; }
+    let l = atomicLoad(&L[p]);
+    if (l != BG && l != p) { outLabels[p] = outLabels[l]; }
+  }
 }

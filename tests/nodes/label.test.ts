@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { label, threshold, InvalidOptionError, type GpuContext } from '../../src/index.js';
+import { label, labelAlgorithms, threshold, InvalidOptionError, type GpuContext } from '../../src/index.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { zigzagSpiral } from '../../src/reference/images.js';
 import { firstDiff, gray, run, testContext } from '../support/gpu.js';
@@ -13,30 +13,32 @@ afterAll(() => ctx?.destroy());
 
 const corpus = labelCorpus();
 
-describe('label (shibata)', () => {
+describe('label', () => {
   it('has over 100 seeded images in the corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(100);
   });
 
-  for (const connectivity of [8, 4] as const) {
-    it(`equals the CPU reference exactly on the corpus, ${connectivity}-connectivity`, async () => {
-      const results = await run(
-        ctx,
-        corpus.map((c) => gray(c.width, c.height, c.data)),
-        threshold(),
-        label({ connectivity, passes: 'until-converged', readLabels: true }),
-      );
-      expect(results).toHaveLength(corpus.length);
-      corpus.forEach((c, i) => {
-        const ref = labelCpu(c.data, c.width, c.height, connectivity);
-        const r = results[i];
-        expect(r.seq, c.name).toBe(i);
-        expect(r.labeling?.converged, c.name).toBe(true);
-        expect(r.labeling?.count, c.name).toBe(ref.count);
-        const at = firstDiff(r.labels!, ref.labels);
-        expect(at, `${c.name}: first differing pixel`).toBe(-1);
+  for (const algorithm of labelAlgorithms) {
+    for (const connectivity of [8, 4] as const) {
+      it(`${algorithm} equals the CPU reference exactly on the corpus, ${connectivity}-connectivity`, async () => {
+        const results = await run(
+          ctx,
+          corpus.map((c) => gray(c.width, c.height, c.data)),
+          threshold(),
+          label({ algorithm, connectivity, passes: 'until-converged', readLabels: true }),
+        );
+        expect(results).toHaveLength(corpus.length);
+        corpus.forEach((c, i) => {
+          const ref = labelCpu(c.data, c.width, c.height, connectivity);
+          const r = results[i];
+          expect(r.seq, c.name).toBe(i);
+          expect(r.labeling?.converged, c.name).toBe(true);
+          expect(r.labeling?.count, c.name).toBe(ref.count);
+          const at = firstDiff(r.labels!, ref.labels);
+          expect(at, `${c.name}: first differing pixel`).toBe(-1);
+        });
       });
-    });
+    }
   }
 
   it('reports converged: false when a spiral needs more than the default passes, and runs exactly that many', async () => {

@@ -1,0 +1,85 @@
+/**
+ * The loop shared by file-like sources: take items one at a time from an (async) iterable, wait for a free
+ * in-flight place, turn the item into frame inputs, emit the frame, and complete once every frame is read back.
+ */
+import { Observable } from 'rxjs';
+import type { GpuContext } from './GpuContext.js';
+import { makeFrame, type GpuFrame } from './GpuFrame.js';
+import { InFlight } from './InFlight.js';
+import { InvalidFrameError, InvalidOptionError } from './errors.js';
+import { tagContext } from './contextOf.js';
+
+export interface FrameInputs {
+  width: number;
+  height: number;
+  timeUs: number;
+  rgba: GPUBuffer | null;
+  gray: GPUBuffer | null;
+}
+
+export function validateInFlight(source: string, maxInFlight: number): void {
+  if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > 8) {
+    throw new InvalidOptionError(`${source}: maxInFlight must be an integer in 1..8, got ${maxInFlight}`);
+  }
+}
+
+export function frameSource<T>(
+  ctx: GpuContext,
+  source: string,
+  items: Iterable<T> | AsyncIterable<T>,
+  maxInFlight: number,
+  /** Prepares one item for in-flight slot `slot`; throws InvalidFrameError for a bad item. */
+  prepare: (item: T, slot: number, seq: number) => FrameInputs,
+  /** Releases what `prepare` took, when the subscription ends. */
+  dispose: () => void = () => undefined,
+): Observable<GpuFrame> {
+  validateInFlight(source, maxInFlight);
+  return tagContext(
+    new Observable<GpuFrame>((subscriber) => {
+      const inFlight = new InFlight(maxInFlight);
+      let closed = false;
+      (async () => {
+        let seq = 0;
+        for await (const item of items as AsyncIterable<T>) {
+          const lease = await inFlight.acquire();
+          if (closed || !lease) return;
+          try {
+            if (ctx.destroyed) throw new InvalidFrameError(`${source}: the GpuContext was destroyed`);
+            const inputs = prepare(item, lease.slot, seq);
+            const profile = ctx.profiler.beginFrame();
+            const frame = makeFrame({
+              seq,
+              ...inputs,
+              ctx,
+              encoder: ctx.device.createCommandEncoder({ label: `frame:${seq}` }),
+              profile,
+              lease: {
+                slot: lease.slot,
+                release() {
+                  profile?.release();
+                  lease.release();
+                },
+              },
+            });
+            seq++;
+            subscriber.next(frame);
+          } catch (e) {
+            lease.release();
+            throw e;
+          }
+        }
+        // Complete only once every frame is read back: per-slot resources are released on completion.
+        await inFlight.idle();
+        if (!closed) subscriber.complete();
+      })().catch((e) => {
+        if (!closed) subscriber.error(e);
+      });
+      return () => {
+        closed = true;
+        inFlight.close();
+        dispose();
+      };
+    }),
+    ctx,
+  );
+}

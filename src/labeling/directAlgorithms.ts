@@ -1,0 +1,77 @@
+/**
+ * The direct labeling algorithms: each records a fixed number of dispatches that leave every foreground pixel of
+ * L in a tree whose root is its component's first pixel (raster order); the label node then runs the shared
+ * compress and canonical kernels. No pass count depends on the image.
+ */
+import type { Kernel, KernelSpec } from '../PipelineCache.js';
+import { dispatch1d } from '../kernels.js';
+import type { PassRecorder } from '../PassRecorder.js';
+
+export interface LabelDims {
+  width: number;
+  height: number;
+  pixels: number;
+  maxPerDim: number;
+}
+
+export interface DirectAlgorithm {
+  /** Kernels over the labeling bind group (params, mask, L, info, blocks, out). */
+  specs(connectivity: 4 | 8): Record<string, KernelSpec>;
+  record(rec: PassRecorder, k: Record<string, Kernel>, group: GPUBindGroup, d: LabelDims): void;
+}
+
+const pixelGroup = ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage'] as const;
+const WG = 256;
+
+function grid(pass: GPUComputePassEncoder, kernel: Kernel, group: GPUBindGroup, x: number, y: number): void {
+  pass.setPipeline(kernel.pipeline);
+  pass.setBindGroup(0, group);
+  pass.dispatchWorkgroups(x, y);
+}
+
+export const directAlgorithms: Record<'union-find' | 'buf' | 'c2fl', DirectAlgorithm> = {
+  'union-find': {
+    specs: (conn) => {
+      const constants = { WG, CONN8: conn === 8 ? 1 : 0 };
+      return {
+        init: { shader: 'label/unionfind', entryPoint: 'init', bindings: pixelGroup, constants },
+        merge: { shader: 'label/unionfind', entryPoint: 'merge', bindings: pixelGroup, constants },
+      };
+    },
+    record(rec, k, group, d) {
+      rec.stage('init', (pass) => dispatch1d(pass, k.init, group, d.pixels, WG, d.maxPerDim));
+      rec.stage('merge', (pass) => dispatch1d(pass, k.merge, group, d.pixels, WG, d.maxPerDim));
+    },
+  },
+  buf: {
+    specs: (conn) => {
+      const constants = { WG, CONN8: conn === 8 ? 1 : 0 };
+      return {
+        init: { shader: 'label/buf', entryPoint: 'init', bindings: pixelGroup, constants },
+        merge: { shader: 'label/buf', entryPoint: 'merge', bindings: pixelGroup, constants },
+        finish: { shader: 'label/buf', entryPoint: 'finish', bindings: pixelGroup, constants },
+      };
+    },
+    record(rec, k, group, d) {
+      // Blocks are 2×2 for 8-connectivity, 2×1 for 4 (the shader decides from CONN8; the count here must match).
+      const bh = k.init.key.includes('CONN8=1') ? 2 : 1;
+      const blocks = Math.ceil(d.width / 2) * Math.ceil(d.height / bh);
+      for (const name of ['init', 'merge', 'finish']) rec.stage(name, (pass) => dispatch1d(pass, k[name], group, blocks, WG, d.maxPerDim));
+    },
+  },
+  c2fl: {
+    specs: (conn) => {
+      const constants = { CONN8: conn === 8 ? 1 : 0 };
+      return {
+        tile: { shader: 'label/c2fl', entryPoint: 'tileLabel', bindings: pixelGroup, constants },
+        border: { shader: 'label/c2fl', entryPoint: 'borderMerge', bindings: pixelGroup, constants },
+      };
+    },
+    record(rec, k, group, d) {
+      const tx = Math.ceil(d.width / 32);
+      const ty = Math.ceil(d.height / 32);
+      rec.stage('tile', (pass) => grid(pass, k.tile, group, tx, ty));
+      rec.stage('border', (pass) => grid(pass, k.border, group, tx, ty));
+    },
+  },
+};
