@@ -5,7 +5,12 @@
  * reference (two-pass union-find, one thread) measured in the same run.
  *
  *   node dist/bench/labeling.js [--size 2048] [--reps 20] [--connectivity 8] [--passes until-converged|N]
- *                               [--json FILE] [--dawn backend=vulkan]
+ *                               [--json FILE] [--dawn backend=vulkan] [--in-flight 8] [--per-submit 8]
+ *                               [--source gpu|upload] [--granularities 1,4,16] [--hd yes|no] [--split] [--repeat K]
+ *
+ * With several frames per submit the GPU runs frames back to back, as a throughput benchmark does; with
+ * `--per-submit 1 --in-flight 1` every frame starts on an idle GPU, as a live camera's would. `--repeat K`
+ * records the labeling kernels K times per frame and reports GPU time per repetition: steady-state kernel time.
  */
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
@@ -24,12 +29,14 @@ const { values } = parseArgs({
     dawn: { type: 'string', multiple: true, default: [] },
     'cpu-reps': { type: 'string', default: '1' },
     algorithms: { type: 'string', default: labelAlgorithms.join(',') },
-    'in-flight': { type: 'string', default: '3' },
+    'in-flight': { type: 'string', default: '8' },
+    'per-submit': { type: 'string', default: '8' },
     source: { type: 'string', default: 'gpu' },
     granularities: { type: 'string', default: '1,4,16' },
     hd: { type: 'string', default: 'yes' },
     'warmup-ms': { type: 'string', default: '3000' },
     split: { type: 'boolean', default: false },
+    repeat: { type: 'string', default: '1' },
   },
 });
 
@@ -86,7 +93,7 @@ async function measure(ctx: GpuContext, algorithm: LabelAlgorithm, mask: Uint8Ar
       ? fromGpuBuffers(ctx, (function* () { for (let i = 0; i <= reps; i++) yield { buffer: gpuBuf!, width: w, height: h, format: 'gray' as const }; })(), { maxInFlight: inFlight })
       : fromPixels(ctx, frames(), { maxInFlight: inFlight });
     source
-      .pipe(threshold(), label({ algorithm, connectivity, passes, profileKernels: values.split }), readResults())
+      .pipe(threshold(), label({ algorithm, connectivity, passes, profileKernels: values.split, repeat: Number(values.repeat) }), readResults({ framesPerSubmit: Number(values['per-submit']) }))
       .subscribe({
         next(r) {
           if (r.seq === 0) t0 = performance.now();
@@ -100,7 +107,8 @@ async function measure(ctx: GpuContext, algorithm: LabelAlgorithm, mask: Uint8Ar
   gpuBuf?.destroy();
   if (values.split && refCount >= 0) {
     const names = [...new Set(results.flatMap((r) => r.timings.map((t) => t.name)))];
-    kernelRows.push({ algorithm, g, d, w, h, kernels: Object.fromEntries(names.map((n) => [n, median(results.map((r) => sumBy(r, n)))])) });
+    const per = (n: string) => median(results.map((r) => sumBy(r, n))) / (n.startsWith('label:') && !n.endsWith(':scan') ? Number(values.repeat) : 1);
+    kernelRows.push({ algorithm, g, d, w, h, kernels: Object.fromEntries(names.map((n) => [n, per(n)])) });
   }
   const last = results.at(-1)!;
   if (refCount >= 0 && last.labeling!.converged && last.labeling!.count !== refCount) {
@@ -108,8 +116,10 @@ async function measure(ctx: GpuContext, algorithm: LabelAlgorithm, mask: Uint8Ar
   }
   const thresholdMs = median(results.map((r) => sumBy(r, 'threshold')));
   const prefixSum = (r: FrameResult, prefix: string) => r.timings.filter((t) => t.name === prefix || t.name.startsWith(prefix + ':')).reduce((s, t) => s + t.ms, 0);
-  const labelMs = median(results.map((r) => prefixSum(r, `label:${algorithm}`)));
-  const canonicalMs = median(results.map((r) => prefixSum(r, 'label:canonical')));
+  // With --repeat K the labeling kernels ran K times in the same passes: report time per repetition.
+  const k = Number(values.repeat);
+  const labelMs = median(results.map((r) => prefixSum(r, `label:${algorithm}`))) / k;
+  const canonicalMs = median(results.map((r) => prefixSum(r, 'label:canonical'))) / k;
   return {
     algorithm,
     width: w,
@@ -184,7 +194,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`flowmark labeling benchmark — ${new Date().toISOString()}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
-  console.log(`${connectivity}-connectivity; shibata passes ${passes}; ${reps} frames per cell; ${inFlight} frames in flight; source ${values.source}${values.split ? '; one pass per kernel (--split)' : ''}; timestamps ${ctx.features.timestamps ? 'on' : 'OFF'}`);
+  console.log(`${connectivity}-connectivity; shibata passes ${passes}; ${reps} frames per cell; ${inFlight} frames in flight, ${values['per-submit']} per submit; source ${values.source}; labeling kernels repeated ${values.repeat}× per frame${values.split ? '; one pass per kernel (--split)' : ''}; timestamps ${ctx.features.timestamps ? 'on' : 'OFF'}`);
   // Warm-up: GPUs lower their clocks when lightly loaded; run untimed frames first so the timed ones see the
   // clocks a busy pipeline gets.
   const warm = randomBlocks(size, size, 0.5, 4, 999);

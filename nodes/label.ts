@@ -47,6 +47,12 @@ export interface LabelOptions {
    * boundaries. Default false: one timed pass per stage, as in production.
    */
   profileKernels?: boolean;
+  /**
+   * Analysis only: record the labeling kernels this many times per frame, back to back in the same passes, so a
+   * benchmark can divide the passes' GPU time by it and see steady-state kernel time (as CUDA event loops do).
+   * The result is unchanged: every repetition relabels from the mask. Not with `'until-converged'`.
+   */
+  repeat?: number;
 }
 
 /** Enough for typical camera frames (blobs and markers converge in 2–4 passes); maze-like images need more. */
@@ -61,9 +67,13 @@ export function decodeLabelInfo(bytes: ArrayBuffer): LabelInfo {
   return { count: v[6], converged: v[2] === 1, passes: v[1] };
 }
 
-/** Direct algorithms always finish; they run no propagation passes. */
+/** Direct algorithms always finish and run no propagation passes; only the count is on the GPU. */
 function decodeDirectInfo(bytes: ArrayBuffer): LabelInfo {
   return { count: new Uint32Array(bytes)[6], converged: true, passes: 0 };
+}
+
+function decodeDirectRawInfo(): LabelInfo {
+  return { count: 0, converged: true, passes: 0 };
 }
 
 export function validateLabelOptions(options: LabelOptions): Required<LabelOptions> {
@@ -74,7 +84,12 @@ export function validateLabelOptions(options: LabelOptions): Required<LabelOptio
     canonical: options.canonical ?? true,
     readLabels: options.readLabels ?? false,
     profileKernels: options.profileKernels ?? false,
+    repeat: options.repeat ?? 1,
   };
+  if (!Number.isInteger(o.repeat) || o.repeat < 1 || o.repeat > 100) throw new InvalidOptionError(`label: repeat must be an integer 1..100, got ${o.repeat}`);
+  if (o.repeat > 1 && o.algorithm === 'shibata' && o.passes === 'until-converged') {
+    throw new InvalidOptionError(`label: repeat needs a fixed pass count with shibata`);
+  }
   if (!labelAlgorithms.includes(o.algorithm)) {
     throw new InvalidOptionError(`label: algorithm must be one of ${labelAlgorithms.join(', ')}, got ${String(o.algorithm)}`);
   }
@@ -179,13 +194,16 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
       rec.end();
       if (o.canonical) {
         const can = new PassRecorder(encoder, f.profile, 'label:canonical', o.profileKernels);
+        // The scan rewrites the block counts in place, so it runs once even when repeating.
         can.stage('scan', (pass) => single(pass, k.scan, pixelGroup!));
-        can.stage('rank', (pass) => dispatch1d(pass, k.rank, pixelGroup!, canonicalThreads, WG, maxDim));
-        can.stage('relabel', (pass) => dispatch1d(pass, k.relabel, pixelGroup!, canonicalThreads, WG, maxDim));
+        for (let r = 0; r < o.repeat; r++) {
+          can.stage('rank', (pass) => dispatch1d(pass, k.rank, pixelGroup!, canonicalThreads, WG, maxDim));
+          can.stage('relabel', (pass) => dispatch1d(pass, k.relabel, pixelGroup!, canonicalThreads, WG, maxDim));
+        }
         can.end();
       }
       const labels = o.canonical ? out! : L!;
-      const reads: ReadRequest[] = [...f.reads, { key: 'labeling', buffer: info, offset: 0, size: 32, decode: direct ? decodeDirectInfo : decodeLabelInfo }];
+      const reads: ReadRequest[] = [...f.reads, { key: 'labeling', buffer: info, offset: 0, size: 32, decode: !direct ? decodeLabelInfo : o.canonical ? decodeDirectInfo : decodeDirectRawInfo }];
       if (o.readLabels) {
         reads.push({ key: 'labels', buffer: labels, offset: 0, size: pixels * 4, decode: (b) => new Uint32Array(b) });
       }
@@ -201,7 +219,7 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
       let batch = Math.max(firstBatch, lastPasses + 2);
       for (;;) {
         encoder.copyBufferToBuffer(info, 0, check!, 0, 32);
-        device.queue.submit([encoder.finish()]);
+        ctx.submit([encoder.finish()]);
         await check!.mapAsync(GPUMapMode.READ);
         const state = decodeLabelInfo(check!.getMappedRange().slice(0));
         check!.unmap();
@@ -224,15 +242,21 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
         if (!f.mask) throw new InvalidFrameError('label: the frame has no mask; put threshold() before label()');
         resize(f);
         if (direct) {
+          // No reset: a direct algorithm's only output in `info` is the count, which the scan kernel writes.
           const rec = new PassRecorder(f.encoder, f.profile, `label:${o.algorithm}`, o.profileKernels);
-          rec.stage('reset', (pass) => single(pass, k.reset, groupsControl));
-          direct.record(rec, k, pixelGroup!, { width: f.width, height: f.height, pixels, maxPerDim: maxDim });
+          for (let r = 0; r < o.repeat; r++) {
+            direct.record(rec, k, pixelGroup!, { width: f.width, height: f.height, pixels, maxPerDim: maxDim });
+            // All but the last compression are part of the repeated work; finish() records the last.
+            if (r + 1 < o.repeat) rec.stage('compress', (pass) => dispatch1d(pass, k.compress, pixelGroup!, canonicalThreads, WG, maxDim));
+          }
           return finish(f, f.encoder, rec);
         }
         const pass = f.encoder.beginComputePass({ label: 'label:shibata', timestampWrites: f.profile?.pass('label:shibata') });
-        single(pass, k.reset, groupsControl);
-        dispatch1d(pass, k.prepare, pixelGroup!, pixels, WG, maxDim);
-        propagate(pass, untilConverged ? Math.max(firstBatch, lastPasses + 2) : (o.passes as number));
+        for (let r = 0; r < o.repeat; r++) {
+          single(pass, k.reset, groupsControl);
+          dispatch1d(pass, k.prepare, pixelGroup!, pixels, WG, maxDim);
+          propagate(pass, untilConverged ? Math.max(firstBatch, lastPasses + 2) : (o.passes as number));
+        }
         pass.end();
         return untilConverged ? converge(f, f.encoder) : finish(f, f.encoder);
       },

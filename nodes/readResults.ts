@@ -11,9 +11,22 @@ import { Observable, type OperatorFunction } from 'rxjs';
 import type { GpuFrame } from '../src/GpuFrame.js';
 import type { FrameResult, ResultValues } from '../src/results.js';
 import type { GpuContext } from '../src/GpuContext.js';
-import { GpuDeviceLostError } from '../src/errors.js';
+import { GpuDeviceLostError, InvalidOptionError } from '../src/errors.js';
 
-export function readResults(): OperatorFunction<GpuFrame, FrameResult> {
+export interface ReadResultsOptions {
+  /**
+   * Frames whose command buffers are submitted together (default 1). Larger values let the GPU run several frames
+   * back to back, for throughput on files; they add latency, so keep 1 for live sources. A batch is also submitted
+   * when no further frame arrives in the same turn of the event loop, so it never waits on the source.
+   */
+  framesPerSubmit?: number;
+}
+
+export function readResults(options: ReadResultsOptions = {}): OperatorFunction<GpuFrame, FrameResult> {
+  const framesPerSubmit = options.framesPerSubmit ?? 1;
+  if (!Number.isInteger(framesPerSubmit) || framesPerSubmit < 1 || framesPerSubmit > 64) {
+    throw new InvalidOptionError(`readResults: framesPerSubmit must be an integer 1..64, got ${framesPerSubmit}`);
+  }
   return (source) =>
     new Observable<FrameResult>((subscriber) => {
       let closed = false;
@@ -64,8 +77,20 @@ export function readResults(): OperatorFunction<GpuFrame, FrameResult> {
           }
           if (timing) encoder.copyBufferToBuffer(timing.buffer, timing.offset, buffer, timingAt, timing.size);
         }
-        frame.ctx.device.queue.submit([encoder.finish()]);
-        const mapped = buffer ? buffer.mapAsync(GPUMapMode.READ, 0, size) : frame.ctx.device.queue.onSubmittedWorkDone();
+        const fctx = frame.ctx;
+        const map = () => (buffer ? buffer.mapAsync(GPUMapMode.READ, 0, size) : fctx.device.queue.onSubmittedWorkDone());
+        let mapped: Promise<void>;
+        if (framesPerSubmit === 1) {
+          fctx.submit([encoder.finish()]);
+          mapped = map();
+        } else {
+          // Mapping must wait for the submission that writes the staging buffer.
+          mapped = new Promise<void>((resolve, reject) => {
+            const held = fctx.hold(encoder.finish(), () => map().then(resolve, reject));
+            if (held >= framesPerSubmit) fctx.flush();
+            else if (held === 1) setTimeout(() => fctx.flush(), 0);
+          });
+        }
         pending++;
         chain = chain.then(async () => {
           try {
@@ -111,6 +136,7 @@ export function readResults(): OperatorFunction<GpuFrame, FrameResult> {
         error: fail,
         complete() {
           upstreamDone = true;
+          ctx?.flush();
           maybeComplete();
         },
       });
@@ -120,6 +146,8 @@ export function readResults(): OperatorFunction<GpuFrame, FrameResult> {
         closed = true;
         upstream.unsubscribe();
         stopListening?.();
+        // Held command buffers use this sink's staging buffers: submit them before the buffers go back.
+        ctx?.flush();
         // Buffers still mapping are destroyed by the pool rather than reused.
         for (const b of all) ctx?.pool.release(b);
         all.clear();

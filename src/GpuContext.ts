@@ -52,6 +52,8 @@ export class GpuContext {
   readonly #listeners = new Set<ErrorListener>();
   #destroyed = false;
   #lostError: GpuDeviceLostError | null = null;
+  #held: GPUCommandBuffer[] = [];
+  #onFlushed: (() => void)[] = [];
 
   private constructor(device: GPUDevice, info: { label: string; adapterName: string; fallback: boolean; owns: boolean; node: boolean }) {
     this.device = device;
@@ -147,6 +149,33 @@ export class GpuContext {
 
   #emit(error: FlowmarkError): void {
     for (const l of [...this.#listeners]) l(error);
+  }
+
+  /**
+   * Submits command buffers after any that a sink is holding back, so work reaches the queue in frame order.
+   * Every submission of a flowmark operator goes through here.
+   */
+  submit(buffers: GPUCommandBuffer[]): void {
+    this.flush();
+    this.device.queue.submit(buffers);
+  }
+
+  /** Holds a command buffer to be submitted with later ones (see `readResults({ framesPerSubmit })`). */
+  hold(buffer: GPUCommandBuffer, onSubmitted: () => void): number {
+    this.#held.push(buffer);
+    this.#onFlushed.push(onSubmitted);
+    return this.#held.length;
+  }
+
+  /** Submits held command buffers in one call (the GPU then runs them back to back). */
+  flush(): void {
+    if (this.#held.length === 0) return;
+    const held = this.#held;
+    const callbacks = this.#onFlushed;
+    this.#held = [];
+    this.#onFlushed = [];
+    this.device.queue.submit(held);
+    callbacks.forEach((f) => f());
   }
 
   /** Destroys the buffers, profiler and (if created here) the device. Idempotent. */

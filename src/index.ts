@@ -12,5 +12,5 @@ export { fromPixels, type PixelImage, type FromPixelsOptions } from '../nodes/fr
 export { fromGpuBuffers, type GpuImage } from '../nodes/fromGpuBuffers.js';
 export { threshold, type ThresholdOptions } from '../nodes/threshold.js';
 export { label, labelAlgorithms, defaultPasses, type LabelOptions, type LabelAlgorithm } from '../nodes/label.js';
-export { readResults } from '../nodes/readResults.js';
+export { readResults, type ReadResultsOptions } from '../nodes/readResults.js';
 export * as reference from './reference/index.js';

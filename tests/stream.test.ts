@@ -103,6 +103,23 @@ describe('streams', () => {
     expect(ctx.pipelines.stats().refs).toBe(before);
   });
 
+  it('submits several frames at once with framesPerSubmit, results unchanged and in order', async () => {
+    const images = [...frames(23, 40, 30)];
+    for (const algorithm of ['c2fl', 'shibata'] as const) {
+      const results = await lastValueFrom(
+        fromPixels(ctx, images, { maxInFlight: 8 }).pipe(
+          threshold(),
+          label({ algorithm, passes: 'until-converged', readLabels: true }),
+          readResults({ framesPerSubmit: 4 }),
+          toArray(),
+        ),
+      );
+      expect(results.map((r) => r.seq)).toEqual(images.map((_, i) => i));
+      results.forEach((r, i) => expect(Array.from(r.labels!)).toEqual(Array.from(labelCpu(images[i].data, 40, 30, 8).labels)));
+    }
+    expect(() => readResults({ framesPerSubmit: 0 })).toThrow(/framesPerSubmit/);
+  });
+
   it('take() ends the stream cleanly', async () => {
     const results = await lastValueFrom(pipeline(frames(50)).pipe(take(3), toArray()));
     expect(results.map((r) => r.seq)).toEqual([0, 1, 2]);

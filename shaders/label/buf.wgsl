@@ -35,7 +35,7 @@ fn init(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let b = linearIndex(gid, nwg);
   if (b >= blocksX() * blocksY()) { return; }
   let r = rep(i32(b % blocksX()), i32(b / blocksX()));
-  if (r != BG) { atomicStore(&L[r], r); }
+  if (r != BG) { Lplain[r] = r; }
 }
 
 @compute @workgroup_size(WG)

@@ -3,6 +3,8 @@
 // roots become global pixel indices (a tile's raster order is the image's, so a local root is its part's first
 // pixel), a merge kernel unites labels only across tile borders, and the shared compress kernel finds every root.
 override CONN8: bool = true;
+// Analysis only (bench/tiles.ts): 1 = load and store, 2 = + unions, 3 = + compression (production).
+override STAGE: u32 = 3u;
 const WG: u32 = 256u;
 #include "common/labeling.wgsl"
 #include "common/union.wgsl"
@@ -36,9 +38,31 @@ fn uniteLocal(a: u32, b: u32) {
   }
 }
 
-fn localFg(i: u32) -> bool { return atomicLoad(&sl[i]) != BG; }
+var<workgroup> rowBits: array<atomic<u32>, 32>;
 
-// One workgroup per tile; each invocation owns four consecutive pixels of one tile row.
+// First pixel (bit index) of the run of `bits` containing bit x: one past the highest clear bit below x.
+fn runStart(bits: u32, x: u32) -> u32 {
+  let below = ~bits & ((1u << x) - 1u);
+  return select(0u, firstLeadingBit(below) + 1u, below != 0u);
+}
+
+// Four mask pixels starting at raster index p as four bits.
+fn fgBits4(p: u32, x: u32) -> u32 {
+  var b = 0u;
+  if (params.width % 4u == 0u) {
+    // Rows start on word boundaries: the four pixels are one mask word.
+    let word = mask[p >> 2u];
+    for (var k = 0u; k < 4u; k++) { if (((word >> (8u * k)) & 0xffu) != 0u) { b |= 1u << k; } }
+  } else {
+    for (var k = 0u; k < 4u; k++) { if (x + k < params.width && isFg(p + k)) { b |= 1u << k; } }
+  }
+  return b;
+}
+
+// One workgroup per 32×32 tile; invocation (row ly, quad q) owns pixels 4q..4q+3 of tile row ly. Rows become
+// 32-bit masks; each run points at its first pixel; runs are united with the runs they touch in the row above
+// (C2FL's row then column unification, done with bit operations and workgroup-memory union-find); run starts
+// are then compressed so every pixel finds its root in one step, and labels are stored as global indices.
 @compute @workgroup_size(256)
 fn tileLabel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   let w = params.width;
@@ -46,42 +70,67 @@ fn tileLabel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_in
   let lx0 = (li & 7u) * 4u;
   let y = wid.y * TS + ly;
   let x0 = wid.x * TS + lx0;
-  let base = ly * TS + lx0;
-  // Initialise: background BG, a run inside these four pixels points at its first pixel.
-  var prev = BG;
+  let inside = y < params.height && x0 < w;
+  if (li < 32u) { atomicStore(&rowBits[li], 0u); }
+  workgroupBarrier();
+  var mine = 0u;
+  if (inside) { mine = fgBits4(y * w + x0, x0); }
+  if (mine != 0u) { atomicOr(&rowBits[ly], mine << lx0); }
+  workgroupBarrier();
+  let bits = atomicLoad(&rowBits[ly]);
+  // Every pixel starts pointing at its run's first pixel; run starts are roots.
   for (var k = 0u; k < 4u; k++) {
-    let x = x0 + k;
-    var l = BG;
-    if (x < w && y < params.height && isFg(y * w + x)) { l = select(base + k, prev, prev != BG); }
-    atomicStore(&sl[base + k], l);
-    prev = l;
+    let lx = lx0 + k;
+    let i = ly * TS + lx;
+    atomicStore(&sl[i], select(BG, ly * TS + runStart(bits, lx), ((bits >> lx) & 1u) != 0u));
   }
   workgroupBarrier();
-  for (var k = 0u; k < 4u; k++) {
-    let i = base + k;
-    if (!localFg(i)) { continue; }
-    let lx = lx0 + k;
-    let leftFg = lx > 0u && localFg(i - 1u);
-    if (k == 0u && leftFg) { uniteLocal(i, i - 1u); }
-    if (ly == 0u) { continue; }
-    let up = i - TS;
-    if (localFg(up)) {
-      if (!leftFg || !(lx > 0u && localFg(up - 1u))) { uniteLocal(i, up); }
-    } else if (CONN8) {
-      if (lx > 0u && !leftFg && localFg(up - 1u)) { uniteLocal(i, up - 1u); }
-      if (lx + 1u < TS && localFg(up + 1u) && !localFg(i + 1u)) { uniteLocal(i, up + 1u); }
+  // Each run start unites its run with every run of the row above that it touches.
+  if (ly > 0u && STAGE >= 2u) {
+    let above = atomicLoad(&rowBits[ly - 1u]);
+    for (var k = 0u; k < 4u; k++) {
+      let lx = lx0 + k;
+      if (((bits >> lx) & 1u) == 0u || runStart(bits, lx) != lx) { continue; }
+      // This run covers lx..end; with 8-connectivity it touches the row above from lx-1 to end+1.
+      let rest = ~bits & ~((1u << lx) - 1u);
+      let end = select(31u, firstTrailingBit(rest) - 1u, rest != 0u);
+      var lo = lx;
+      var hi = end;
+      if (CONN8) {
+        lo = select(lx, lx - 1u, lx > 0u);
+        hi = min(end + 1u, 31u);
+      }
+      let window = (select(0xffffffffu, (2u << hi) - 1u, hi < 31u)) & ~((1u << lo) - 1u);
+      var m = above & window;
+      loop {
+        if (m == 0u) { break; }
+        let pos = firstTrailingBit(m);
+        uniteLocal(ly * TS + lx, (ly - 1u) * TS + runStart(above, pos));
+        m &= m + (1u << pos); // drop the lowest run of m
+      }
     }
   }
   workgroupBarrier();
+  // Compress run starts to their roots, then every pixel reads its run start's root.
   for (var k = 0u; k < 4u; k++) {
+    let lx = lx0 + k;
+    if (((bits >> lx) & 1u) != 0u && runStart(bits, lx) == lx && STAGE >= 3u) {
+      let i = ly * TS + lx;
+      atomicStore(&sl[i], findLocal(i));
+    }
+  }
+  workgroupBarrier();
+  if (!inside) { return; }
+  for (var k = 0u; k < 4u; k++) {
+    let lx = lx0 + k;
     let x = x0 + k;
-    if (x >= w || y >= params.height) { continue; }
+    if (x >= w) { break; }
     var l = BG;
-    if (localFg(base + k)) {
-      let r = findLocal(base + k);
+    if (((bits >> lx) & 1u) != 0u) {
+      let r = atomicLoad(&sl[ly * TS + runStart(bits, lx)]);
       l = (wid.y * TS + (r >> 5u)) * w + wid.x * TS + (r & 31u);
     }
-    atomicStore(&L[y * w + x], l);
+    Lplain[y * w + x] = l;
   }
 }
 

@@ -11,16 +11,17 @@ var<workgroup> rootCount: atomic<u32>;
 
 fn blockIndex(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }
 
-// Points every pixel at its root and counts the roots of each block.
+// Points every pixel at its root and counts the roots of each block. Invocations stride through the block so
+// each warp-wide atomic access covers consecutive words.
 @compute @workgroup_size(WG)
-fn compress(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-            @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+fn compress(@builtin(num_workgroups) nwg: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(local_invocation_index) li: u32) {
   if (li == 0u) { atomicStore(&rootCount, 0u); }
   workgroupBarrier();
-  let p0 = linearIndex(gid, nwg) * PPT;
+  let base = blockIndex(wid, nwg) * WG * PPT;
   var roots = 0u;
   for (var k = 0u; k < PPT; k++) {
-    let p = p0 + k;
+    let p = base + k * WG + li;
     if (p >= params.pixels) { break; }
     let l = atomicLoad(&L[p]);
     if (l == BG) { continue; }
@@ -73,7 +74,7 @@ fn rankRoots(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
   var mine = 0u;
   for (var k = 0u; k < PPT; k++) {
     let p = p0 + k;
-    if (p < params.pixels && atomicLoad(&L[p]) == p) { mine += 1u; }
+    if (p < params.pixels && Lplain[p] == p) { mine += 1u; }
   }
   ranks[li] = mine;
   workgroupBarrier();
@@ -88,7 +89,7 @@ fn rankRoots(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
   for (var k = 0u; k < PPT; k++) {
     let p = p0 + k;
     if (p >= params.pixels) { break; }
-    let l = atomicLoad(&L[p]);
+    let l = Lplain[p];
     if (l == p) {
       outLabels[p] = next;
       next += 1u;
@@ -105,7 +106,7 @@ fn relabel(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
   for (var k = 0u; k < PPT; k++) {
     let p = p0 + k;
     if (p >= params.pixels) { break; }
-    let l = atomicLoad(&L[p]);
+    let l = Lplain[p];
     if (l != BG && l != p) { outLabels[p] = outLabels[l]; }
   }
 }

@@ -13,7 +13,7 @@ override JUMPS: u32 = 6u;
 fn prepare(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let p = linearIndex(gid, nwg);
   if (p >= params.pixels) { return; }
-  if (!isFg(p)) { atomicStore(&L[p], BG); return; }
+  if (!isFg(p)) { Lplain[p] = BG; return; }
   let w = params.width;
   let x = p % w;
   let y = p / w;
@@ -25,7 +25,7 @@ fn prepare(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     if (isFg(up)) { m = up; }
     if (CONN8 && x > 0u && isFg(up - 1u)) { m = up - 1u; }
   }
-  atomicStore(&L[p], m);
+  Lplain[p] = m;
 }
 
 fn neighbourMin(q: u32, m: u32) -> u32 {

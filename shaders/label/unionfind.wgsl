@@ -14,14 +14,14 @@ override CONN8: bool = true;
 fn init(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let p = linearIndex(gid, nwg);
   if (p >= params.pixels) { return; }
-  if (!isFg(p)) { atomicStore(&L[p], BG); return; }
+  if (!isFg(p)) { Lplain[p] = BG; return; }
   let x = p % params.width;
   let chunk = x & ~31u;
   var s = x;
   while (s > chunk && isFg(p - (x - s) - 1u)) { s -= 1u; }
   var l = p - (x - s);
   if (s == chunk && s > 0u && isFg(l - 1u)) { l -= 1u; }
-  atomicStore(&L[p], l);
+  Lplain[p] = l;
 }
 
 @compute @workgroup_size(WG)

@@ -77,6 +77,20 @@ describe('label', () => {
     expect(Array.from(r.labels!)).toEqual(Array.from(img, (v, p) => (v ? (p === 3 * w + 8 ? p : 2) : bg)));
   });
 
+  it('gives the same labels when the kernels are repeated for benchmarking', async () => {
+    const imgs = corpus.filter((c) => c.width * c.height > 5000).slice(0, 6);
+    for (const algorithm of labelAlgorithms) {
+      const results = await run(
+        ctx,
+        imgs.map((c) => gray(c.width, c.height, c.data)),
+        threshold(),
+        label({ algorithm, passes: 64, repeat: 3, readLabels: true }),
+      );
+      imgs.forEach((c, i) => expect(firstDiff(results[i].labels!, labelCpu(c.data, c.width, c.height, 8).labels), `${algorithm} ${c.name}`).toBe(-1));
+    }
+    expect(() => label({ repeat: 2, passes: 'until-converged' })).toThrow(/repeat/);
+  });
+
   it('rejects bad options synchronously', () => {
     expect(() => label({ connectivity: 6 as 4 })).toThrow(InvalidOptionError);
     expect(() => label({ passes: 0 })).toThrow(/passes/);

@@ -1,0 +1,82 @@
+/**
+ * Micro-benchmark of the floor under every node: the GPU time of an (almost) empty timed pass, of one dispatch
+ * that copies 16 MiB of u32 words, and of ten such dispatches in one pass. Tells per-pass and per-dispatch
+ * overheads apart from bandwidth on the device at hand.
+ *
+ *   node dist/bench/passes.js [--dawn backend=vulkan]
+ */
+import { parseArgs } from 'node:util';
+import { GpuContext } from '../src/index.js';
+import { defaultDawnFlags } from '../src/gpu.js';
+
+const { values } = parseArgs({ options: { dawn: { type: 'string', multiple: true, default: [] }, reps: { type: 'string', default: '50' } } });
+
+const code = /* wgsl */ `
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@compute @workgroup_size(256)
+fn copy(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.y * nwg.x * 256u + gid.x;
+  if (i < arrayLength(&src)) { dst[i] = src[i]; }
+}
+@compute @workgroup_size(1)
+fn nothing() { }
+`;
+
+async function main(): Promise<void> {
+  const ctx = await GpuContext.create({ label: 'passes', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const { device } = ctx;
+  if (!ctx.features.timestamps) throw new Error('needs timestamp-query');
+  const n = 4 << 20;
+  const module = device.createShaderModule({ label: 'passes', code });
+  const layout = device.createBindGroupLayout({
+    label: 'passes',
+    entries: [
+      { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
+      { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+    ],
+  });
+  const pl = device.createPipelineLayout({ label: 'passes', bindGroupLayouts: [layout] });
+  const copy = await device.createComputePipelineAsync({ label: 'copy', layout: pl, compute: { module, entryPoint: 'copy' } });
+  const nothing = await device.createComputePipelineAsync({ label: 'nothing', layout: pl, compute: { module, entryPoint: 'nothing' } });
+  const a = device.createBuffer({ label: 'a', size: n * 4, usage: GPUBufferUsage.STORAGE });
+  const b = device.createBuffer({ label: 'b', size: n * 4, usage: GPUBufferUsage.STORAGE });
+  const group = device.createBindGroup({ label: 'ab', layout, entries: [{ binding: 0, resource: { buffer: a } }, { binding: 1, resource: { buffer: b } }] });
+  const qs = device.createQuerySet({ label: 'q', type: 'timestamp', count: 6 });
+  const resolve = device.createBuffer({ label: 'resolve', size: 48, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+  const read = device.createBuffer({ label: 'read', size: 48, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const groups = n / 256;
+  const samples: number[][] = [[], [], []];
+  for (let r = 0; r < Number(values.reps) + 5; r++) {
+    const enc = device.createCommandEncoder({ label: 'passes' });
+    const cases: [GPUComputePipeline, number, number][] = [[nothing, 1, 1], [copy, groups, 1], [copy, groups, 10]];
+    cases.forEach(([pipe, g, times], i) => {
+      const pass = enc.beginComputePass({ label: `case${i}`, timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } });
+      pass.setPipeline(pipe);
+      pass.setBindGroup(0, group);
+      for (let t = 0; t < times; t++) pass.dispatchWorkgroups(Math.min(g, 32768), Math.ceil(g / 32768));
+      pass.end();
+    });
+    enc.resolveQuerySet(qs, 0, 6, resolve, 0);
+    enc.copyBufferToBuffer(resolve, 0, read, 0, 48);
+    device.queue.submit([enc.finish()]);
+    await read.mapAsync(GPUMapMode.READ);
+    const t = new BigUint64Array(read.getMappedRange().slice(0));
+    read.unmap();
+    if (r >= 5) for (let i = 0; i < 3; i++) samples[i].push(Number(t[2 * i + 1] - t[2 * i]) / 1000);
+  }
+  const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1];
+  console.log(`device: ${ctx.adapterName}`);
+  console.log(`empty pass (1 workgroup):          ${med(samples[0]).toFixed(2)} µs`);
+  console.log(`copy 16 MiB, 1 dispatch:           ${med(samples[1]).toFixed(2)} µs (${((2 * n * 4) / med(samples[1]) / 1e6).toFixed(2)} TB/s read+write)`);
+  console.log(`copy 16 MiB ×10 in one pass:       ${(med(samples[2]) / 10).toFixed(2)} µs per dispatch`);
+  ctx.destroy();
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
