@@ -47,6 +47,11 @@ const passes = values.passes === 'until-converged' ? 'until-converged' : Number(
 const cpuReps = Number(values['cpu-reps']);
 const algorithms = (values.algorithms as string).split(',') as LabelAlgorithm[];
 const inFlight = Number(values['in-flight']);
+if (values.split && Number(values.repeat) > 1) {
+  // Each repeated kernel would take a timestamp pair; a frame has 32.
+  console.error('--split and --repeat > 1 together would run out of timestamp slots; use one or the other');
+  process.exit(2);
+}
 
 interface Row {
   algorithm: LabelAlgorithm;

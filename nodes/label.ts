@@ -31,9 +31,18 @@ import { PassRecorder } from '../src/PassRecorder.js';
 export const labelAlgorithms = ['shibata', 'union-find', 'buf', 'c2fl'] as const;
 export type LabelAlgorithm = (typeof labelAlgorithms)[number];
 
+/**
+ * What `algorithm: 'auto'` picks. The benchmark (BENCHMARKS.md) measured c2fl fastest on the H100 at every
+ * density and granularity at 2048×2048 and at 1280×720, and it is exact for any image with a fixed number of
+ * dispatches, so it is the choice on every device and frame size until a measurement says otherwise.
+ */
+export function autoAlgorithm(): LabelAlgorithm {
+  return 'c2fl';
+}
+
 export interface LabelOptions {
-  /** Default `shibata`. */
-  algorithm?: LabelAlgorithm;
+  /** Default `shibata`; `auto` picks the fastest measured (see `autoAlgorithm`). */
+  algorithm?: LabelAlgorithm | 'auto';
   /** 8 (default) or 4. */
   connectivity?: 4 | 8;
   /** Shibata's propagation passes: a fixed count (default 4) or `'until-converged'`. */
@@ -76,9 +85,9 @@ function decodeDirectRawInfo(): LabelInfo {
   return { count: 0, converged: true, passes: 0 };
 }
 
-export function validateLabelOptions(options: LabelOptions): Required<LabelOptions> {
+export function validateLabelOptions(options: LabelOptions): Required<LabelOptions> & { algorithm: LabelAlgorithm } {
   const o = {
-    algorithm: options.algorithm ?? 'shibata',
+    algorithm: options.algorithm === 'auto' ? autoAlgorithm() : (options.algorithm ?? 'shibata'),
     connectivity: options.connectivity ?? 8,
     passes: options.passes ?? defaultPasses,
     canonical: options.canonical ?? true,
@@ -91,7 +100,7 @@ export function validateLabelOptions(options: LabelOptions): Required<LabelOptio
     throw new InvalidOptionError(`label: repeat needs a fixed pass count with shibata`);
   }
   if (!labelAlgorithms.includes(o.algorithm)) {
-    throw new InvalidOptionError(`label: algorithm must be one of ${labelAlgorithms.join(', ')}, got ${String(o.algorithm)}`);
+    throw new InvalidOptionError(`label: algorithm must be one of ${labelAlgorithms.join(', ')} or auto, got ${String(o.algorithm)}`);
   }
   if (o.connectivity !== 4 && o.connectivity !== 8) throw new InvalidOptionError(`label: connectivity must be 4 or 8, got ${o.connectivity}`);
   if (o.passes !== 'until-converged' && (!Number.isInteger(o.passes) || o.passes < 1 || o.passes > 4096)) {

@@ -11,6 +11,6 @@ export * from './errors.js';
 export { fromPixels, type PixelImage, type FromPixelsOptions } from '../nodes/fromPixels.js';
 export { fromGpuBuffers, type GpuImage } from '../nodes/fromGpuBuffers.js';
 export { threshold, type ThresholdOptions } from '../nodes/threshold.js';
-export { label, labelAlgorithms, defaultPasses, type LabelOptions, type LabelAlgorithm } from '../nodes/label.js';
+export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from '../nodes/label.js';
 export { readResults, type ReadResultsOptions } from '../nodes/readResults.js';
 export * as reference from './reference/index.js';

@@ -67,11 +67,22 @@ describe('flowmark label', () => {
     expect(Array.from(u32(join(out, 'colour.u32')))).toEqual(Array.from(labelCpu(mask, 50, 30, 4).labels));
   });
 
+  it('labels with every algorithm, auto included, to the same files', () => {
+    for (const algorithm of ['union-find', 'buf', 'c2fl', 'auto']) {
+      const out = join(dir, `out-${algorithm}`);
+      const r = run(['label', join(dir, 'gray.png'), '--out-dir', out, '--algorithm', algorithm]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/converged yes \(0 passes\)/);
+      expect(Array.from(u32(join(out, 'gray.u32')))).toEqual(Array.from(labelCpu(grayImg, 67, 41, 8).labels));
+    }
+  });
+
   it('explains usage errors with exit code 2', () => {
     expect(run(['label', join(dir, 'gray.png')]).stderr).toMatch(/--out-dir DIR is required/);
     expect(run(['label', join(dir, 'gray.png'), '--out-dir', dir, '--connectivity', '6']).status).toBe(2);
     expect(run(['label', join(dir, 'gray.png'), '--out-dir', dir, '--passes', 'many']).stderr).toMatch(/passes/);
     expect(run(['frobnicate']).status).toBe(2);
+    expect(run(['label', join(dir, 'gray.png'), '--out-dir', dir, '--algorithm', 'ha9']).stderr).toMatch(/algorithm must be one of/);
     expect(run(['--help']).stdout).toMatch(/flowmark <command>/);
   });
 });

@@ -18,6 +18,8 @@ struct Params {
 // The same buffer without atomics, for kernels that only store labels (plain stores coalesce; atomic ones do
 // not). No entry point uses both views.
 @group(0) @binding(2) var<storage, read_write> Lplain: array<u32>;
+// Four labels at a time, for rows that start on 16-byte boundaries.
+@group(0) @binding(2) var<storage, read_write> Lquad: array<vec4<u32>>;
 // info: 0 changed, 1 passes run, 2 converged, 6 component count
 @group(0) @binding(3) var<storage, read_write> info: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> blocks: array<u32>;

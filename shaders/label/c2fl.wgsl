@@ -63,8 +63,7 @@ fn fgBits4(p: u32, x: u32) -> u32 {
 // 32-bit masks; each run points at its first pixel; runs are united with the runs they touch in the row above
 // (C2FL's row then column unification, done with bit operations and workgroup-memory union-find); run starts
 // are then compressed so every pixel finds its root in one step, and labels are stored as global indices.
-@compute @workgroup_size(256)
-fn tileLabel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+fn labelTile(wid: vec3<u32>, li: u32) -> vec4<u32> {
   let w = params.width;
   let ly = li >> 3u;
   let lx0 = (li & 7u) * 4u;
@@ -120,18 +119,38 @@ fn tileLabel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_in
     }
   }
   workgroupBarrier();
-  if (!inside) { return; }
+  var out = vec4<u32>(BG);
   for (var k = 0u; k < 4u; k++) {
     let lx = lx0 + k;
-    let x = x0 + k;
-    if (x >= w) { break; }
-    var l = BG;
     if (((bits >> lx) & 1u) != 0u) {
       let r = atomicLoad(&sl[ly * TS + runStart(bits, lx)]);
-      l = (wid.y * TS + (r >> 5u)) * w + wid.x * TS + (r & 31u);
+      out[k] = (wid.y * TS + (r >> 5u)) * w + wid.x * TS + (r & 31u);
     }
-    Lplain[y * w + x] = l;
   }
+  return out;
+}
+
+// Any width: four scalar stores.
+@compute @workgroup_size(256)
+fn tileLabel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let labels = labelTile(wid, li);
+  let w = params.width;
+  let y = wid.y * TS + (li >> 3u);
+  let x0 = wid.x * TS + (li & 7u) * 4u;
+  if (y >= params.height) { return; }
+  for (var k = 0u; k < 4u; k++) {
+    if (x0 + k < w) { Lplain[y * w + x0 + k] = labels[k]; }
+  }
+}
+
+// Widths that are a multiple of 4: each invocation's four pixels are one aligned vec4 store.
+@compute @workgroup_size(256)
+fn tileLabelQuad(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let labels = labelTile(wid, li);
+  let y = wid.y * TS + (li >> 3u);
+  let x0 = wid.x * TS + (li & 7u) * 4u;
+  if (y >= params.height || x0 >= params.width) { return; }
+  Lquad[(y * params.width + x0) >> 2u] = labels;
 }
 
 // One workgroup of 64 per tile: 32 invocations along the top border, 32 along the left border.

@@ -34,7 +34,7 @@ per pixel, row-major; 0 is background, components are 1..N in raster order of th
 Options:
   --out-dir DIR            where to write the label files (created if missing)
   --connectivity 4|8       pixel connectivity (default 8)
-  --algorithm NAME         ${labelAlgorithms.join(', ')} (default shibata)
+  --algorithm NAME         ${labelAlgorithms.join(', ')}, auto (default shibata)
   --passes N|until-converged
                            propagation passes for shibata (default until-converged: exact labels)
   --threshold T            foreground is gray > T (default: any nonzero gray value)

@@ -64,13 +64,15 @@ export const directAlgorithms: Record<'union-find' | 'buf' | 'c2fl', DirectAlgor
       const constants = { CONN8: conn === 8 ? 1 : 0 };
       return {
         tile: { shader: 'label/c2fl', entryPoint: 'tileLabel', bindings: pixelGroup, constants },
+        tileQuad: { shader: 'label/c2fl', entryPoint: 'tileLabelQuad', bindings: pixelGroup, constants },
         border: { shader: 'label/c2fl', entryPoint: 'borderMerge', bindings: pixelGroup, constants },
       };
     },
     record(rec, k, group, d) {
       const tx = Math.ceil(d.width / 32);
       const ty = Math.ceil(d.height / 32);
-      rec.stage('tile', (pass) => grid(pass, k.tile, group, tx, ty));
+      // Rows starting on 16-byte boundaries let each invocation store its four labels at once.
+      rec.stage('tile', (pass) => grid(pass, d.width % 4 === 0 ? k.tileQuad : k.tile, group, tx, ty));
       rec.stage('border', (pass) => grid(pass, k.border, group, tx, ty));
     },
   },

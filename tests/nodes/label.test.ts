@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { label, labelAlgorithms, threshold, InvalidOptionError, type GpuContext } from '../../src/index.js';
+import { map } from 'rxjs';
+import { autoAlgorithm, label, labelAlgorithms, threshold, InvalidFrameError, InvalidOptionError, type GpuContext } from '../../src/index.js';
+import { validateImage } from '../../nodes/fromPixels.js';
+import { randomBlocks, zigzagSpiral } from '../../src/reference/images.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
-import { zigzagSpiral } from '../../src/reference/images.js';
 import { firstDiff, gray, run, testContext } from '../support/gpu.js';
 import { labelCorpus } from '../../src/reference/corpus.js';
 
@@ -89,6 +91,33 @@ describe('label', () => {
       imgs.forEach((c, i) => expect(firstDiff(results[i].labels!, labelCpu(c.data, c.width, c.height, 8).labels), `${algorithm} ${c.name}`).toBe(-1));
     }
     expect(() => label({ repeat: 2, passes: 'until-converged' })).toThrow(/repeat/);
+  });
+
+  it('labels a 4096×4096 frame exactly (c2fl and union-find)', async () => {
+    const n = 4096;
+    const img = randomBlocks(n, n, 0.45, 1, 4096);
+    const ref = labelCpu(img, n, n, 8);
+    for (const algorithm of ['c2fl', 'union-find'] as const) {
+      const [r] = await run(ctx, [gray(n, n, img)], threshold(), label({ algorithm, readLabels: true }));
+      expect(r.labeling!.count).toBe(ref.count);
+      expect(firstDiff(r.labels!, ref.labels), algorithm).toBe(-1);
+    }
+  });
+
+  it('refuses a frame beyond the device limits with InvalidFrameError', () => {
+    const small = { limits: { maxStorageBufferBindingSize: 4096, maxBufferSize: 1 << 20 } } as unknown as GpuContext;
+    expect(() => validateImage(small, gray(33, 32, new Uint8Array(33 * 32)), 0)).toThrow(InvalidFrameError);
+    expect(() => validateImage(small, gray(32, 32, new Uint8Array(32 * 32)), 0)).not.toThrow();
+  });
+
+  it("'auto' runs the algorithm the benchmark chose", async () => {
+    const c = corpus[40];
+    const [r] = await run(ctx, [gray(c.width, c.height, c.data)], threshold(), label({ algorithm: 'auto', readLabels: true }), map((f) => {
+      expect(f.labeling?.algorithm).toBe(autoAlgorithm());
+      return f;
+    }));
+    expect(firstDiff(r.labels!, labelCpu(c.data, c.width, c.height, 8).labels)).toBe(-1);
+    expect(r.timings.some((t) => t.name === `label:${autoAlgorithm()}`)).toBe(true);
   });
 
   it('rejects bad options synchronously', () => {
