@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { GpuContext, fromGpuBuffers, fromPixels, label, labelAlgorithms, readResults, threshold, type FrameResult, type LabelAlgorithm, type PixelImage } from '../src/index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
+import { runMain } from './timing.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { randomBlocks } from '../src/reference/images.js';
 
@@ -226,10 +227,4 @@ async function main(): Promise<void> {
   ctx.destroy();
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

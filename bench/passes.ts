@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { GpuContext } from '../src/index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
+import { runMain, timePass } from './timing.js';
 
 const { values } = parseArgs({ options: { dawn: { type: 'string', multiple: true, default: [] }, reps: { type: 'string', default: '50' } } });
 
@@ -42,41 +43,21 @@ async function main(): Promise<void> {
   const a = device.createBuffer({ label: 'a', size: n * 4, usage: GPUBufferUsage.STORAGE });
   const b = device.createBuffer({ label: 'b', size: n * 4, usage: GPUBufferUsage.STORAGE });
   const group = device.createBindGroup({ label: 'ab', layout, entries: [{ binding: 0, resource: { buffer: a } }, { binding: 1, resource: { buffer: b } }] });
-  const qs = device.createQuerySet({ label: 'q', type: 'timestamp', count: 6 });
-  const resolve = device.createBuffer({ label: 'resolve', size: 48, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-  const read = device.createBuffer({ label: 'read', size: 48, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const groups = n / 256;
-  const samples: number[][] = [[], [], []];
-  for (let r = 0; r < Number(values.reps) + 5; r++) {
-    const enc = device.createCommandEncoder({ label: 'passes' });
-    const cases: [GPUComputePipeline, number, number][] = [[nothing, 1, 1], [copy, groups, 1], [copy, groups, 10]];
-    cases.forEach(([pipe, g, times], i) => {
-      const pass = enc.beginComputePass({ label: `case${i}`, timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } });
-      pass.setPipeline(pipe);
-      pass.setBindGroup(0, group);
-      for (let t = 0; t < times; t++) pass.dispatchWorkgroups(Math.min(g, 32768), Math.ceil(g / 32768));
-      pass.end();
-    });
-    enc.resolveQuerySet(qs, 0, 6, resolve, 0);
-    enc.copyBufferToBuffer(resolve, 0, read, 0, 48);
-    device.queue.submit([enc.finish()]);
-    await read.mapAsync(GPUMapMode.READ);
-    const t = new BigUint64Array(read.getMappedRange().slice(0));
-    read.unmap();
-    if (r >= 5) for (let i = 0; i < 3; i++) samples[i].push(Number(t[2 * i + 1] - t[2 * i]) / 1000);
-  }
-  const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1];
+  const reps = Number(values.reps);
+  const dispatch = (pass: GPUComputePassEncoder, pipe: GPUComputePipeline, g: number, times: number) => {
+    pass.setPipeline(pipe);
+    pass.setBindGroup(0, group);
+    for (let t = 0; t < times; t++) pass.dispatchWorkgroups(Math.min(g, 32768), Math.ceil(g / 32768));
+  };
+  const empty = await timePass(device, 'empty', (pass) => dispatch(pass, nothing, 1, 1), reps);
+  const one = await timePass(device, 'copy', (pass) => dispatch(pass, copy, groups, 1), reps);
+  const ten = (await timePass(device, 'copy10', (pass) => dispatch(pass, copy, groups, 10), reps)) / 10;
   console.log(`device: ${ctx.adapterName}`);
-  console.log(`empty pass (1 workgroup):          ${med(samples[0]).toFixed(2)} µs`);
-  console.log(`copy 16 MiB, 1 dispatch:           ${med(samples[1]).toFixed(2)} µs (${((2 * n * 4) / med(samples[1]) / 1e6).toFixed(2)} TB/s read+write)`);
-  console.log(`copy 16 MiB ×10 in one pass:       ${(med(samples[2]) / 10).toFixed(2)} µs per dispatch`);
+  console.log(`empty pass (1 workgroup):          ${empty.toFixed(2)} µs`);
+  console.log(`copy 16 MiB, 1 dispatch:           ${one.toFixed(2)} µs (${((2 * n * 4) / one / 1e6).toFixed(2)} TB/s read+write)`);
+  console.log(`copy 16 MiB ×10 in one pass:       ${ten.toFixed(2)} µs per dispatch (${((2 * n * 4) / ten / 1e6).toFixed(2)} TB/s)`);
   ctx.destroy();
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

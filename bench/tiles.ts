@@ -11,6 +11,7 @@ import { defaultDawnFlags } from '../src/gpu.js';
 import { randomBlocks } from '../src/reference/images.js';
 import { packUniform, uniformLayout } from '../src/uniforms.js';
 import { bindGroup } from '../src/kernels.js';
+import { runMain, timePass } from './timing.js';
 
 const { values } = parseArgs({ options: { dawn: { type: 'string', multiple: true, default: [] }, size: { type: 'string', default: '2048' } } });
 
@@ -28,40 +29,19 @@ async function main(): Promise<void> {
   device.queue.writeBuffer(mask, 0, randomBlocks(size, size, 0.5, 4, 3) as Uint8Array<ArrayBuffer>);
   const L = mk(S, pixels * 4, 'L');
   const [info, blocks, out] = ['info', 'blocks', 'out'].map((n) => mk(S, 256, n));
-  const qs = device.createQuerySet({ label: 'q', type: 'timestamp', count: 2 });
-  const resolve = mk(GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC, 16, 'resolve');
-  const read = mk(GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 16, 'read');
   const t = size / 32;
   console.log(`device: ${ctx.adapterName}; ${size}×${size}, g = 4, d = 0.5`);
   for (const stage of [1, 2, 3]) {
     const k = await ctx.pipelines.acquire({ shader: 'label/c2fl', entryPoint: 'tileLabel', bindings: pixelGroup, constants: { CONN8: 1, STAGE: stage } });
     const group = bindGroup(device, 'tiles', k, [params, mask, L, info, blocks, out]);
-    const samples: number[] = [];
-    for (let r = 0; r < 60; r++) {
-      const enc = device.createCommandEncoder({ label: 'tiles' });
-      const pass = enc.beginComputePass({ label: 'tiles', timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } });
+    const us = (await timePass(device, 'tiles', (pass) => {
       pass.setPipeline(k.pipeline);
       pass.setBindGroup(0, group);
       for (let i = 0; i < 10; i++) pass.dispatchWorkgroups(t, t);
-      pass.end();
-      enc.resolveQuerySet(qs, 0, 2, resolve, 0);
-      enc.copyBufferToBuffer(resolve, 0, read, 0, 16);
-      device.queue.submit([enc.finish()]);
-      await read.mapAsync(GPUMapMode.READ);
-      const ts = new BigUint64Array(read.getMappedRange().slice(0));
-      read.unmap();
-      if (r >= 10) samples.push(Number(ts[1] - ts[0]) / 1000 / 10);
-    }
-    samples.sort((a, b) => a - b);
-    console.log(`stage ${stage}: ${samples[samples.length >> 1].toFixed(2)} µs per dispatch (median of 50 passes of 10)`);
+    }, 50, 10)) / 10;
+    console.log(`stage ${stage}: ${us.toFixed(2)} µs per dispatch (median of 50 passes of 10)`);
   }
   ctx.destroy();
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromPixels, label, labelAlgorithms, readResults, threshold, type PixelImage } from '../src/index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
+import { runMain } from './timing.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { labelCorpus } from '../src/reference/corpus.js';
 import { randomBlocks, zigzagSpiral } from '../src/reference/images.js';
@@ -50,10 +51,4 @@ async function main(): Promise<number> {
   return bad ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

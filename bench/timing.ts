@@ -1,0 +1,38 @@
+// Shared by the micro-benchmarks: timing one compute pass with timestamp queries, and running a program's main.
+
+/** Median GPU time in microseconds of one pass recorded by `record`, over `reps` submissions after `warmup`. */
+export async function timePass(device: GPUDevice, label: string, record: (pass: GPUComputePassEncoder) => void, reps: number, warmup = 5): Promise<number> {
+  const qs = device.createQuerySet({ label: `${label}:queries`, type: 'timestamp', count: 2 });
+  const resolve = device.createBuffer({ label: `${label}:resolve`, size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+  const read = device.createBuffer({ label: `${label}:read`, size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const samples: number[] = [];
+  for (let r = 0; r < reps + warmup; r++) {
+    const enc = device.createCommandEncoder({ label });
+    const pass = enc.beginComputePass({ label, timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } });
+    record(pass);
+    pass.end();
+    enc.resolveQuerySet(qs, 0, 2, resolve, 0);
+    enc.copyBufferToBuffer(resolve, 0, read, 0, 16);
+    device.queue.submit([enc.finish()]);
+    await read.mapAsync(GPUMapMode.READ);
+    const t = new BigUint64Array(read.getMappedRange().slice(0));
+    read.unmap();
+    if (r >= warmup) samples.push(Number(t[1] - t[0]) / 1000);
+  }
+  qs.destroy();
+  resolve.destroy();
+  read.destroy();
+  samples.sort((a, b) => a - b);
+  return samples[samples.length >> 1];
+}
+
+/** Runs a benchmark's main and exits with its code: a live Dawn instance would keep Node running. */
+export function runMain(main: () => Promise<number | void>): void {
+  main().then(
+    (code) => process.exit(code ?? 0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
