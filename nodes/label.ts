@@ -28,7 +28,7 @@ import type { LabelInfo } from '../src/results.js';
 import { directAlgorithms } from '../src/labeling/directAlgorithms.js';
 import { PassRecorder } from '../src/PassRecorder.js';
 
-export const labelAlgorithms = ['shibata', 'union-find', 'buf', 'c2fl'] as const;
+export const labelAlgorithms = ['shibata', 'union-find', 'buf', 'ha4', 'c2fl', 'tiles'] as const;
 export type LabelAlgorithm = (typeof labelAlgorithms)[number];
 
 /**
@@ -156,6 +156,23 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
     let pixelGroup: GPUBindGroup | null = null;
     let pixels = 0;
     let canonicalThreads = 0;
+    let paramValues: Record<string, number> = {};
+    // Multi-level algorithms (tiles) get one uniform buffer and bind group per level, made when first needed.
+    const levels = new Map<number, { buffer: GPUBuffer; group: GPUBindGroup }>();
+    const dropLevels = () => {
+      for (const l of levels.values()) pool.release(l.buffer);
+      levels.clear();
+    };
+    const groupForLevel = (level: number): GPUBindGroup => {
+      let l = levels.get(level);
+      if (!l) {
+        const buffer = pool.acquire(`label:params${level}`, layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+        device.queue.writeBuffer(buffer, 0, packUniform(layout, { ...paramValues, level }));
+        l = { buffer, group: bindGroup(device, `label:level${level}`, k.compress, [buffer, maskIn!, L!, info, blocks!, out!]) };
+        levels.set(level, l);
+      }
+      return l.group;
+    };
     let lastPasses = 0;
 
     const resize = (f: GpuFrame) => {
@@ -171,12 +188,14 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
         L = pool.acquire('label:L', pixels * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
         out = pool.acquire('label:labels', pixels * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
         blocks = pool.acquire('label:blocks', cx * cy * 4, GPUBufferUsage.STORAGE);
-        device.queue.writeBuffer(params, 0, packUniform(layout, { width: f.width, height: f.height, pixels, groupsX: gx, groupsY: gy, blocks: cx * cy }));
+        paramValues = { width: f.width, height: f.height, pixels, groupsX: gx, groupsY: gy, blocks: cx * cy, level: 0 };
+        device.queue.writeBuffer(params, 0, packUniform(layout, paramValues));
         maskIn = null;
         lastPasses = 0;
       }
       if (f.mask !== maskIn) {
         maskIn = f.mask;
+        dropLevels();
         pixelGroup = bindGroup(device, 'label:pixels', k.compress, [params, f.mask!, L!, info, blocks!, out!]);
       }
     };
@@ -254,7 +273,7 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
           // No reset: a direct algorithm's only output in `info` is the count, which the scan kernel writes.
           const rec = new PassRecorder(f.encoder, f.profile, `label:${o.algorithm}`, o.profileKernels);
           for (let r = 0; r < o.repeat; r++) {
-            direct.record(rec, k, pixelGroup!, { width: f.width, height: f.height, pixels, maxPerDim: maxDim });
+            direct.record(rec, k, pixelGroup!, { width: f.width, height: f.height, pixels, maxPerDim: maxDim, groupForLevel });
             // All but the last compression are part of the repeated work; finish() records the last.
             if (r + 1 < o.repeat) rec.stage('compress', (pass) => dispatch1d(pass, k.compress, pixelGroup!, canonicalThreads, WG, maxDim));
           }
@@ -271,6 +290,7 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
       },
       dispose() {
         ctx.pipelines.releaseAll(k);
+        dropLevels();
         for (const b of [params, info, args, check, L, out, blocks]) pool.release(b);
       },
     };

@@ -68,7 +68,7 @@ describe('flowmark label', () => {
   });
 
   it('labels with every algorithm, auto included, to the same files', () => {
-    for (const algorithm of ['union-find', 'buf', 'c2fl', 'auto']) {
+    for (const algorithm of ['union-find', 'buf', 'ha4', 'c2fl', 'tiles', 'auto']) {
       const out = join(dir, `out-${algorithm}`);
       const r = run(['label', join(dir, 'gray.png'), '--out-dir', out, '--algorithm', algorithm]);
       expect(r.status, r.stderr).toBe(0);

@@ -9,7 +9,8 @@ struct Params {
   pixels: u32,
   groupsX: u32,   // full-size dispatch, restored into the indirect arguments
   groupsY: u32,
-  blocks: u32,    // workgroups of WG pixels, one root count each
+  blocks: u32,    // canonical blocks (workgroups), one root count each
+  level: u32,     // tiles: the merge level this uniform buffer belongs to
 }
 
 @group(0) @binding(0) var<uniform> params: Params;

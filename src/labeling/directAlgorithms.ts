@@ -12,6 +12,8 @@ export interface LabelDims {
   height: number;
   pixels: number;
   maxPerDim: number;
+  /** The labeling bind group with `params.level` set to `level` (for multi-level algorithms). */
+  groupForLevel(level: number): GPUBindGroup;
 }
 
 export interface DirectAlgorithm {
@@ -29,7 +31,12 @@ function grid(pass: GPUComputePassEncoder, kernel: Kernel, group: GPUBindGroup, 
   pass.dispatchWorkgroups(x, y);
 }
 
-export const directAlgorithms: Record<'union-find' | 'buf' | 'c2fl', DirectAlgorithm> = {
+/** Boundaries at odd multiples of t below extent (as `boundaries` in shaders/label/tiles.wgsl). */
+function boundaries(extent: number, t: number): number {
+  return extent <= t ? 0 : Math.floor((extent - 1 - t) / (2 * t)) + 1;
+}
+
+export const directAlgorithms: Record<'union-find' | 'buf' | 'c2fl' | 'ha4' | 'tiles', DirectAlgorithm> = {
   'union-find': {
     specs: (conn) => {
       const constants = { WG, CONN8: conn === 8 ? 1 : 0 };
@@ -74,6 +81,41 @@ export const directAlgorithms: Record<'union-find' | 'buf' | 'c2fl', DirectAlgor
       // Rows starting on 16-byte boundaries let each invocation store its four labels at once.
       rec.stage('tile', (pass) => grid(pass, d.width % 4 === 0 ? k.tileQuad : k.tile, group, tx, ty));
       rec.stage('border', (pass) => grid(pass, k.border, group, tx, ty));
+    },
+  },
+  ha4: {
+    specs: (conn) => {
+      const constants = { CONN8: conn === 8 ? 1 : 0 };
+      return {
+        init: { shader: 'label/ha4', entryPoint: 'init', bindings: pixelGroup, constants },
+        strips: { shader: 'label/ha4', entryPoint: 'strips', bindings: pixelGroup, constants },
+        borders: { shader: 'label/ha4', entryPoint: 'borders', bindings: pixelGroup, constants },
+      };
+    },
+    record(rec, k, group, d) {
+      const words = Math.ceil(d.width / 32);
+      const strips = Math.ceil(d.height / 8); // STRIP in ha4.wgsl
+      rec.stage('init', (pass) => dispatch1d(pass, k.init, group, words * d.height, WG, d.maxPerDim));
+      rec.stage('strips', (pass) => grid(pass, k.strips, group, strips, 1));
+      if (strips > 1) rec.stage('borders', (pass) => dispatch1d(pass, k.borders, group, (strips - 1) * words, WG, d.maxPerDim));
+    },
+  },
+  tiles: {
+    specs: (conn) => {
+      const constants = { CONN8: conn === 8 ? 1 : 0 };
+      return {
+        init: { shader: 'label/tiles', entryPoint: 'tileInit', bindings: pixelGroup, constants },
+        merge: { shader: 'label/tiles', entryPoint: 'mergeLevel', bindings: pixelGroup, constants },
+      };
+    },
+    record(rec, k, group, d) {
+      rec.stage('init', (pass) => dispatch1d(pass, k.init, group, Math.ceil(d.width / 4) * Math.ceil(d.height / 4), WG, d.maxPerDim));
+      // Level k joins tiles of side 4·2^k in pairs, across the boundaries at odd multiples of that side.
+      for (let level = 0; 4 << level < Math.max(d.width, d.height); level++) {
+        const t = 4 << level;
+        const threads = boundaries(d.width, t) * d.height + boundaries(d.height, t) * d.width;
+        if (threads > 0) rec.stage(`merge${level}`, (pass) => dispatch1d(pass, k.merge, d.groupForLevel(level), threads, WG, d.maxPerDim));
+      }
     },
   },
 };

@@ -1,7 +1,7 @@
 // Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline on WebGPU
 // (SwiftShader there), checked against the CPU references inside the page. Returns a summary for the test.
 import { lastValueFrom, toArray, map } from 'rxjs';
-import { GpuContext, fromPixels, label, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../src/index.js';
+import { GpuContext, fromPixels, label, labelAlgorithms, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../src/index.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { grayFromRgba, otsuLevel, thresholdAdaptive } from '../../src/reference/thresholdCpu.js';
 import { rng } from '../../src/reference/images.js';
@@ -24,11 +24,11 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
   let thresholdChecks = 0;
   // The whole corpus minus the largest frames, which SwiftShader takes long over.
   const corpus = labelCorpus().filter((c) => c.width * c.height <= 320 * 240);
-  for (const connectivity of [8, 4] as const) {
+  for (const algorithm of labelAlgorithms) for (const connectivity of [8, 4] as const) {
     const results = await lastValueFrom(
       fromPixels(ctx, corpus.map((c): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: c.data }))).pipe(
         threshold(),
-        label({ connectivity, passes: 'until-converged', readLabels: true }),
+        label({ algorithm, connectivity, passes: 'until-converged', readLabels: true }),
         readResults(),
         toArray(),
       ),
@@ -37,8 +37,8 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
       const ref = labelCpu(c.data, c.width, c.height, connectivity);
       const got = results[i].labels!;
       labelChecks++;
-      if (results[i].labeling!.count !== ref.count) failures.push(`${c.name} (${connectivity}): count ${results[i].labeling!.count} != ${ref.count}`);
-      else if (got.some((v, p) => v !== ref.labels[p])) failures.push(`${c.name} (${connectivity}): labels differ`);
+      if (results[i].labeling!.count !== ref.count) failures.push(`${algorithm} ${c.name} (${connectivity}): count ${results[i].labeling!.count} != ${ref.count}`);
+      else if (got.some((v, p) => v !== ref.labels[p])) failures.push(`${algorithm} ${c.name} (${connectivity}): labels differ`);
     });
   }
   // Threshold from RGBA: Otsu and adaptive, on a noisy gradient with dark discs.
