@@ -1,7 +1,7 @@
 // The shared labeling corpus: seeded random images over densities 0–1 and granularities 1/2/4/16 at sizes from
 // 1×1 to 1280×720 (odd widths, one-pixel rows and columns), plus worst cases. Every labeling algorithm is checked
 // against the CPU reference on all of it.
-import { checkerboard, diagonals, randomBlocks, rings, rng, spiral, zigzag, zigzagSpiral } from './images.js';
+import { checkerboard, diagonals, randomBlocks, rings, rng, spiral, textImage, zigzag, zigzagSpiral } from './images.js';
 
 export interface CorpusImage {
   name: string;
@@ -51,6 +51,8 @@ export function worstCases(): CorpusImage[] {
     img('diagonals 130x70', 130, 70, diagonals(130, 70, 4)),
     img('full 77x33', 77, 33, new Uint8Array(77 * 33).fill(255)),
     img('border frame 40x30', 40, 30, borderFrame(40, 30)),
+    img('text 1x 203x61', 203, 61, textImage(203, 61, 'FLOWMARK 2026 %', 1, 7)),
+    img('text 3x 250x90 touching the border', 250, 90, textImage(250, 90, 'WORK 60% ', 3, 8, true)),
   ];
 }
 

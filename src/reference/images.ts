@@ -143,3 +143,48 @@ export function diagonals(width: number, height: number, spacing = 4): Uint8Arra
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if ((x + y) % spacing === 0) m[y * width + x] = 255;
   return m;
 }
+
+/** 5×7 glyphs (one row per string, '#' on) for the characters of `textImage`. */
+const glyphs: Record<string, string[]> = {
+  F: ['#####', '#....', '#....', '####.', '#....', '#....', '#....'],
+  L: ['#....', '#....', '#....', '#....', '#....', '#....', '#####'],
+  O: ['.###.', '#...#', '#...#', '#...#', '#...#', '#...#', '.###.'],
+  W: ['#...#', '#...#', '#...#', '#.#.#', '#.#.#', '##.##', '#...#'],
+  M: ['#...#', '##.##', '#.#.#', '#.#.#', '#...#', '#...#', '#...#'],
+  A: ['.###.', '#...#', '#...#', '#####', '#...#', '#...#', '#...#'],
+  R: ['####.', '#...#', '#...#', '####.', '#.#..', '#..#.', '#...#'],
+  K: ['#...#', '#..#.', '#.#..', '##...', '#.#..', '#..#.', '#...#'],
+  '2': ['.###.', '#...#', '....#', '...#.', '..#..', '.#...', '#####'],
+  '0': ['.###.', '#...#', '#..##', '#.#.#', '##..#', '#...#', '.###.'],
+  '6': ['..##.', '.#...', '#....', '####.', '#...#', '#...#', '.###.'],
+  '%': ['##..#', '##..#', '...#.', '..#..', '.#...', '#..##', '#..##'],
+  ' ': ['.....', '.....', '.....', '.....', '.....', '.....', '.....'],
+};
+
+/**
+ * Lines of text in a 5×7 pixel font, each glyph scaled by `scale`, with a little seeded jitter in position:
+ * many small components with holes (O, A, R, 0, 6, %), touching the border when `border` is true.
+ */
+export function textImage(width: number, height: number, text: string, scale: number, seed: number, border = false): Uint8Array {
+  const m = new Uint8Array(width * height);
+  const r = rng(seed);
+  const cw = 6 * scale;
+  const ch = 9 * scale;
+  let i = 0;
+  for (let y0 = border ? -2 * scale : scale; y0 < height; y0 += ch) {
+    for (let x0 = border ? -3 * scale : scale; x0 < width; x0 += cw) {
+      const g = glyphs[text[i++ % text.length]] ?? glyphs[' '];
+      const jx = Math.floor(r() * 2);
+      const jy = Math.floor(r() * 2);
+      for (let gy = 0; gy < 7 * scale; gy++) {
+        for (let gx = 0; gx < 5 * scale; gx++) {
+          if (g[Math.floor(gy / scale)][Math.floor(gx / scale)] !== '#') continue;
+          const x = x0 + gx + jx;
+          const y = y0 + gy + jy;
+          if (x >= 0 && y >= 0 && x < width && y < height) m[y * width + x] = 255;
+        }
+      }
+    }
+  }
+  return m;
+}
