@@ -7,6 +7,7 @@
  *   node dist/bench/labeling.js [--size 2048] [--reps 20] [--connectivity 8] [--passes until-converged|N]
  *                               [--json FILE] [--dawn backend=vulkan] [--in-flight 8] [--per-submit 8]
  *                               [--source gpu|upload] [--granularities 1,4,16] [--hd yes|no] [--split] [--repeat K]
+ *                               [--ha4-segments ballot|bits]
  *
  * With several frames per submit the GPU runs frames back to back, as a throughput benchmark does; with
  * `--per-submit 1 --in-flight 1` every frame starts on an idle GPU, as a live camera's would. `--repeat K`
@@ -38,6 +39,7 @@ const { values } = parseArgs({
     'warmup-ms': { type: 'string', default: '3000' },
     split: { type: 'boolean', default: false },
     repeat: { type: 'string', default: '1' },
+    'ha4-segments': { type: 'string' },
   },
 });
 
@@ -99,7 +101,7 @@ async function measure(ctx: GpuContext, algorithm: LabelAlgorithm, mask: Uint8Ar
       ? fromGpuBuffers(ctx, (function* () { for (let i = 0; i <= reps; i++) yield { buffer: gpuBuf!, width: w, height: h, format: 'gray' as const }; })(), { maxInFlight: inFlight })
       : fromPixels(ctx, frames(), { maxInFlight: inFlight });
     source
-      .pipe(threshold(), label({ algorithm, connectivity, passes, profileKernels: values.split, repeat: Number(values.repeat) }), readResults({ framesPerSubmit: Number(values['per-submit']) }))
+      .pipe(threshold(), label({ algorithm, connectivity, passes, profileKernels: values.split, repeat: Number(values.repeat), ha4Segments: values['ha4-segments'] as 'ballot' | 'bits' | undefined }), readResults({ framesPerSubmit: Number(values['per-submit']) }))
       .subscribe({
         next(r) {
           if (r.seq === 0) t0 = performance.now();

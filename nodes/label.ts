@@ -25,7 +25,7 @@ import { packUniform, uniformLayout } from '../src/uniforms.js';
 import { dispatchSize } from '../src/dispatch.js';
 import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
 import type { LabelInfo } from '../src/results.js';
-import { directAlgorithms } from '../src/labeling/directAlgorithms.js';
+import { directAlgorithms, type AlgorithmChoices } from '../src/labeling/directAlgorithms.js';
 import { PassRecorder } from '../src/PassRecorder.js';
 
 export const labelAlgorithms = ['shibata', 'union-find', 'buf', 'ha4', 'c2fl', 'tiles'] as const;
@@ -62,6 +62,11 @@ export interface LabelOptions {
    * The result is unchanged: every repetition relabels from the mask. Not with `'until-converged'`.
    */
   repeat?: number;
+  /**
+   * HA4 only: where segments come from: `'ballot'` (subgroup ballots; the default when the device has the
+   * `subgroups` feature) or `'bits'` (32 byte reads per word; the default otherwise).
+   */
+  ha4Segments?: 'ballot' | 'bits';
 }
 
 /** Enough for typical camera frames (blobs and markers converge in 2–4 passes); maze-like images need more. */
@@ -85,7 +90,7 @@ function decodeDirectRawInfo(): LabelInfo {
   return { count: 0, converged: true, passes: 0 };
 }
 
-export function validateLabelOptions(options: LabelOptions): Required<LabelOptions> & { algorithm: LabelAlgorithm } {
+export function validateLabelOptions(options: LabelOptions): Required<Omit<LabelOptions, "ha4Segments">> & { algorithm: LabelAlgorithm; ha4Segments?: "ballot" | "bits" } {
   const o = {
     algorithm: options.algorithm === 'auto' ? autoAlgorithm() : (options.algorithm ?? 'shibata'),
     connectivity: options.connectivity ?? 8,
@@ -94,7 +99,11 @@ export function validateLabelOptions(options: LabelOptions): Required<LabelOptio
     readLabels: options.readLabels ?? false,
     profileKernels: options.profileKernels ?? false,
     repeat: options.repeat ?? 1,
+    ha4Segments: options.ha4Segments,
   };
+  if (o.ha4Segments !== undefined && o.ha4Segments !== 'ballot' && o.ha4Segments !== 'bits') {
+    throw new InvalidOptionError(`label: ha4Segments must be 'ballot' or 'bits', got ${String(o.ha4Segments)}`);
+  }
   if (!Number.isInteger(o.repeat) || o.repeat < 1 || o.repeat > 100) throw new InvalidOptionError(`label: repeat must be an integer 1..100, got ${o.repeat}`);
   if (o.repeat > 1 && o.algorithm === 'shibata' && o.passes === 'until-converged') {
     throw new InvalidOptionError(`label: repeat needs a fixed pass count with shibata`);
@@ -109,7 +118,8 @@ export function validateLabelOptions(options: LabelOptions): Required<LabelOptio
   return o;
 }
 
-function specs(algorithm: LabelAlgorithm, connectivity: 4 | 8): Record<string, KernelSpec> {
+function specs(algorithm: LabelAlgorithm, choices: AlgorithmChoices): Record<string, KernelSpec> {
+  const connectivity = choices.connectivity;
   const pixel = ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage'] as const;
   const control = ['uniform', 'storage', 'storage'] as const;
   const c = { WG };
@@ -122,7 +132,7 @@ function specs(algorithm: LabelAlgorithm, connectivity: 4 | 8): Record<string, K
     // The control kernels also clear the info buffer for direct algorithms.
     reset: { shader: 'label/shibata', entryPoint: 'reset', bindings: control, constants: shibata },
   } satisfies Record<string, KernelSpec>;
-  if (algorithm !== 'shibata') return { ...shared, ...directAlgorithms[algorithm].specs(connectivity) };
+  if (algorithm !== 'shibata') return { ...shared, ...directAlgorithms[algorithm].specs(choices) };
   return {
     ...shared,
     prepare: { shader: 'label/shibata', entryPoint: 'prepare', bindings: pixel, constants: shibata },
@@ -139,7 +149,12 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
 
   return gpuNode(async (ctx, scope) => {
     const { device, pool } = ctx;
-    const k: Record<string, Kernel> = await ctx.pipelines.acquireAll(specs(o.algorithm, o.connectivity));
+    const k: Record<string, Kernel> = await ctx.pipelines.acquireAll(
+      specs(o.algorithm, { connectivity: o.connectivity, ha4Segments: o.ha4Segments ?? (ctx.features.subgroups ? 'ballot' : 'bits') }),
+    );
+    if (o.ha4Segments === 'ballot' && !ctx.features.subgroups) {
+      throw new InvalidOptionError(`label: ha4Segments 'ballot' needs the subgroups feature, which ${ctx.adapterName} lacks`);
+    }
     const layout = uniformLayout('label/shibata', 'Params');
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
     const params = pool.acquire('label:params', layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);

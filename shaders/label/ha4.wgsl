@@ -1,7 +1,8 @@
 // Strip labeling in the manner of Hennequin, Lacassagne, Cabaret and Meunier's HA4. Rows are bit-packed (32
 // pixels per word) and segments found with bit operations; a segment is a run of foreground pixels within one
-// word, labelled by its first pixel, and only segment starts are ever united. An init kernel packs the rows and
-// points every pixel at its segment's start (joining a segment that continues from the previous word); a strip
+// word, labelled by its first pixel, and only segment starts are ever united. A pack kernel builds the rows' bit
+// words (here from byte reads; ha4ballot.wgsl from subgroup ballots), an init kernel points every pixel at its
+// segment's start (joining a segment that continues from the previous word); a strip
 // kernel, one workgroup per strip of STRIP rows, unites each segment with the segments it touches in the line
 // above; a border kernel does the same across strip borders; the shared compress kernel then relabels every
 // pixel from its segment start. The packed rows live in the output buffer until canonical labels overwrite it.
@@ -32,25 +33,32 @@ fn runStart(bits: u32, x: u32) -> u32 {
   return select(0u, firstLeadingBit(below) + 1u, below != 0u);
 }
 
-// One invocation per word: pack it, store it, and point each pixel at its segment start; a segment that begins
-// at bit 0 while the previous word ends in foreground points at that word's last segment start instead, so a run
-// crossing words is one chain of at most width/32 links.
+// Segments from the mask without subgroups: one invocation per word packs 32 pixels with byte reads.
+@compute @workgroup_size(WG)
+fn pack(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let wpr = wordsPerRow();
+  let i = linearIndex(gid, nwg);
+  if (i >= wpr * params.height) { return; }
+  rowBits[i] = packWord(i / wpr, i % wpr);
+}
+
+// One invocation per word: point each pixel at its segment start. A segment that begins at bit 0 while the
+// previous word ends in foreground points at that word's last segment start instead, so a run crossing words is
+// one chain of at most width/32 links.
 @compute @workgroup_size(WG)
 fn init(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let wpr = wordsPerRow();
   let i = linearIndex(gid, nwg);
   if (i >= wpr * params.height) { return; }
-  let y = i / wpr;
   let j = i % wpr;
-  let bits = packWord(y, j);
-  rowBits[i] = bits;
+  let bits = rowBits[i];
   let x0 = j * 32u;
   let n = min(32u, params.width - x0);
-  let p0 = y * params.width + x0;
+  let p0 = (i / wpr) * params.width + x0;
   var prevLast = false;
   var prevStart = 0u;
   if (j > 0u) {
-    let prev = packWord(y, j - 1u);
+    let prev = rowBits[i - 1u];
     prevLast = (prev >> 31u) != 0u;
     prevStart = p0 - 32u + runStart(prev, 31u);
   }
@@ -58,9 +66,8 @@ fn init(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     var l = BG;
     if (((bits >> b) & 1u) != 0u) {
       let s = runStart(bits, b);
-      l = select(p0 + s, prevStart, s == 0u && prevLast && b == 0u);
-      // Pixels after the start point at the start; the start itself continues the previous word's run.
-      if (b != s) { l = p0 + s; }
+      l = p0 + s;
+      if (b == 0u && prevLast) { l = prevStart; }
     }
     Lplain[p0 + b] = l;
   }

@@ -16,9 +16,15 @@ export interface LabelDims {
   groupForLevel(level: number): GPUBindGroup;
 }
 
+export interface AlgorithmChoices {
+  connectivity: 4 | 8;
+  /** HA4: build segments from subgroup ballots (needs the `subgroups` feature) or from byte reads. */
+  ha4Segments: 'ballot' | 'bits';
+}
+
 export interface DirectAlgorithm {
   /** Kernels over the labeling bind group (params, mask, L, info, blocks, out). */
-  specs(connectivity: 4 | 8): Record<string, KernelSpec>;
+  specs(choices: AlgorithmChoices): Record<string, KernelSpec>;
   record(rec: PassRecorder, k: Record<string, Kernel>, group: GPUBindGroup, d: LabelDims): void;
 }
 
@@ -38,7 +44,7 @@ function boundaries(extent: number, t: number): number {
 
 export const directAlgorithms: Record<'union-find' | 'buf' | 'c2fl' | 'ha4' | 'tiles', DirectAlgorithm> = {
   'union-find': {
-    specs: (conn) => {
+    specs: ({ connectivity: conn }) => {
       const constants = { WG, CONN8: conn === 8 ? 1 : 0 };
       return {
         init: { shader: 'label/unionfind', entryPoint: 'init', bindings: pixelGroup, constants },
@@ -51,7 +57,7 @@ export const directAlgorithms: Record<'union-find' | 'buf' | 'c2fl' | 'ha4' | 't
     },
   },
   buf: {
-    specs: (conn) => {
+    specs: ({ connectivity: conn }) => {
       const constants = { WG, CONN8: conn === 8 ? 1 : 0 };
       return {
         init: { shader: 'label/buf', entryPoint: 'init', bindings: pixelGroup, constants },
@@ -67,7 +73,7 @@ export const directAlgorithms: Record<'union-find' | 'buf' | 'c2fl' | 'ha4' | 't
     },
   },
   c2fl: {
-    specs: (conn) => {
+    specs: ({ connectivity: conn }) => {
       const constants = { CONN8: conn === 8 ? 1 : 0 };
       return {
         tile: { shader: 'label/c2fl', entryPoint: 'tileLabel', bindings: pixelGroup, constants },
@@ -84,9 +90,12 @@ export const directAlgorithms: Record<'union-find' | 'buf' | 'c2fl' | 'ha4' | 't
     },
   },
   ha4: {
-    specs: (conn) => {
-      const constants = { CONN8: conn === 8 ? 1 : 0 };
+    specs: (choices) => {
+      const constants = { CONN8: choices.connectivity === 8 ? 1 : 0 };
       return {
+        pack: choices.ha4Segments === 'ballot'
+          ? { shader: 'label/ha4ballot', entryPoint: 'packBallot', bindings: pixelGroup }
+          : { shader: 'label/ha4', entryPoint: 'pack', bindings: pixelGroup, constants },
         init: { shader: 'label/ha4', entryPoint: 'init', bindings: pixelGroup, constants },
         strips: { shader: 'label/ha4', entryPoint: 'strips', bindings: pixelGroup, constants },
         borders: { shader: 'label/ha4', entryPoint: 'borders', bindings: pixelGroup, constants },
@@ -95,13 +104,16 @@ export const directAlgorithms: Record<'union-find' | 'buf' | 'c2fl' | 'ha4' | 't
     record(rec, k, group, d) {
       const words = Math.ceil(d.width / 32);
       const strips = Math.ceil(d.height / 8); // STRIP in ha4.wgsl
+      // The ballot kernel covers 256 pixel slots (8 words) per workgroup; the byte kernel one word per invocation.
+      const ballot = k.pack.key.includes('packBallot');
+      rec.stage('pack', (pass) => dispatch1d(pass, k.pack, group, ballot ? Math.ceil((words * d.height) / 8) * WG : words * d.height, WG, d.maxPerDim));
       rec.stage('init', (pass) => dispatch1d(pass, k.init, group, words * d.height, WG, d.maxPerDim));
       rec.stage('strips', (pass) => grid(pass, k.strips, group, strips, 1));
       if (strips > 1) rec.stage('borders', (pass) => dispatch1d(pass, k.borders, group, (strips - 1) * words, WG, d.maxPerDim));
     },
   },
   tiles: {
-    specs: (conn) => {
+    specs: ({ connectivity: conn }) => {
       const constants = { CONN8: conn === 8 ? 1 : 0 };
       return {
         init: { shader: 'label/tiles', entryPoint: 'tileInit', bindings: pixelGroup, constants },

@@ -110,6 +110,15 @@ describe('label', () => {
     expect(() => validateImage(small, gray(32, 32, new Uint8Array(32 * 32)), 0)).not.toThrow();
   });
 
+  it('ha4 finds the same segments from byte reads as from subgroup ballots', async () => {
+    const imgs = corpus.filter((_, i) => i % 3 === 0);
+    for (const ha4Segments of ['bits', 'ballot'] as const) {
+      const results = await run(ctx, imgs.map((c) => gray(c.width, c.height, c.data)), threshold(), label({ algorithm: 'ha4', ha4Segments, readLabels: true }));
+      imgs.forEach((c, i) => expect(firstDiff(results[i].labels!, labelCpu(c.data, c.width, c.height, 8).labels), `${ha4Segments} ${c.name}`).toBe(-1));
+    }
+    expect(() => label({ ha4Segments: 'votes' as 'bits' })).toThrow(/ha4Segments/);
+  });
+
   it("'auto' runs the algorithm the benchmark chose", async () => {
     const c = corpus[40];
     const [r] = await run(ctx, [gray(c.width, c.height, c.data)], threshold(), label({ algorithm: 'auto', readLabels: true }), map((f) => {
