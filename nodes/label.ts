@@ -63,8 +63,9 @@ export interface LabelOptions {
    */
   repeat?: number;
   /**
-   * HA4 only: where segments come from: `'ballot'` (subgroup ballots; the default when the device has the
-   * `subgroups` feature) or `'bits'` (32 byte reads per word; the default otherwise).
+   * HA4 only: where segments come from: `'bits'` (default: one invocation packs 32 pixels per word from byte
+   * reads) or `'ballot'` (subgroup ballots; needs the `subgroups` feature). On the H100 the byte path measured
+   * 0.02 ms faster at 2048×2048 (BENCHMARKS.md), so it is the default everywhere.
    */
   ha4Segments?: 'ballot' | 'bits';
 }
@@ -150,7 +151,7 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
   return gpuNode(async (ctx, scope) => {
     const { device, pool } = ctx;
     const k: Record<string, Kernel> = await ctx.pipelines.acquireAll(
-      specs(o.algorithm, { connectivity: o.connectivity, ha4Segments: o.ha4Segments ?? (ctx.features.subgroups ? 'ballot' : 'bits') }),
+      specs(o.algorithm, { connectivity: o.connectivity, ha4Segments: o.ha4Segments ?? 'bits' }),
     );
     if (o.ha4Segments === 'ballot' && !ctx.features.subgroups) {
       throw new InvalidOptionError(`label: ha4Segments 'ballot' needs the subgroups feature, which ${ctx.adapterName} lacks`);
