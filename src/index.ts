@@ -13,4 +13,6 @@ export { fromGpuBuffers, type GpuImage } from '../nodes/fromGpuBuffers.js';
 export { threshold, type ThresholdOptions } from '../nodes/threshold.js';
 export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from '../nodes/label.js';
 export { readResults, type ReadResultsOptions } from '../nodes/readResults.js';
+export { features, type FeaturesOptions, type FeatureFilter } from '../nodes/features.js';
+export type { ComponentFeatures } from './features/record.js';
 export * as reference from './reference/index.js';

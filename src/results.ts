@@ -3,6 +3,7 @@
  * live outside this package) and push a `ReadRequest` with that key onto the frame.
  */
 import type { PassTiming } from './Profiler.js';
+import type { ComponentFeatures } from './features/record.js';
 
 /** The labeling node's per-frame summary. */
 export interface LabelInfo {
@@ -25,6 +26,8 @@ export interface ResultValues {
   threshold?: ThresholdInfo;
   /** Canonical labels, one per pixel, when the labeling node was asked for them (`readLabels: true`). */
   labels?: Uint32Array;
+  /** Per-component features from `features()`, filtered on the GPU, by ascending label. */
+  features?: ComponentFeatures;
 }
 
 export interface FrameResult extends ResultValues {

@@ -3,3 +3,4 @@ export * from './labelCpu.js';
 export * from './thresholdCpu.js';
 export * from './images.js';
 export * from './corpus.js';
+export * from './featuresCpu.js';

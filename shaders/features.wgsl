@@ -1,0 +1,198 @@
+// Component features (CCA) from canonical labels, accumulated exactly in integers. The fused kernel gives each
+// invocation one 32-pixel word of a row and flushes one set of atomics per piece (a run of equal labels within
+// the word: HA4's segment accumulation, sums of x and x² in closed form); the naive kernel, kept for the
+// benchmark, does every atomic for every pixel. Sums that can pass 32 bits are two u32 words added with an exact
+// carry. A last kernel filters components on the GPU and compacts those that pass, so readback stays small.
+override PER_PIXEL: bool = false;
+const WG: u32 = 256u;
+#include "common/index.wgsl"
+
+struct Params {
+  width: u32,
+  height: u32,
+  pixels: u32,
+  capacity: u32,     // records in acc (labels 1..capacity-1)
+  maxResults: u32,   // records the results buffer holds
+  minArea: u32,
+  maxArea: u32,
+  minSide: u32,      // of the bounding box
+  maxSide: u32,
+  maxAspect: f32,    // longer over shorter box side
+  dropBorder: u32,   // 1: drop components touching the frame border
+}
+
+// Record layout (u32 words); src/features/record.ts reads these constants from this file.
+const REC: u32 = 20u;
+const AREA: u32 = 0u;
+const SX: u32 = 1u;   // 64-bit sums: lo at k, hi at k+1
+const SY: u32 = 3u;
+const SXX: u32 = 5u;
+const SYY: u32 = 7u;
+const SXY: u32 = 9u;
+const X0: u32 = 11u;
+const Y0: u32 = 12u;
+const X1: u32 = 13u;
+const Y1: u32 = 14u;
+const PERIM: u32 = 15u;
+const SG: u32 = 16u;
+const GMIN: u32 = 18u;
+const GMAX: u32 = 19u;
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> labels: array<u32>;
+@group(0) @binding(2) var<storage, read> mask: array<u32>;
+@group(0) @binding(3) var<storage, read> gray: array<u32>;
+@group(0) @binding(4) var<storage, read_write> acc: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read> info: array<u32>;
+@group(0) @binding(6) var<storage, read_write> results: array<atomic<u32>>;
+
+fn count() -> u32 { return min(info[6], params.capacity - 1u); }
+fn isFg(p: u32) -> bool { return ((mask[p >> 2u] >> (8u * (p & 3u))) & 0xffu) != 0u; }
+fn grayAt(p: u32) -> u32 { return (gray[p >> 2u] >> (8u * (p & 3u))) & 0xffu; }
+
+fn add64(at: u32, lo: u32, hi: u32) {
+  let old = atomicAdd(&acc[at], lo);
+  let carry = select(0u, 1u, old + lo < old);
+  if (hi + carry != 0u) { atomicAdd(&acc[at + 1u], hi + carry); }
+}
+
+// 64-bit product of two u32 as (lo, hi).
+fn mul32(a: u32, b: u32) -> vec2<u32> {
+  let a0 = a & 0xffffu; let a1 = a >> 16u;
+  let b0 = b & 0xffffu; let b1 = b >> 16u;
+  let p00 = a0 * b0; let p01 = a0 * b1; let p10 = a1 * b0; let p11 = a1 * b1;
+  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+  return vec2<u32>((p00 & 0xffffu) | (mid << 16u), p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u));
+}
+
+fn add64v(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  let lo = a.x + b.x;
+  return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x));
+}
+
+// Clears records 1..count of the accumulators (record 0, background, is never written).
+@compute @workgroup_size(WG)
+fn clear(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linearIndex(gid, nwg);
+  if (i == 0u) { atomicStore(&results[0], 0u); atomicStore(&results[1], 0u); }
+  let l = i / REC + 1u;
+  if (l > count()) { return; }
+  let f = i % REC;
+  var v = 0u;
+  if (f == X0 || f == Y0 || f == GMIN) { v = 0xffffffffu; }
+  atomicStore(&acc[l * REC + f], v);
+}
+
+// Adds a piece (n pixels of label l on row y, columns xa..xb) and its per-pixel extras to the record of l.
+fn flush(l: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) {
+  if (l == 0u || l > count()) { return; }
+  let n = xb - xa + 1u;
+  let r = l * REC;
+  atomicAdd(&acc[r + AREA], n);
+  // Σx over xa..xb = n(xa+xb)/2, Σx² = S(xb) - S(xa-1) with S(k) = k(k+1)(2k+1)/6, each kept in 64 bits.
+  let sx = mul32(n, xa + xb);
+  let sxHalf = vec2<u32>((sx.x >> 1u) | (sx.y << 31u), sx.y >> 1u);
+  add64(r + SX, sxHalf.x, sxHalf.y);
+  let sy = mul32(n, y);
+  add64(r + SY, sy.x, sy.y);
+  // Σx² for x in xa..xb, by pixels: at most 32 per piece, each x² < 2^32 only while x < 65536.
+  var sxx = vec2<u32>(0u, 0u);
+  for (var x = xa; x <= xb; x++) { sxx = add64v(sxx, mul32(x, x)); }
+  add64(r + SXX, sxx.x, sxx.y);
+  // n·y² in 64 bits: y² itself can pass 32 bits on very tall frames.
+  let yy = mul32(y, y);
+  let syy = mul32(yy.x, n);
+  add64(r + SYY, syy.x, syy.y + yy.y * n);
+  let sxy = mul32(sxHalf.x, y);
+  // sxHalf may exceed 32 bits only for pieces longer than the 32 pixels a word holds: it cannot here.
+  add64(r + SXY, sxy.x, sxy.y);
+  atomicMin(&acc[r + X0], xa);
+  atomicMax(&acc[r + X1], xb);
+  atomicMin(&acc[r + Y0], y);
+  atomicMax(&acc[r + Y1], y);
+  if (perim != 0u) { atomicAdd(&acc[r + PERIM], perim); }
+  add64(r + SG, gsum, 0u);
+  atomicMin(&acc[r + GMIN], gmin);
+  atomicMax(&acc[r + GMAX], gmax);
+}
+
+fn onPerimeter(p: u32, x: u32, y: u32) -> bool {
+  let w = params.width;
+  if (x == 0u || y == 0u || x + 1u == w || y + 1u == params.height) { return true; }
+  return !isFg(p - 1u) || !isFg(p + 1u) || !isFg(p - w) || !isFg(p + w);
+}
+
+@compute @workgroup_size(WG)
+fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let w = params.width;
+  let i = linearIndex(gid, nwg);
+  if (PER_PIXEL) {
+    // Naive: every field of every pixel is an atomic of its own.
+    if (i >= params.pixels) { return; }
+    let l = labels[i];
+    let x = i % w;
+    let y = i / w;
+    let g = grayAt(i);
+    flush(l, y, x, x, select(0u, 1u, l != 0u && onPerimeter(i, x, y)), g, g, g);
+    return;
+  }
+  let wpr = (w + 31u) / 32u;
+  if (i >= wpr * params.height) { return; }
+  let y = i / wpr;
+  let x0 = (i % wpr) * 32u;
+  let xe = min(x0 + 32u, w);
+  let row = y * w;
+  var cur = 0u;
+  var start = x0;
+  var perim = 0u;
+  var gsum = 0u;
+  var gmin = 255u;
+  var gmax = 0u;
+  for (var x = x0; x < xe; x++) {
+    let p = row + x;
+    let l = labels[p];
+    if (l != cur) {
+      flush(cur, y, start, x - 1u, perim, gsum, gmin, gmax);
+      cur = l;
+      start = x;
+      perim = 0u;
+      gsum = 0u;
+      gmin = 255u;
+      gmax = 0u;
+    }
+    if (l != 0u) {
+      let g = grayAt(p);
+      gsum += g;
+      gmin = min(gmin, g);
+      gmax = max(gmax, g);
+      if (onPerimeter(p, x, y)) { perim += 1u; }
+    }
+  }
+  flush(cur, y, start, xe - 1u, perim, gsum, gmin, gmax);
+}
+
+// Keeps the components that pass the filter: results[0] counts them, results[1] is reserved, then each kept
+// component's label followed by its record, in no particular order (the host sorts by label).
+@compute @workgroup_size(WG)
+fn compact(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let l = linearIndex(gid, nwg) + 1u;
+  if (l > count()) { return; }
+  let r = l * REC;
+  let area = atomicLoad(&acc[r + AREA]);
+  let x0 = atomicLoad(&acc[r + X0]);
+  let y0 = atomicLoad(&acc[r + Y0]);
+  let x1 = atomicLoad(&acc[r + X1]);
+  let y1 = atomicLoad(&acc[r + Y1]);
+  let bw = x1 - x0 + 1u;
+  let bh = y1 - y0 + 1u;
+  if (area < params.minArea || area > params.maxArea) { return; }
+  if (max(bw, bh) > params.maxSide || min(bw, bh) < params.minSide) { return; }
+  if (f32(max(bw, bh)) > params.maxAspect * f32(min(bw, bh))) { return; }
+  let border = x0 == 0u || y0 == 0u || x1 + 1u == params.width || y1 + 1u == params.height;
+  if (border && params.dropBorder != 0u) { return; }
+  let slot = atomicAdd(&results[0], 1u);
+  if (slot >= params.maxResults) { return; }
+  let out = 2u + slot * (REC + 1u);
+  atomicStore(&results[out], l);
+  for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], atomicLoad(&acc[r + f])); }
+}

@@ -1,0 +1,143 @@
+/**
+ * The per-component record of shaders/features.wgsl, read from the WGSL constants themselves, and its decoding
+ * into struct-of-arrays features with derived values computed from the exact integer sums.
+ */
+import { wgsl } from '../../shaders/wgsl.js';
+
+const names = ['REC', 'AREA', 'SX', 'SY', 'SXX', 'SYY', 'SXY', 'X0', 'Y0', 'X1', 'Y1', 'PERIM', 'SG', 'GMIN', 'GMAX'] as const;
+export type RecordField = (typeof names)[number];
+
+export const record: Readonly<Record<RecordField, number>> = (() => {
+  const out = {} as Record<RecordField, number>;
+  for (const n of names) {
+    const m = new RegExp(`const ${n}: u32 = (\\d+)u;`).exec(wgsl.features);
+    if (!m) throw new Error(`features.wgsl has no const ${n}`);
+    out[n] = Number(m[1]);
+  }
+  return out;
+})();
+
+/** Features of the components that passed the filter, by ascending canonical label. */
+export interface ComponentFeatures {
+  /** Components that passed the filter (can exceed `label.length` when `truncated`). */
+  passed: number;
+  /** More components passed than `maxResults`; the ones returned are an arbitrary subset. */
+  truncated: boolean;
+  label: Uint32Array;
+  area: Uint32Array;
+  /** Bounding box, inclusive. */
+  x0: Uint32Array;
+  y0: Uint32Array;
+  x1: Uint32Array;
+  y1: Uint32Array;
+  /** Mean pixel coordinates. */
+  cx: Float64Array;
+  cy: Float64Array;
+  /** Second-order central moments (divided by area). */
+  mu20: Float64Array;
+  mu02: Float64Array;
+  mu11: Float64Array;
+  /** Angle of the major axis in radians, from +x toward +y (image rows grow downward). */
+  orientation: Float64Array;
+  /** Axis lengths of the ellipse with the same second moments (4·sqrt of the eigenvalues). */
+  majorAxis: Float64Array;
+  minorAxis: Float64Array;
+  eccentricity: Float64Array;
+  /** Foreground pixels with a background 4-neighbour or on the frame border. */
+  perimeter: Uint32Array;
+  meanGray: Float64Array;
+  minGray: Uint8Array;
+  maxGray: Uint8Array;
+  /** 1 when the bounding box touches the frame border. */
+  touchesBorder: Uint8Array;
+}
+
+/** Derived shape values from exact sums (shared by the GPU decode and the CPU reference). */
+export function shape(n: number, sx: number, sy: number, sxx: number, syy: number, sxy: number) {
+  const cx = sx / n;
+  const cy = sy / n;
+  // Central moments from raw sums; the sums are exact integers, so only the divisions round.
+  const mu20 = (sxx - sx * cx) / n;
+  const mu02 = (syy - sy * cy) / n;
+  const mu11 = (sxy - sx * cy) / n;
+  const half = (mu20 + mu02) / 2;
+  const d = Math.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 * mu11);
+  const l1 = half + d;
+  const l2 = Math.max(0, half - d);
+  return {
+    cx,
+    cy,
+    mu20,
+    mu02,
+    mu11,
+    orientation: 0.5 * Math.atan2(2 * mu11, mu20 - mu02),
+    majorAxis: 4 * Math.sqrt(l1),
+    minorAxis: 4 * Math.sqrt(l2),
+    eccentricity: l1 > 0 ? Math.sqrt(1 - l2 / l1) : 0,
+  };
+}
+
+export function emptyFeatures(n: number, passed = n, truncated = false): ComponentFeatures {
+  return {
+    passed,
+    truncated,
+    label: new Uint32Array(n),
+    area: new Uint32Array(n),
+    x0: new Uint32Array(n),
+    y0: new Uint32Array(n),
+    x1: new Uint32Array(n),
+    y1: new Uint32Array(n),
+    cx: new Float64Array(n),
+    cy: new Float64Array(n),
+    mu20: new Float64Array(n),
+    mu02: new Float64Array(n),
+    mu11: new Float64Array(n),
+    orientation: new Float64Array(n),
+    majorAxis: new Float64Array(n),
+    minorAxis: new Float64Array(n),
+    eccentricity: new Float64Array(n),
+    perimeter: new Uint32Array(n),
+    meanGray: new Float64Array(n),
+    minGray: new Uint8Array(n),
+    maxGray: new Uint8Array(n),
+    touchesBorder: new Uint8Array(n),
+  };
+}
+
+/** Decodes the compacted results buffer: [passed, reserved, (label, record) × passed]. */
+export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number, maxResults: number): ComponentFeatures {
+  const v = new Uint32Array(bytes);
+  const passed = v[0];
+  const n = Math.min(passed, maxResults);
+  const stride = record.REC + 1;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => v[2 + a * stride] - v[2 + b * stride]);
+  const f = emptyFeatures(n, passed, passed > maxResults);
+  const u64 = (at: number) => v[at] + v[at + 1] * 4294967296;
+  order.forEach((slot, i) => {
+    const base = 2 + slot * stride;
+    const r = base + 1;
+    const area = v[r + record.AREA];
+    f.label[i] = v[base];
+    f.area[i] = area;
+    f.x0[i] = v[r + record.X0];
+    f.y0[i] = v[r + record.Y0];
+    f.x1[i] = v[r + record.X1];
+    f.y1[i] = v[r + record.Y1];
+    const s = shape(area, u64(r + record.SX), u64(r + record.SY), u64(r + record.SXX), u64(r + record.SYY), u64(r + record.SXY));
+    f.cx[i] = s.cx;
+    f.cy[i] = s.cy;
+    f.mu20[i] = s.mu20;
+    f.mu02[i] = s.mu02;
+    f.mu11[i] = s.mu11;
+    f.orientation[i] = s.orientation;
+    f.majorAxis[i] = s.majorAxis;
+    f.minorAxis[i] = s.minorAxis;
+    f.eccentricity[i] = s.eccentricity;
+    f.perimeter[i] = v[r + record.PERIM];
+    f.meanGray[i] = u64(r + record.SG) / area;
+    f.minGray[i] = v[r + record.GMIN];
+    f.maxGray[i] = v[r + record.GMAX];
+    f.touchesBorder[i] = f.x0[i] === 0 || f.y0[i] === 0 || f.x1[i] === width - 1 || f.y1[i] === height - 1 ? 1 : 0;
+  });
+  return f;
+}
