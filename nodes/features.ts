@@ -42,6 +42,8 @@ export interface FeaturesOptions extends FeatureFilter {
   method?: 'fused' | 'per-pixel';
   /** Analysis only: time each kernel in a pass of its own. */
   profileKernels?: boolean;
+  /** Analysis only: record the kernels this many times per frame, for steady-state timing (see `label`). */
+  repeat?: number;
 }
 
 const WG = 256;
@@ -61,6 +63,8 @@ export function features(options: FeaturesOptions = {}): OperatorFunction<GpuFra
   checkCount('maxComponents', options.maxComponents, 1);
   if (options.maxAspect !== undefined && !(options.maxAspect >= 1)) throw new InvalidOptionError(`features: maxAspect must be ≥ 1, got ${options.maxAspect}`);
   const maxResults = options.maxResults ?? 4096;
+  const repeat = options.repeat ?? 1;
+  checkCount('repeat', repeat, 1);
 
   return gpuNode(async (ctx) => {
     const { device, pool } = ctx;
@@ -82,6 +86,8 @@ export function features(options: FeaturesOptions = {}): OperatorFunction<GpuFra
     let acc: GPUBuffer | null = null;
     let inputs: GPUBuffer[] = [];
     let bind: GPUBindGroup | null = null;
+    // New accumulators are cleared once; afterwards the compact kernel leaves them cleared.
+    let fresh = false;
 
     const resize = (f: GpuFrame) => {
       const key = `${f.width}x${f.height}`;
@@ -92,6 +98,7 @@ export function features(options: FeaturesOptions = {}): OperatorFunction<GpuFra
         capacity = Math.min(options.maxComponents !== undefined ? options.maxComponents + 1 : Math.min(most, (1 << 20) + 1), bytesCap);
         pool.release(acc);
         acc = pool.acquire('features:acc', capacity * record.REC * 4, GPUBufferUsage.STORAGE);
+        fresh = true;
         device.queue.writeBuffer(
           params,
           0,
@@ -126,9 +133,14 @@ export function features(options: FeaturesOptions = {}): OperatorFunction<GpuFra
         resize(f);
         const rec = new PassRecorder(f.encoder, f.profile, `features:${method}`, options.profileKernels ?? false);
         const words = Math.ceil(f.width / 32) * f.height;
-        rec.stage('clear', (pass) => dispatch1d(pass, k.clear, bind!, (capacity - 1) * record.REC, WG, maxDim));
-        rec.stage('accumulate', (pass) => dispatch1d(pass, k.accumulate, bind!, method === 'fused' ? words : f.width * f.height, WG, maxDim));
-        rec.stage('compact', (pass) => dispatch1d(pass, k.compact, bind!, capacity - 1, WG, maxDim));
+        if (fresh) {
+          fresh = false;
+          rec.stage('clear', (pass) => dispatch1d(pass, k.clear, bind!, capacity * record.REC, WG, maxDim));
+        }
+        for (let r = 0; r < repeat; r++) {
+          rec.stage('accumulate', (pass) => dispatch1d(pass, k.accumulate, bind!, method === 'fused' ? words : f.width * f.height, WG, maxDim));
+          rec.stage('compact', (pass) => dispatch1d(pass, k.compact, bind!, capacity - 1, WG, maxDim));
+        }
         rec.end();
         const { width, height } = f;
         return withRead(f, { key: 'features', buffer: results, offset: 0, size: resultBytes, decode: (b) => decodeFeatures(b, width, height, maxResults) });

@@ -70,17 +70,15 @@ fn add64v(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x));
 }
 
-// Clears records 1..count of the accumulators (record 0, background, is never written).
+fn identity(f: u32) -> u32 { return select(0u, 0xffffffffu, f == X0 || f == Y0 || f == GMIN); }
+
+// Sets every record to its identity values; run once when the accumulators are (re)allocated. After that the
+// compact kernel puts back each record it reads, so no frame pays for clearing.
 @compute @workgroup_size(WG)
 fn clear(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linearIndex(gid, nwg);
-  if (i == 0u) { atomicStore(&results[0], 0u); atomicStore(&results[1], 0u); }
-  let l = i / REC + 1u;
-  if (l > count()) { return; }
-  let f = i % REC;
-  var v = 0u;
-  if (f == X0 || f == Y0 || f == GMIN) { v = 0xffffffffu; }
-  atomicStore(&acc[l * REC + f], v);
+  if (i >= params.capacity * REC) { return; }
+  atomicStore(&acc[i], identity(i % REC));
 }
 
 // Adds a piece (n pixels of label l on row y, columns xa..xb) and its per-pixel extras to the record of l.
@@ -126,6 +124,7 @@ fn onPerimeter(p: u32, x: u32, y: u32) -> bool {
 fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let w = params.width;
   let i = linearIndex(gid, nwg);
+  if (i == 0u) { atomicStore(&results[0], 0u); atomicStore(&results[1], 0u); }
   if (PER_PIXEL) {
     // Naive: every field of every pixel is an atomic of its own.
     if (i >= params.pixels) { return; }
@@ -171,18 +170,24 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   flush(cur, y, start, xe - 1u, perim, gsum, gmin, gmax);
 }
 
-// Keeps the components that pass the filter: results[0] counts them, results[1] is reserved, then each kept
+// Keeps the components that pass the filter, putting every record it reads back to identity for the next frame:
+// results[0] counts them, results[1] is reserved, then each kept
 // component's label followed by its record, in no particular order (the host sorts by label).
 @compute @workgroup_size(WG)
 fn compact(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let l = linearIndex(gid, nwg) + 1u;
   if (l > count()) { return; }
   let r = l * REC;
-  let area = atomicLoad(&acc[r + AREA]);
-  let x0 = atomicLoad(&acc[r + X0]);
-  let y0 = atomicLoad(&acc[r + Y0]);
-  let x1 = atomicLoad(&acc[r + X1]);
-  let y1 = atomicLoad(&acc[r + Y1]);
+  var rec: array<u32, REC>;
+  for (var f = 0u; f < REC; f++) {
+    rec[f] = atomicLoad(&acc[r + f]);
+    atomicStore(&acc[r + f], identity(f));
+  }
+  let area = rec[AREA];
+  let x0 = rec[X0];
+  let y0 = rec[Y0];
+  let x1 = rec[X1];
+  let y1 = rec[Y1];
   let bw = x1 - x0 + 1u;
   let bh = y1 - y0 + 1u;
   if (area < params.minArea || area > params.maxArea) { return; }
@@ -194,5 +199,5 @@ fn compact(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
   if (slot >= params.maxResults) { return; }
   let out = 2u + slot * (REC + 1u);
   atomicStore(&results[out], l);
-  for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], atomicLoad(&acc[r + f])); }
+  for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], rec[f]); }
 }

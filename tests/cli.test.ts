@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { labelCpu } from '../src/reference/labelCpu.js';
+import { featuresCpu } from '../src/reference/featuresCpu.js';
 import { randomBlocks } from '../src/reference/images.js';
 
 const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
@@ -75,6 +76,23 @@ describe('flowmark label', () => {
       expect(r.stdout).toMatch(/converged yes \(0 passes\)/);
       expect(Array.from(u32(join(out, 'gray.u32')))).toEqual(Array.from(labelCpu(grayImg, 67, 41, 8).labels));
     }
+  });
+
+  it('--stats writes the features of every component as JSON', () => {
+    const out = join(dir, 'out-stats');
+    const r = run(['label', join(dir, 'colour.png'), '--out-dir', out, '--stats', '--algorithm', 'auto']);
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(join(out, 'colour.json'), 'utf8'));
+    const labels = labelCpu(rgbaImg, 50, 30, 8).labels;
+    const want = featuresCpu(labels, rgbaImg, 50, 30);
+    expect(json.width).toBe(50);
+    expect(json.height).toBe(30);
+    expect(json.count).toBe(want.label.length);
+    expect(json.components.map((c: { label: number }) => c.label)).toEqual(Array.from(want.label));
+    json.components.forEach((c: Record<string, number>, i: number) => {
+      expect([c.area, c.x0, c.y0, c.x1, c.y1, c.perimeter]).toEqual([want.area[i], want.x0[i], want.y0[i], want.x1[i], want.y1[i], want.perimeter[i]]);
+      for (const k of ['cx', 'cy', 'orientation', 'eccentricity', 'meanGray'] as const) expect(c[k]).toBeCloseTo(want[k][i], 9);
+    });
   });
 
   it('explains usage errors with exit code 2', () => {

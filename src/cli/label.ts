@@ -10,6 +10,8 @@ import { fromPixels } from '../../nodes/fromPixels.js';
 import { threshold } from '../../nodes/threshold.js';
 import { label, labelAlgorithms, validateLabelOptions, type LabelOptions } from '../../nodes/label.js';
 import { readResults } from '../../nodes/readResults.js';
+import { features } from '../../nodes/features.js';
+import type { ComponentFeatures } from '../features/record.js';
 import { readPng } from '../node/readPng.js';
 import { FlowmarkError } from '../errors.js';
 
@@ -20,6 +22,7 @@ export interface LabelCommand {
   algorithm: string;
   passes: number | 'until-converged';
   threshold: number | null;
+  stats: boolean;
 }
 
 export class UsageError extends FlowmarkError {
@@ -38,6 +41,8 @@ Options:
   --passes N|until-converged
                            propagation passes for shibata (default until-converged: exact labels)
   --threshold T            foreground is gray > T (default: any nonzero gray value)
+  --stats                  also write DIR/<name>.json: per component area, box, centroid, perimeter,
+                           orientation, eccentricity and mean gray, computed on the GPU
 `;
 
 export function parseLabelArgs(values: Record<string, string | boolean | undefined>, files: string[]): LabelCommand {
@@ -53,7 +58,15 @@ export function parseLabelArgs(values: Record<string, string | boolean | undefin
     t = Number(values.threshold);
     if (!Number.isInteger(t) || t < 0 || t > 255) throw new UsageError(`--threshold must be an integer 0..255, got ${values.threshold}`);
   }
-  const cmd: LabelCommand = { files, outDir, connectivity: conn, algorithm: String(values.algorithm ?? 'shibata'), passes, threshold: t };
+  const cmd: LabelCommand = {
+    files,
+    outDir,
+    connectivity: conn,
+    algorithm: String(values.algorithm ?? 'shibata'),
+    passes,
+    threshold: t,
+    stats: values.stats === true,
+  };
   try {
     validateLabelOptions(labelOptions(cmd));
   } catch (e) {
@@ -81,6 +94,18 @@ export async function runLabel(cmd: LabelCommand, log = console.log, warn = cons
         const name = basename(file, extname(file));
         const labels = result.labels!;
         await writeFile(join(cmd.outDir, `${name}.u32`), new Uint8Array(labels.buffer, labels.byteOffset, labels.byteLength));
+        if (cmd.stats) {
+          // A second run sized by the count just read, so the readback holds every component and no more.
+          const withStats = await lastValueFrom(
+            fromPixels(ctx, [img]).pipe(
+              threshold({ level: cmd.threshold ?? 0 }),
+              label({ ...labelOptions(cmd), readLabels: false }),
+              features({ maxResults: Math.max(1, result.labeling!.count) }),
+              readResults(),
+            ),
+          );
+          await writeFile(join(cmd.outDir, `${name}.json`), statsJson(img.width, img.height, withStats.features!));
+        }
         const gpuMs = result.timings.reduce((s, t) => s + t.ms, 0);
         const info = result.labeling!;
         log(
@@ -97,4 +122,23 @@ export async function runLabel(cmd: LabelCommand, log = console.log, warn = cons
     ctx.destroy();
   }
   return failed ? 1 : 0;
+}
+
+/** The `--stats` file: one object per component, canonical labels ascending. */
+export function statsJson(width: number, height: number, f: ComponentFeatures): string {
+  const components = Array.from(f.label, (labelValue, i) => ({
+    label: labelValue,
+    area: f.area[i],
+    x0: f.x0[i],
+    y0: f.y0[i],
+    x1: f.x1[i],
+    y1: f.y1[i],
+    cx: f.cx[i],
+    cy: f.cy[i],
+    perimeter: f.perimeter[i],
+    orientation: f.orientation[i],
+    eccentricity: f.eccentricity[i],
+    meanGray: f.meanGray[i],
+  }));
+  return JSON.stringify({ width, height, count: f.passed, components }) + '\n';
 }

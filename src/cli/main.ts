@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
         algorithm: { type: 'string' },
         passes: { type: 'string' },
         threshold: { type: 'string' },
+        stats: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
