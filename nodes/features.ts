@@ -69,11 +69,10 @@ export function features(options: FeaturesOptions = {}): OperatorFunction<GpuFra
   return gpuNode(async (ctx) => {
     const { device, pool } = ctx;
     const group = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'storage'] as const;
-    const constants = { PER_PIXEL: method === 'per-pixel' ? 1 : 0 };
     const specs: Record<string, KernelSpec> = {
-      clear: { shader: 'features', entryPoint: 'clear', bindings: group, constants },
-      accumulate: { shader: 'features', entryPoint: 'accumulate', bindings: group, constants },
-      compact: { shader: 'features', entryPoint: 'compact', bindings: group, constants },
+      clear: { shader: 'features', entryPoint: 'clear', bindings: group },
+      accumulate: { shader: 'features', entryPoint: method === 'fused' ? 'accumulate' : 'accumulatePixels', bindings: group },
+      compact: { shader: 'features', entryPoint: 'compact', bindings: group },
     };
     const k: Record<string, Kernel> = await ctx.pipelines.acquireAll(specs);
     const layout = uniformLayout('features', 'Params');

@@ -1,9 +1,9 @@
 // Component features (CCA) from canonical labels, accumulated exactly in integers. The fused kernel gives each
 // invocation one 32-pixel word of a row and flushes one set of atomics per piece (a run of equal labels within
-// the word: HA4's segment accumulation, sums of x and x² in closed form); the naive kernel, kept for the
-// benchmark, does every atomic for every pixel. Sums that can pass 32 bits are two u32 words added with an exact
+// the word: HA4's segment accumulation, Σx in closed form), and pieces of the workgroup's most common label meet
+// in workgroup memory first, so a large component costs one set of global atomics per workgroup; the naive
+// kernel, kept for the benchmark, does every atomic for every pixel. Sums that can pass 32 bits are two u32 words added with an exact
 // carry. A last kernel filters components on the GPU and compacts those that pass, so readback stays small.
-override PER_PIXEL: bool = false;
 const WG: u32 = 256u;
 #include "common/index.wgsl"
 
@@ -81,37 +81,89 @@ fn clear(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
   atomicStore(&acc[i], identity(i % REC));
 }
 
-// Adds a piece (n pixels of label l on row y, columns xa..xb) and its per-pixel extras to the record of l.
-fn flush(l: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) {
-  if (l == 0u || l > count()) { return; }
+// A piece's contribution (n pixels of one label on row y, columns xa..xb), laid out like a record.
+fn piece(y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) -> array<u32, REC> {
+  var d: array<u32, REC>;
   let n = xb - xa + 1u;
-  let r = l * REC;
-  atomicAdd(&acc[r + AREA], n);
-  // Σx over xa..xb = n(xa+xb)/2, Σx² = S(xb) - S(xa-1) with S(k) = k(k+1)(2k+1)/6, each kept in 64 bits.
+  d[AREA] = n;
+  // Σx over xa..xb = n(xa+xb)/2 (n(xa+xb) is even), Σx² by pixels (at most 32), each kept in 64 bits.
   let sx = mul32(n, xa + xb);
-  let sxHalf = vec2<u32>((sx.x >> 1u) | (sx.y << 31u), sx.y >> 1u);
-  add64(r + SX, sxHalf.x, sxHalf.y);
+  let sxLo = (sx.x >> 1u) | (sx.y << 31u);
+  d[SX] = sxLo;
+  d[SX + 1u] = sx.y >> 1u;
   let sy = mul32(n, y);
-  add64(r + SY, sy.x, sy.y);
-  // Σx² for x in xa..xb, by pixels: at most 32 per piece, each x² < 2^32 only while x < 65536.
+  d[SY] = sy.x;
+  d[SY + 1u] = sy.y;
   var sxx = vec2<u32>(0u, 0u);
   for (var x = xa; x <= xb; x++) { sxx = add64v(sxx, mul32(x, x)); }
-  add64(r + SXX, sxx.x, sxx.y);
+  d[SXX] = sxx.x;
+  d[SXX + 1u] = sxx.y;
   // n·y² in 64 bits: y² itself can pass 32 bits on very tall frames.
   let yy = mul32(y, y);
   let syy = mul32(yy.x, n);
-  add64(r + SYY, syy.x, syy.y + yy.y * n);
-  let sxy = mul32(sxHalf.x, y);
-  // sxHalf may exceed 32 bits only for pieces longer than the 32 pixels a word holds: it cannot here.
-  add64(r + SXY, sxy.x, sxy.y);
-  atomicMin(&acc[r + X0], xa);
-  atomicMax(&acc[r + X1], xb);
-  atomicMin(&acc[r + Y0], y);
-  atomicMax(&acc[r + Y1], y);
-  if (perim != 0u) { atomicAdd(&acc[r + PERIM], perim); }
-  add64(r + SG, gsum, 0u);
-  atomicMin(&acc[r + GMIN], gmin);
-  atomicMax(&acc[r + GMAX], gmax);
+  d[SYY] = syy.x;
+  d[SYY + 1u] = syy.y + yy.y * n;
+  // Σx of a piece is under 2^32 (at most 32 pixels, x < 2^26).
+  let sxy = mul32(sxLo, y);
+  d[SXY] = sxy.x;
+  d[SXY + 1u] = sxy.y;
+  d[X0] = xa;
+  d[X1] = xb;
+  d[Y0] = y;
+  d[Y1] = y;
+  d[PERIM] = perim;
+  d[SG] = gsum;
+  d[SG + 1u] = 0u;
+  d[GMIN] = gmin;
+  d[GMAX] = gmax;
+  return d;
+}
+
+fn isSumLo(f: u32) -> bool { return f == SX || f == SY || f == SXX || f == SYY || f == SXY || f == SG; }
+
+// Adds a contribution to record l in the accumulators.
+fn applyGlobal(l: u32, d: array<u32, REC>) {
+  let r = l * REC;
+  for (var f = 0u; f < REC; f++) {
+    if (isSumLo(f)) {
+      add64(r + f, d[f], d[f + 1u]);
+      f += 1u;
+    } else if (f == X0 || f == Y0 || f == GMIN) {
+      atomicMin(&acc[r + f], d[f]);
+    } else if (f == X1 || f == Y1 || f == GMAX) {
+      atomicMax(&acc[r + f], d[f]);
+    } else if (d[f] != 0u) {
+      atomicAdd(&acc[r + f], d[f]);
+    }
+  }
+}
+
+// The workgroup's own record for its most likely label, so a component spanning the workgroup costs one set of
+// global atomics per workgroup instead of one per piece.
+var<workgroup> wgRecord: array<atomic<u32>, REC>;
+var<workgroup> candidate: atomic<u32>;
+
+fn applyShared(d: array<u32, REC>) {
+  for (var f = 0u; f < REC; f++) {
+    if (isSumLo(f)) {
+      let old = atomicAdd(&wgRecord[f], d[f]);
+      let carry = select(0u, 1u, old + d[f] < old);
+      if (d[f + 1u] + carry != 0u) { atomicAdd(&wgRecord[f + 1u], d[f + 1u] + carry); }
+      f += 1u;
+    } else if (f == X0 || f == Y0 || f == GMIN) {
+      atomicMin(&wgRecord[f], d[f]);
+    } else if (f == X1 || f == Y1 || f == GMAX) {
+      atomicMax(&wgRecord[f], d[f]);
+    } else if (d[f] != 0u) {
+      atomicAdd(&wgRecord[f], d[f]);
+    }
+  }
+}
+
+fn flush(l: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) {
+  if (l == 0u || l > count()) { return; }
+  let d = piece(y, xa, xb, perim, gsum, gmin, gmax);
+  if (l == atomicLoad(&candidate)) { applyShared(d); } else { applyGlobal(l, d); }
 }
 
 fn onPerimeter(p: u32, x: u32, y: u32) -> bool {
@@ -120,54 +172,83 @@ fn onPerimeter(p: u32, x: u32, y: u32) -> bool {
   return !isFg(p - 1u) || !isFg(p + 1u) || !isFg(p - w) || !isFg(p + w);
 }
 
+// Naive, for the benchmark: every field of every pixel is an atomic of its own.
 @compute @workgroup_size(WG)
-fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn accumulatePixels(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let w = params.width;
   let i = linearIndex(gid, nwg);
   if (i == 0u) { atomicStore(&results[0], 0u); atomicStore(&results[1], 0u); }
-  if (PER_PIXEL) {
-    // Naive: every field of every pixel is an atomic of its own.
-    if (i >= params.pixels) { return; }
-    let l = labels[i];
-    let x = i % w;
-    let y = i / w;
-    let g = grayAt(i);
-    flush(l, y, x, x, select(0u, 1u, l != 0u && onPerimeter(i, x, y)), g, g, g);
-    return;
-  }
+  if (i >= params.pixels) { return; }
+  let l = labels[i];
+  if (l == 0u || l > count()) { return; }
+  let x = i % w;
+  let y = i / w;
+  let g = grayAt(i);
+  applyGlobal(l, piece(y, x, x, select(0u, 1u, onPerimeter(i, x, y)), g, g, g));
+}
+
+@compute @workgroup_size(WG)
+fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) li: u32) {
+  let w = params.width;
+  let i = linearIndex(gid, nwg);
+  if (i == 0u) { atomicStore(&results[0], 0u); atomicStore(&results[1], 0u); }
   let wpr = (w + 31u) / 32u;
-  if (i >= wpr * params.height) { return; }
+  let inRange = i < wpr * params.height;
   let y = i / wpr;
   let x0 = (i % wpr) * 32u;
   let xe = min(x0 + 32u, w);
   let row = y * w;
-  var cur = 0u;
-  var start = x0;
-  var perim = 0u;
-  var gsum = 0u;
-  var gmin = 255u;
-  var gmax = 0u;
-  for (var x = x0; x < xe; x++) {
-    let p = row + x;
-    let l = labels[p];
-    if (l != cur) {
-      flush(cur, y, start, x - 1u, perim, gsum, gmin, gmax);
-      cur = l;
-      start = x;
-      perim = 0u;
-      gsum = 0u;
-      gmin = 255u;
-      gmax = 0u;
+  // The candidate: the first label in the middle invocation's word, usually the component covering the most
+  // of the workgroup when one does.
+  if (li < REC) { atomicStore(&wgRecord[li], identity(li)); }
+  if (li == WG / 2u) {
+    var c = 0u;
+    if (inRange) {
+      for (var x = x0; x < xe; x++) {
+        let l = labels[row + x];
+        if (l != 0u) { c = l; break; }
+      }
     }
-    if (l != 0u) {
-      let g = grayAt(p);
-      gsum += g;
-      gmin = min(gmin, g);
-      gmax = max(gmax, g);
-      if (onPerimeter(p, x, y)) { perim += 1u; }
-    }
+    atomicStore(&candidate, c);
   }
-  flush(cur, y, start, xe - 1u, perim, gsum, gmin, gmax);
+  workgroupBarrier();
+  if (inRange) {
+    var cur = 0u;
+    var start = x0;
+    var perim = 0u;
+    var gsum = 0u;
+    var gmin = 255u;
+    var gmax = 0u;
+    for (var x = x0; x < xe; x++) {
+      let p = row + x;
+      let l = labels[p];
+      if (l != cur) {
+        flush(cur, y, start, x - 1u, perim, gsum, gmin, gmax);
+        cur = l;
+        start = x;
+        perim = 0u;
+        gsum = 0u;
+        gmin = 255u;
+        gmax = 0u;
+      }
+      if (l != 0u) {
+        let g = grayAt(p);
+        gsum += g;
+        gmin = min(gmin, g);
+        gmax = max(gmax, g);
+        if (onPerimeter(p, x, y)) { perim += 1u; }
+      }
+    }
+    flush(cur, y, start, xe - 1u, perim, gsum, gmin, gmax);
+  }
+  workgroupBarrier();
+  let c = atomicLoad(&candidate);
+  if (li == 0u && c != 0u && c <= count() && atomicLoad(&wgRecord[AREA]) != 0u) {
+    var d: array<u32, REC>;
+    for (var f = 0u; f < REC; f++) { d[f] = atomicLoad(&wgRecord[f]); }
+    applyGlobal(c, d);
+  }
 }
 
 // Keeps the components that pass the filter, putting every record it reads back to identity for the next frame:
