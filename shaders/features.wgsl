@@ -6,6 +6,7 @@
 // carry. A last kernel filters components on the GPU and compacts those that pass, so readback stays small.
 const WG: u32 = 256u;
 #include "common/index.wgsl"
+#include "common/math.wgsl"
 
 struct Params {
   width: u32,
@@ -56,14 +57,6 @@ fn add64(at: u32, lo: u32, hi: u32) {
   if (hi + carry != 0u) { atomicAdd(&acc[at + 1u], hi + carry); }
 }
 
-// 64-bit product of two u32 as (lo, hi).
-fn mul32(a: u32, b: u32) -> vec2<u32> {
-  let a0 = a & 0xffffu; let a1 = a >> 16u;
-  let b0 = b & 0xffffu; let b1 = b >> 16u;
-  let p00 = a0 * b0; let p01 = a0 * b1; let p10 = a1 * b0; let p11 = a1 * b1;
-  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-  return vec2<u32>((p00 & 0xffffu) | (mid << 16u), p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u));
-}
 
 fn add64v(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   let lo = a.x + b.x;

@@ -68,14 +68,8 @@ fn histogram(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
 // ---- Otsu: maximise w0 w1 (mu0 - mu1)^2, i.e. D^2 / (w (N - w)) with D = S w - N s, in exact integers.
 // N <= 2^24 pixels keeps S = sum of gray values under 2^32. Numbers are little-endian u32 limbs.
 @group(0) @binding(1) var<storage, read_write> stats: array<u32>;
+#include "common/math.wgsl"
 
-fn mul32(a: u32, b: u32) -> vec2<u32> {
-  let a0 = a & 0xffffu; let a1 = a >> 16u;
-  let b0 = b & 0xffffu; let b1 = b >> 16u;
-  let p00 = a0 * b0; let p01 = a0 * b1; let p10 = a1 * b0; let p11 = a1 * b1;
-  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-  return vec2<u32>((p00 & 0xffffu) | (mid << 16u), p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u));
-}
 
 // a * b truncated to 6 limbs (callers keep products under 2^192).
 fn mulBig(a: array<u32, 6>, b: array<u32, 6>) -> array<u32, 6> {

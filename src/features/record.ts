@@ -77,6 +77,49 @@ export function shape(n: number, sx: number, sy: number, sxx: number, syy: numbe
   };
 }
 
+/** The exact sums and extremes of one component, as both the GPU record and the CPU reference hold them. */
+export interface ComponentSums {
+  area: number;
+  sx: number;
+  sy: number;
+  sxx: number;
+  syy: number;
+  sxy: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  perim: number;
+  sg: number;
+  gmin: number;
+  gmax: number;
+}
+
+/** Writes component i of `f` from its sums: the one place features are derived. */
+export function setComponent(f: ComponentFeatures, i: number, labelValue: number, a: ComponentSums, width: number, height: number): void {
+  const s = shape(a.area, a.sx, a.sy, a.sxx, a.syy, a.sxy);
+  f.label[i] = labelValue;
+  f.area[i] = a.area;
+  f.x0[i] = a.x0;
+  f.y0[i] = a.y0;
+  f.x1[i] = a.x1;
+  f.y1[i] = a.y1;
+  f.cx[i] = s.cx;
+  f.cy[i] = s.cy;
+  f.mu20[i] = s.mu20;
+  f.mu02[i] = s.mu02;
+  f.mu11[i] = s.mu11;
+  f.orientation[i] = s.orientation;
+  f.majorAxis[i] = s.majorAxis;
+  f.minorAxis[i] = s.minorAxis;
+  f.eccentricity[i] = s.eccentricity;
+  f.perimeter[i] = a.perim;
+  f.meanGray[i] = a.sg / a.area;
+  f.minGray[i] = a.gmin;
+  f.maxGray[i] = a.gmax;
+  f.touchesBorder[i] = a.x0 === 0 || a.y0 === 0 || a.x1 === width - 1 || a.y1 === height - 1 ? 1 : 0;
+}
+
 export function emptyFeatures(n: number, passed = n, truncated = false): ComponentFeatures {
   return {
     passed,
@@ -114,30 +157,24 @@ export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number
   const f = emptyFeatures(n, passed, passed > maxResults);
   const u64 = (at: number) => v[at] + v[at + 1] * 4294967296;
   order.forEach((slot, i) => {
-    const base = 2 + slot * stride;
-    const r = base + 1;
-    const area = v[r + record.AREA];
-    f.label[i] = v[base];
-    f.area[i] = area;
-    f.x0[i] = v[r + record.X0];
-    f.y0[i] = v[r + record.Y0];
-    f.x1[i] = v[r + record.X1];
-    f.y1[i] = v[r + record.Y1];
-    const s = shape(area, u64(r + record.SX), u64(r + record.SY), u64(r + record.SXX), u64(r + record.SYY), u64(r + record.SXY));
-    f.cx[i] = s.cx;
-    f.cy[i] = s.cy;
-    f.mu20[i] = s.mu20;
-    f.mu02[i] = s.mu02;
-    f.mu11[i] = s.mu11;
-    f.orientation[i] = s.orientation;
-    f.majorAxis[i] = s.majorAxis;
-    f.minorAxis[i] = s.minorAxis;
-    f.eccentricity[i] = s.eccentricity;
-    f.perimeter[i] = v[r + record.PERIM];
-    f.meanGray[i] = u64(r + record.SG) / area;
-    f.minGray[i] = v[r + record.GMIN];
-    f.maxGray[i] = v[r + record.GMAX];
-    f.touchesBorder[i] = f.x0[i] === 0 || f.y0[i] === 0 || f.x1[i] === width - 1 || f.y1[i] === height - 1 ? 1 : 0;
+    const r = 2 + slot * stride + 1;
+    const sums: ComponentSums = {
+      area: v[r + record.AREA],
+      sx: u64(r + record.SX),
+      sy: u64(r + record.SY),
+      sxx: u64(r + record.SXX),
+      syy: u64(r + record.SYY),
+      sxy: u64(r + record.SXY),
+      x0: v[r + record.X0],
+      y0: v[r + record.Y0],
+      x1: v[r + record.X1],
+      y1: v[r + record.Y1],
+      perim: v[r + record.PERIM],
+      sg: u64(r + record.SG),
+      gmin: v[r + record.GMIN],
+      gmax: v[r + record.GMAX],
+    };
+    setComponent(f, i, v[r - 1], sums, width, height);
   });
   return f;
 }

@@ -2,13 +2,13 @@
  * CPU reference for `features()`: every feature computed pixel by pixel from canonical labels and the gray image,
  * with the same definitions (exact integer sums; derived values through the same `shape` formulas).
  */
-import { emptyFeatures, shape, type ComponentFeatures } from '../features/record.js';
+import { emptyFeatures, setComponent, type ComponentFeatures, type ComponentSums } from '../features/record.js';
 import type { FeatureFilter } from '../../nodes/features.js';
 
 export function featuresCpu(labels: ArrayLike<number>, gray: ArrayLike<number>, width: number, height: number, filter: FeatureFilter = {}): ComponentFeatures {
   let n = 0;
   for (let p = 0; p < labels.length; p++) n = Math.max(n, labels[p]);
-  const acc = Array.from({ length: n + 1 }, () => ({ area: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0, x0: Infinity, y0: Infinity, x1: -1, y1: -1, perim: 0, sg: 0, gmin: 255, gmax: 0 }));
+  const acc: ComponentSums[] = Array.from({ length: n + 1 }, () => ({ area: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0, x0: Infinity, y0: Infinity, x1: -1, y1: -1, perim: 0, sg: 0, gmin: 255, gmax: 0 }));
   const fg = (x: number, y: number) => x >= 0 && y >= 0 && x < width && y < height && labels[y * width + x] !== 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -36,30 +36,7 @@ export function featuresCpu(labels: ArrayLike<number>, gray: ArrayLike<number>, 
   const kept: number[] = [];
   for (let l = 1; l <= n; l++) if (passes(acc[l], width, height, filter)) kept.push(l);
   const f = emptyFeatures(kept.length);
-  kept.forEach((l, i) => {
-    const a = acc[l];
-    const s = shape(a.area, a.sx, a.sy, a.sxx, a.syy, a.sxy);
-    f.label[i] = l;
-    f.area[i] = a.area;
-    f.x0[i] = a.x0;
-    f.y0[i] = a.y0;
-    f.x1[i] = a.x1;
-    f.y1[i] = a.y1;
-    f.cx[i] = s.cx;
-    f.cy[i] = s.cy;
-    f.mu20[i] = s.mu20;
-    f.mu02[i] = s.mu02;
-    f.mu11[i] = s.mu11;
-    f.orientation[i] = s.orientation;
-    f.majorAxis[i] = s.majorAxis;
-    f.minorAxis[i] = s.minorAxis;
-    f.eccentricity[i] = s.eccentricity;
-    f.perimeter[i] = a.perim;
-    f.meanGray[i] = a.sg / a.area;
-    f.minGray[i] = a.gmin;
-    f.maxGray[i] = a.gmax;
-    f.touchesBorder[i] = a.x0 === 0 || a.y0 === 0 || a.x1 === width - 1 || a.y1 === height - 1 ? 1 : 0;
-  });
+  kept.forEach((l, i) => setComponent(f, i, l, acc[l], width, height));
   return f;
 }
 
