@@ -130,7 +130,7 @@ function specs(algorithm: LabelAlgorithm, choices: AlgorithmChoices): Record<str
     scan: { shader: 'label/canonical', entryPoint: 'scanBlocks', bindings: pixel, constants: c },
     rank: { shader: 'label/canonical', entryPoint: 'rankRoots', bindings: pixel, constants: c },
     relabel: { shader: 'label/canonical', entryPoint: 'relabel', bindings: pixel, constants: c },
-    // The control kernels also clear the info buffer for direct algorithms.
+    // Shibata's per-frame reset; its layout also serves the control bind group every algorithm creates.
     reset: { shader: 'label/shibata', entryPoint: 'reset', bindings: control, constants: shibata },
   } satisfies Record<string, KernelSpec>;
   if (algorithm !== 'shibata') return { ...shared, ...directAlgorithms[algorithm].specs(choices) };
@@ -150,12 +150,12 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
 
   return gpuNode(async (ctx, scope) => {
     const { device, pool } = ctx;
+    if (o.algorithm === 'ha4' && o.ha4Segments === 'ballot' && !ctx.features.subgroups) {
+      throw new InvalidOptionError(`label: ha4Segments 'ballot' needs the subgroups feature, which ${ctx.adapterName} lacks`);
+    }
     const k: Record<string, Kernel> = await ctx.pipelines.acquireAll(
       specs(o.algorithm, { connectivity: o.connectivity, ha4Segments: o.ha4Segments ?? 'bits' }),
     );
-    if (o.ha4Segments === 'ballot' && !ctx.features.subgroups) {
-      throw new InvalidOptionError(`label: ha4Segments 'ballot' needs the subgroups feature, which ${ctx.adapterName} lacks`);
-    }
     const layout = uniformLayout('label/shibata', 'Params');
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
     const params = pool.acquire('label:params', layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
