@@ -1,0 +1,36 @@
+// Bundles examples/browser with esbuild and serves it on http://127.0.0.1:PORT (default 8080), for trying the
+// browser example by hand: `npm run example:browser`, then open the printed address in a WebGPU browser.
+import { build } from 'esbuild';
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export async function exampleFiles() {
+  const root = new URL('../', import.meta.url);
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL('examples/browser/labeling.ts', root))],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    external: ['webgpu'],
+    // The example imports the package by name, as a user would.
+    alias: { flowmark: fileURLToPath(new URL('src/index.ts', root)) },
+  });
+  return {
+    '/': { body: readFileSync(new URL('examples/browser/index.html', root)), type: 'text/html' },
+    '/labeling.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },
+    '/frame.png': { body: readFileSync(new URL('examples/data/frames/frame-003.png', root)), type: 'image/png' },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const files = await exampleFiles();
+  const port = Number(process.env.PORT ?? 8080);
+  createServer((req, res) => {
+    const f = files[(req.url ?? '/').split('?')[0]];
+    if (!f) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': f.type }).end(f.body);
+  }).listen(port, '127.0.0.1', () => console.log(`flowmark browser example: http://127.0.0.1:${port}/`));
+}
