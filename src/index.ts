@@ -16,3 +16,4 @@ export { readResults, type ReadResultsOptions } from '../nodes/readResults.js';
 export { features, type FeaturesOptions, type FeatureFilter } from '../nodes/features.js';
 export type { ComponentFeatures } from './features/record.js';
 export * as reference from './reference/index.js';
+export { probeMp4, type VideoInfo } from './video/probeMp4.js';

@@ -1,0 +1,96 @@
+/**
+ * Source (Node): a video file's frames on the GPU, in presentation order, every frame. The container is read with
+ * mp4box (tracks, codec, frame count, timestamps); frames are decoded by ffmpeg running as a child process that
+ * writes raw frames to a pipe, read with backpressure (ffmpeg waits while frames are in flight) and killed on
+ * unsubscribe. Timestamps come from the container.
+ *
+ * @example
+ * fromVideo(ctx, 'clip.mp4').pipe(threshold(), label({ algorithm: 'auto' }), features(), readResults())
+ *
+ * Errors (`DecodeError`, on the stream): a missing, empty, truncated or non-MP4 file, no video track, a codec
+ * ffmpeg cannot decode, or no ffmpeg (the message says how to install it).
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { defer, type Observable } from 'rxjs';
+import type { GpuContext } from '../GpuContext.js';
+import type { GpuFrame } from '../GpuFrame.js';
+import { DecodeError } from '../errors.js';
+import { fromPixels, type PixelImage } from '../../nodes/fromPixels.js';
+import { probeMp4, type VideoInfo } from '../video/probeMp4.js';
+import { tagContext } from '../contextOf.js';
+
+export interface FromVideoOptions {
+  /** Pixels handed to the GPU: 8-bit gray (default) or RGBA. */
+  format?: 'gray' | 'rgba';
+  maxInFlight?: number;
+  /** The ffmpeg executable (default `ffmpeg` on the PATH). */
+  ffmpeg?: string;
+  /** Called once the container is read, before the first frame. */
+  onInfo?: (info: VideoInfo) => void;
+}
+
+export async function probeVideo(path: string): Promise<VideoInfo> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    throw new DecodeError(`${path}: cannot read (${code === 'ENOENT' ? 'no such file' : (cause as Error).message})`, path, { cause });
+  }
+  return probeMp4(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, path);
+}
+
+async function* decode(path: string, info: VideoInfo, format: 'gray' | 'rgba', ffmpeg: string): AsyncGenerator<PixelImage> {
+  const frameBytes = info.width * info.height * (format === 'rgba' ? 4 : 1);
+  const args = ['-v', 'error', '-nostdin', '-i', path, '-map', '0:v:0', '-fps_mode', 'passthrough'];
+  args.push('-vf', `scale=${info.width}:${info.height}`, '-f', 'rawvideo', '-pix_fmt', format, '-');
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        e.code === 'ENOENT'
+          ? new DecodeError(`${path}: ffmpeg was not found; install it (Debian: apt-get install ffmpeg; \`npm test\` does)`, path, { cause: e })
+          : new DecodeError(`${path}: ffmpeg failed to start (${e.message})`, path, { cause: e }),
+      ),
+    );
+    child.on('close', (code) => resolve(code));
+  });
+  exited.catch(() => undefined);
+  let pending: Buffer = Buffer.alloc(0);
+  let index = 0;
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      while (pending.length >= frameBytes) {
+        const frame = new Uint8Array(pending.buffer.slice(pending.byteOffset, pending.byteOffset + frameBytes));
+        pending = pending.subarray(frameBytes);
+        const timeUs = info.timestampsUs[index] ?? Math.round((index * 1e6) / info.fps);
+        index++;
+        yield { width: info.width, height: info.height, format, data: frame, timeUs };
+      }
+    }
+    const code = await exited;
+    if (code !== 0) throw new DecodeError(`${path}: ffmpeg could not decode ${info.codec} (exit ${code}): ${stderr.trim() || 'no message'}`, path);
+    if (index !== info.frames) throw new DecodeError(`${path}: decoded ${index} of ${info.frames} frames${stderr ? `: ${stderr.trim()}` : ''}`, path);
+  } finally {
+    // Unsubscribed or failed early: ffmpeg must not outlive the stream.
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+export function fromVideo(ctx: GpuContext, path: string, options: FromVideoOptions = {}): Observable<GpuFrame> {
+  const format = options.format ?? 'gray';
+  // defer: each subscription probes and decodes afresh. Tagged so operators compile their pipelines at once.
+  return tagContext(defer(() => {
+    async function* frames(): AsyncGenerator<PixelImage> {
+      const info = await probeVideo(path);
+      options.onInfo?.(info);
+      yield* decode(path, info, format, options.ffmpeg ?? 'ffmpeg');
+    }
+    return fromPixels(ctx, frames(), { maxInFlight: options.maxInFlight });
+  }), ctx);
+}

@@ -1,0 +1,82 @@
+// Video files in Node: clips made by ffmpeg with known content (a white square moving 4 px right and 2 px down
+// per frame), decoded to the GPU and checked through the labeling pipeline; timestamps against mp4box's.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lastValueFrom, take, toArray } from 'rxjs';
+import { DecodeError, features, label, readResults, threshold, type GpuContext } from '../src/index.js';
+import { fromVideo, probeVideo } from '../src/node/index.js';
+import { testContext } from './support/gpu.js';
+
+let ctx: GpuContext;
+const dir = mkdtempSync(join(tmpdir(), 'flowmark-video-'));
+const frames = 12;
+// overlay evaluates its position per frame (drawbox would not, in Debian's ffmpeg 5.1).
+const d = frames / 10;
+const square = `color=c=black:s=64x48:r=10:d=${d}[bg];color=c=white:s=8x8:r=10:d=${d}[sq];[bg][sq]overlay=x='4+40*t':y='8+20*t':eval=frame,format=yuv420p`;
+const clips: Record<string, string[]> = {
+  'h264.mp4': ['-c:v', 'libx264', '-bf', '2', '-g', '6'],
+  'vp9.mp4': ['-c:v', 'libvpx-vp9', '-b:v', '0', '-crf', '20', '-deadline', 'realtime'],
+  'av1.mp4': ['-c:v', 'libaom-av1', '-crf', '20', '-cpu-used', '8', '-row-mt', '1'],
+};
+
+beforeAll(async () => {
+  ctx = await testContext();
+  for (const [name, codec] of Object.entries(clips)) {
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', square, ...codec, join(dir, name)]);
+  }
+  const h264 = readFileSync(join(dir, 'h264.mp4'));
+  writeFileSync(join(dir, 'truncated.mp4'), h264.subarray(0, Math.floor(h264.length * 0.6)));
+  writeFileSync(join(dir, 'empty.mp4'), '');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=0.5', '-c:a', 'aac', join(dir, 'audio.mp4')]);
+}, 120_000);
+afterAll(() => ctx?.destroy());
+
+describe('fromVideo (Node, ffmpeg)', () => {
+  for (const name of Object.keys(clips)) {
+    it(`decodes every frame of ${name} in order, with the container's timestamps and the right content`, async () => {
+      const info = await probeVideo(join(dir, name));
+      expect(info.frames).toBe(frames);
+      expect([info.width, info.height]).toEqual([64, 48]);
+      const results = await lastValueFrom(
+        fromVideo(ctx, join(dir, name)).pipe(threshold({ level: 128 }), label({ algorithm: 'auto' }), features(), readResults(), toArray()),
+      );
+      expect(results).toHaveLength(frames);
+      expect(results.map((r) => r.timeUs)).toEqual(info.timestampsUs);
+      expect(info.timestampsUs).toEqual(Array.from({ length: frames }, (_, n) => n * 100_000));
+      results.forEach((r, n) => {
+        const f = r.features!;
+        expect(f.label.length, `frame ${n}`).toBe(1);
+        // Within a pixel of the square drawn at (4 + 4n, 8 + 2n): decoder rounding blurs its edges.
+        expect(Math.abs(f.cx[0] - (4 + 4 * n + 3.5)), `frame ${n} cx`).toBeLessThanOrEqual(1);
+        expect(Math.abs(f.cy[0] - (8 + 2 * n + 3.5)), `frame ${n} cy`).toBeLessThanOrEqual(1);
+        expect(Math.abs(f.area[0] - 64), `frame ${n} area`).toBeLessThanOrEqual(12);
+      });
+    });
+  }
+
+  it('stops ffmpeg and releases buffers when unsubscribed early', async () => {
+    const firstTwo = await lastValueFrom(fromVideo(ctx, join(dir, 'h264.mp4')).pipe(threshold(), label(), readResults(), take(2), toArray()));
+    expect(firstTwo.map((r) => r.seq)).toEqual([0, 1]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ctx.pool.stats().inUse).toBe(0);
+    expect(() => execFileSync('pgrep', ['-f', `ffmpeg .*${dir}`])).toThrow(); // no ffmpeg left running
+  });
+
+  for (const [file, message] of [
+    ['missing.mp4', /no such file/],
+    ['empty.mp4', /empty file/],
+    ['truncated.mp4', /truncated|not an MP4|could not decode|decoded/],
+    ['audio.mp4', /no video track/],
+  ] as const) {
+    it(`a bad input (${file}) is a DecodeError on the stream, with nothing left held`, async () => {
+      const err = await lastValueFrom(fromVideo(ctx, join(dir, file)).pipe(threshold(), label(), readResults(), toArray())).catch((e) => e);
+      expect(err).toBeInstanceOf(DecodeError);
+      expect((err as Error).message).toMatch(message);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(ctx.pool.stats().inUse).toBe(0);
+    });
+  }
+});
