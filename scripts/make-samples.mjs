@@ -1,6 +1,8 @@
 // Makes the sample frames shipped in examples/data/frames: a desk under uneven light, seen by a noisy camera,
 // with moving dark blobs and two square fiducial-like markers. Seeded, so re-running gives the same files.
 import { writeFileSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 
 const W = 320;
@@ -26,8 +28,9 @@ function markerAt(x, y, cx, cy, size) {
   return bits[v - 1][u - 1] ? 1 : 0;
 }
 
-for (let f = 0; f < frames; f++) {
-  const png = new PNG({ width: W, height: H, colorType: 2 });
+/** One frame of the scene as RGBA. */
+function render(f) {
+  const data = new Uint8Array(W * H * 4);
   const blobs = [
     [40 + f * 9, 60 + Math.sin(f / 2) * 20, 14],
     [260 - f * 6, 170, 20],
@@ -43,12 +46,30 @@ for (let f = 0; f < frames; f++) {
         if (m !== null) v = m ? 200 - 0.3 * x + rand() * 10 : 25 + rand() * 15;
       }
       const i = (y * W + x) * 4;
-      png.data[i] = Math.max(0, Math.min(255, v * 1.04));
-      png.data[i + 1] = Math.max(0, Math.min(255, v));
-      png.data[i + 2] = Math.max(0, Math.min(255, v * 0.92));
-      png.data[i + 3] = 255;
+      data[i] = Math.max(0, Math.min(255, v * 1.04));
+      data[i + 1] = Math.max(0, Math.min(255, v));
+      data[i + 2] = Math.max(0, Math.min(255, v * 0.92));
+      data[i + 3] = 255;
     }
   }
+  return data;
+}
+
+for (let f = 0; f < frames; f++) {
+  const png = new PNG({ width: W, height: H, colorType: 2 });
+  png.data.set(render(f));
   writeFileSync(new URL(`frame-${String(f).padStart(3, '0')}.png`, dir), PNG.sync.write(png, { colorType: 2 }));
 }
 console.log(`wrote ${frames} frames to ${dir.pathname}`);
+
+// The main job's clip: 3 s of the same scene at 30 frames/s, H.264 in MP4, made by ffmpeg from raw frames.
+const clip = fileURLToPath(new URL('../examples/data/sample.mp4', import.meta.url));
+const seconds = 3;
+const ff = spawnSync(
+  'ffmpeg',
+  ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${W}x${H}`, '-r', '30', '-i', '-',
+    '-c:v', 'libx264', '-preset', 'veryslow', '-crf', '30', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', clip],
+  { input: Buffer.concat(Array.from({ length: 30 * seconds }, (_, f) => Buffer.from(render(f / 3)))), maxBuffer: 1 << 30 },
+);
+if (ff.status !== 0) throw new Error(`ffmpeg failed: ${ff.stderr}`);
+console.log(`wrote ${clip}`);

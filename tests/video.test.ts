@@ -1,7 +1,8 @@
 // Video files in Node: clips made by ffmpeg with known content (a white square moving 4 px right and 2 px down
 // per frame), decoded to the GPU and checked through the labeling pipeline; timestamps against mp4box's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,30 @@ beforeAll(async () => {
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=0.5', '-c:a', 'aac', join(dir, 'audio.mp4')]);
 }, 120_000);
 afterAll(() => ctx?.destroy());
+
+describe('flowmark label on videos', () => {
+  it('writes one JSON line per frame with the components, and reports a bad video while labelling the rest', () => {
+    const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+    const out = join(dir, 'cli');
+    const r = spawnSync(process.execPath, [cli, 'label', join(dir, 'truncated.mp4'), join(dir, 'vp9.mp4'), '--out-dir', out, '--labels', '--algorithm', 'auto', '--threshold', '128'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/truncated\.mp4: error:/);
+    expect(r.stdout).toMatch(/vp9\.mp4: 64x48 vp09\S*, 12 frames/);
+    const lines = readFileSync(join(out, 'vp9.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.frame)).toEqual(Array.from({ length: frames }, (_, n) => n));
+    expect(lines.map((l) => l.timeUs)).toEqual(Array.from({ length: frames }, (_, n) => n * 100_000));
+    lines.forEach((l, n) => {
+      expect(l.count).toBe(1);
+      expect(Math.abs(l.components[0].cx - (4 + 4 * n + 3.5))).toBeLessThanOrEqual(1);
+    });
+    const labels = readFileSync(join(out, 'vp9-00003.u32'));
+    expect(labels.length).toBe(64 * 48 * 4);
+    expect(new Uint32Array(labels.buffer, labels.byteOffset, 64 * 48).filter((v) => v === 1).length).toBe(lines[3].components[0].area);
+  });
+});
 
 describe('fromVideo (Node, ffmpeg)', () => {
   for (const name of Object.keys(clips)) {

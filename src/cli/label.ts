@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { lastValueFrom } from 'rxjs';
+import { concatMap, lastValueFrom } from 'rxjs';
 import { GpuContext } from '../GpuContext.js';
 import { fromPixels } from '../../nodes/fromPixels.js';
 import { threshold } from '../../nodes/threshold.js';
@@ -12,6 +12,8 @@ import { label, labelAlgorithms, validateLabelOptions, type LabelOptions } from 
 import { readResults } from '../../nodes/readResults.js';
 import { features } from '../../nodes/features.js';
 import type { ComponentFeatures } from '../features/record.js';
+import { fromVideo } from '../node/fromVideo.js';
+import type { VideoInfo } from '../video/probeMp4.js';
 import { readPng } from '../node/readPng.js';
 import { FlowmarkError } from '../errors.js';
 
@@ -23,7 +25,14 @@ export interface LabelCommand {
   passes: number | 'until-converged';
   threshold: number | null;
   stats: boolean;
+  /** Videos: also write each frame's labels as DIR/<name>-<frame>.u32. */
+  labels: boolean;
+  /** Videos: components written per frame at most. */
+  maxComponents: number;
 }
+
+/** Files taken as video (MP4 container); everything else is read as PNG. */
+export const videoExtensions = ['.mp4', '.m4v', '.mov'];
 
 export class UsageError extends FlowmarkError {
   override name = 'UsageError';
@@ -43,6 +52,11 @@ Options:
   --threshold T            foreground is gray > T (default: any nonzero gray value)
   --stats                  also write DIR/<name>.json: per component area, box, centroid, perimeter,
                            orientation, eccentricity and mean gray, computed on the GPU
+
+Video files (${videoExtensions.join(', ')}: H.264, VP9, AV1 in MP4, decoded by ffmpeg) give DIR/<name>.jsonl, one
+line per frame: {"frame","timeUs","count","components":[...the --stats fields]}, with a progress bar on a terminal.
+  --labels                 videos: also write DIR/<name>-<frame>.u32 for every frame
+  --max-components N       videos: components written per frame at most (default 4096; more sets "truncated")
 `;
 
 export function parseLabelArgs(values: Record<string, string | boolean | undefined>, files: string[]): LabelCommand {
@@ -66,7 +80,10 @@ export function parseLabelArgs(values: Record<string, string | boolean | undefin
     passes,
     threshold: t,
     stats: values.stats === true,
+    labels: values.labels === true,
+    maxComponents: Number(values['max-components'] ?? 4096),
   };
+  if (!Number.isInteger(cmd.maxComponents) || cmd.maxComponents < 1) throw new UsageError(`--max-components must be a positive integer, got ${values['max-components']}`);
   try {
     validateLabelOptions(labelOptions(cmd));
   } catch (e) {
@@ -87,6 +104,10 @@ export async function runLabel(cmd: LabelCommand, log = console.log, warn = cons
   try {
     for (const file of cmd.files) {
       try {
+        if (videoExtensions.includes(extname(file).toLowerCase())) {
+          await labelVideo(ctx, file, cmd, log);
+          continue;
+        }
         const img = await readPng(file);
         const result = await lastValueFrom(
           fromPixels(ctx, [img]).pipe(threshold({ level: cmd.threshold ?? 0 }), label(labelOptions(cmd)), readResults()),
@@ -126,7 +147,11 @@ export async function runLabel(cmd: LabelCommand, log = console.log, warn = cons
 
 /** The `--stats` file: one object per component, canonical labels ascending. */
 export function statsJson(width: number, height: number, f: ComponentFeatures): string {
-  const components = Array.from(f.label, (labelValue, i) => ({
+  return JSON.stringify({ width, height, count: f.passed, components: componentsJson(f) }) + '\n';
+}
+
+function componentsJson(f: ComponentFeatures) {
+  return Array.from(f.label, (labelValue, i) => ({
     label: labelValue,
     area: f.area[i],
     x0: f.x0[i],
@@ -140,5 +165,43 @@ export function statsJson(width: number, height: number, f: ComponentFeatures): 
     eccentricity: f.eccentricity[i],
     meanGray: f.meanGray[i],
   }));
-  return JSON.stringify({ width, height, count: f.passed, components }) + '\n';
+}
+
+/** One video: a JSON line per frame, a progress bar on a terminal, a summary line at the end. */
+async function labelVideo(ctx: GpuContext, file: string, cmd: LabelCommand, log: (s: string) => void): Promise<void> {
+  const name = basename(file, extname(file));
+  const lines: string[] = [];
+  let info: VideoInfo | null = null;
+  const start = performance.now();
+  const bar = process.stderr.isTTY ? (n: number) => {
+    const total = info?.frames ?? 0;
+    const done = total ? Math.round((20 * n) / total) : 0;
+    const fps = n / ((performance.now() - start) / 1000);
+    process.stderr.write(`\r${name} [${'#'.repeat(done)}${'.'.repeat(20 - done)}] ${n}/${total} frames, ${fps.toFixed(0)} frames/s `);
+  } : null;
+  let frames = 0;
+  await lastValueFrom(
+    fromVideo(ctx, file, { onInfo: (i) => (info = i) }).pipe(
+      threshold({ level: cmd.threshold ?? 0 }),
+      label({ ...labelOptions(cmd), readLabels: cmd.labels }),
+      features({ maxResults: cmd.maxComponents }),
+      readResults(),
+      concatMap(async (r) => {
+        const f = r.features!;
+        lines.push(JSON.stringify({ frame: r.seq, timeUs: r.timeUs, count: r.labeling!.count, ...(f.truncated ? { truncated: true } : {}), components: componentsJson(f) }));
+        if (cmd.labels) {
+          const l = r.labels!;
+          await writeFile(join(cmd.outDir, `${name}-${String(r.seq).padStart(5, '0')}.u32`), new Uint8Array(l.buffer, l.byteOffset, l.byteLength));
+        }
+        bar?.(++frames);
+        return r;
+      }),
+    ),
+    { defaultValue: null },
+  );
+  if (bar) process.stderr.write('\n');
+  await writeFile(join(cmd.outDir, `${name}.jsonl`), lines.length ? lines.join('\n') + '\n' : '');
+  const seconds = (performance.now() - start) / 1000;
+  const v = info as VideoInfo | null;
+  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${lines.length} frames, ${(lines.length / seconds).toFixed(1)} frames/s`);
 }

@@ -7,7 +7,7 @@ import { labelUsage, parseLabelArgs, runLabel, UsageError } from './label.js';
 const usage = `Usage: flowmark <command> [options]
 
 Commands:
-  label <png...> --out-dir DIR   label connected components on the GPU (flowmark label --help)
+  label <png|mp4...> --out-dir DIR   label connected components on the GPU (flowmark label --help)
 
 Options:
   --help      show this help
@@ -41,6 +41,8 @@ async function main(argv: string[]): Promise<number> {
         passes: { type: 'string' },
         threshold: { type: 'string' },
         stats: { type: 'boolean' },
+        labels: { type: 'boolean' },
+        'max-components': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -1,0 +1,16 @@
+// The README's main job runs on the shipped clip and prints its per-second summary.
+import { expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+it('the main job labels the sample clip: 90 frames, 3 seconds, nothing left held', () => {
+  const main = fileURLToPath(new URL('../dist/examples/node/main.js', import.meta.url));
+  const r = spawnSync(process.execPath, [main], { encoding: 'utf8', timeout: 180_000 });
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/sample\.mp4: 320x240 avc1\.\w+, 90 frames, 30\.0 frames\/s/);
+  const seconds = r.stdout.split('\n').filter((l) => /^\s+\d+\s+30\s/.test(l));
+  expect(seconds).toHaveLength(3);
+  // Three blobs and two markers: at least three objects every second.
+  for (const l of seconds) expect(Number(/(\d+)–(\d+)/.exec(l)![2])).toBeGreaterThanOrEqual(3);
+  expect(r.stdout).toMatch(/90 frames in .* buffers in use after: 0/);
+});
