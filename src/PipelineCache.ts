@@ -6,7 +6,8 @@
 import { ShaderCompileError } from './errors.js';
 import { wgsl, type ShaderId } from '../shaders/wgsl.js';
 
-export type BindingKind = 'uniform' | 'storage' | 'read-only-storage';
+/** Buffer bindings by their type, plus `texture`: a sampled 2D float texture (camera and video frames). */
+export type BindingKind = 'uniform' | 'storage' | 'read-only-storage' | 'texture';
 
 export interface KernelSpec {
   shader: ShaderId;
@@ -109,11 +110,11 @@ export class PipelineCache {
     if (!layout) {
       layout = this.#device.createBindGroupLayout({
         label: `layout:${key}`,
-        entries: bindings.map((type, binding) => ({
-          binding,
-          visibility: GPUShaderStage.COMPUTE,
-          buffer: { type },
-        })),
+        entries: bindings.map((type, binding) =>
+          type === 'texture'
+            ? { binding, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'float' as const } }
+            : { binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } },
+        ),
       });
       this.#layouts.set(key, layout);
     }

@@ -17,3 +17,4 @@ export { features, type FeaturesOptions, type FeatureFilter } from '../nodes/fea
 export type { ComponentFeatures } from './features/record.js';
 export * as reference from './reference/index.js';
 export { probeMp4, type VideoInfo } from './video/probeMp4.js';
+export { fromCamera, type CameraOptions, type CameraStats, type CameraSource } from '../nodes/fromCamera.js';

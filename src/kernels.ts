@@ -5,11 +5,12 @@
 import type { Kernel } from './PipelineCache.js';
 import { dispatchSize } from './dispatch.js';
 
-export function bindGroup(device: GPUDevice, label: string, kernel: Kernel, buffers: readonly GPUBuffer[]): GPUBindGroup {
+/** A bind group for `kernel` from its resources in binding order: buffers, or texture views. */
+export function bindGroup(device: GPUDevice, label: string, kernel: Kernel, resources: readonly (GPUBuffer | GPUTextureView)[]): GPUBindGroup {
   return device.createBindGroup({
     label,
     layout: kernel.layout,
-    entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
+    entries: resources.map((r, binding) => ({ binding, resource: 'size' in r ? { buffer: r } : r })),
   });
 }
 

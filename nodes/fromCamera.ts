@@ -1,0 +1,169 @@
+/**
+ * Source (browser): a camera through `getUserMedia`, frames on the GPU without a CPU copy (each new video frame is
+ * copied into a texture with `copyExternalImageToTexture`, then packed by a compute pass recorded in the frame's
+ * encoder). Paced by the camera (`requestVideoFrameCallback`), not a timer. Latest frame wins: when every
+ * in-flight place is taken, the new frame is dropped and counted (`stats.dropped`). Capture timestamps travel on
+ * each frame; unsubscribing stops the camera's tracks.
+ *
+ * @example
+ * const camera = fromCamera(ctx, { constraints: { video: { width: 1280, height: 720 } } });
+ * camera.pipe(threshold({ method: 'adaptive', invert: true }), label({ algorithm: 'auto' }), features(), readResults())
+ *   .subscribe((r) => draw(r.features));
+ * // camera.stats: { delivered, dropped }
+ *
+ * Errors (on the stream): `GpuUnavailableError`-style failures of getUserMedia are passed through as they come
+ * (NotAllowedError, NotFoundError...); `InvalidOptionError` for bad options (thrown at once).
+ */
+import { Observable } from 'rxjs';
+import type { GpuContext } from '../src/GpuContext.js';
+import { makeFrame, type GpuFrame } from '../src/GpuFrame.js';
+import { InFlight } from '../src/InFlight.js';
+import { InvalidOptionError } from '../src/errors.js';
+import { tagContext } from '../src/contextOf.js';
+import { bindGroup, dispatch1d } from '../src/kernels.js';
+import { packUniform, uniformLayout } from '../src/uniforms.js';
+import type { Kernel } from '../src/PipelineCache.js';
+
+export interface CameraOptions {
+  /** Passed to `getUserMedia` (default `{ video: true }`). */
+  constraints?: MediaStreamConstraints;
+  /** Frames on the GPU at once (default 2). */
+  maxInFlight?: number;
+}
+
+export interface CameraStats {
+  /** Frames emitted. */
+  delivered: number;
+  /** Camera frames skipped because every in-flight place was taken. */
+  dropped: number;
+}
+
+export type CameraSource = Observable<GpuFrame> & { readonly stats: CameraStats };
+
+interface VideoFrameCallbackMetadata {
+  mediaTime: number;
+  captureTime?: number;
+  width: number;
+  height: number;
+}
+type VideoWithCallback = HTMLVideoElement & {
+  requestVideoFrameCallback(cb: (now: number, meta: VideoFrameCallbackMetadata) => void): number;
+  cancelVideoFrameCallback(handle: number): void;
+};
+
+export function fromCamera(ctx: GpuContext, options: CameraOptions = {}): CameraSource {
+  const maxInFlight = options.maxInFlight ?? 2;
+  if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > 8) {
+    throw new InvalidOptionError(`fromCamera: maxInFlight must be an integer in 1..8, got ${maxInFlight}`);
+  }
+  const stats: CameraStats = { delivered: 0, dropped: 0 };
+  const source = new Observable<GpuFrame>((subscriber) => {
+    let closed = false;
+    let stream: MediaStream | null = null;
+    let video: VideoWithCallback | null = null;
+    let handle = 0;
+    const inFlight = new InFlight(maxInFlight);
+    const slots: { texture: GPUTexture; rgba: GPUBuffer; group: GPUBindGroup; w: number; h: number }[] = [];
+    let kernel: Kernel | null = null;
+    const layout = uniformLayout('fromTexture', 'Params');
+    const params = ctx.pool.acquire('fromCamera:params', layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+    let seq = 0;
+    let sizeKey = '';
+
+    const slotFor = (i: number, w: number, h: number) => {
+      let s = slots[i];
+      if (!s || s.w !== w || s.h !== h) {
+        if (s) {
+          s.texture.destroy();
+          ctx.pool.release(s.rgba);
+        }
+        const texture = ctx.device.createTexture({
+          label: `fromCamera:texture${i}`,
+          size: [w, h],
+          format: 'rgba8unorm',
+          usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT,
+        });
+        const rgba = ctx.pool.acquire(`fromCamera:rgba${i}`, w * h * 4, GPUBufferUsage.STORAGE);
+        s = slots[i] = { texture, rgba, group: bindGroup(ctx.device, `fromCamera:slot${i}`, kernel!, [params, texture.createView(), rgba]), w, h };
+      }
+      return s;
+    };
+
+    const onFrame = (_now: number, meta: VideoFrameCallbackMetadata) => {
+      if (closed || !video) return;
+      handle = video.requestVideoFrameCallback(onFrame);
+      const lease = inFlight.tryAcquire();
+      if (!lease) {
+        stats.dropped++;
+        return;
+      }
+      try {
+        const w = video.videoWidth;
+        const h = video.videoHeight;
+        if (`${w}x${h}` !== sizeKey) {
+          sizeKey = `${w}x${h}`;
+          ctx.device.queue.writeBuffer(params, 0, packUniform(layout, { width: w, height: h }));
+        }
+        const slot = slotFor(lease.slot, w, h);
+        ctx.device.queue.copyExternalImageToTexture({ source: video }, { texture: slot.texture }, [w, h]);
+        const encoder = ctx.device.createCommandEncoder({ label: `camera:${seq}` });
+        const profile = ctx.profiler.beginFrame();
+        const pass = encoder.beginComputePass({ label: 'fromCamera', timestampWrites: profile?.pass('fromCamera') });
+        dispatch1d(pass, kernel!, slot.group, w * h, 256, ctx.limits.maxComputeWorkgroupsPerDimension);
+        pass.end();
+        // Capture time when the browser knows it, else the media time; both in microseconds.
+        const timeUs = Math.round((meta.captureTime ?? meta.mediaTime * 1000) * 1000);
+        const frame = makeFrame({
+          seq: seq++,
+          timeUs,
+          width: w,
+          height: h,
+          ctx,
+          encoder,
+          rgba: slot.rgba,
+          profile,
+          lease: {
+            slot: lease.slot,
+            release() {
+              profile?.release();
+              lease.release();
+            },
+          },
+        });
+        stats.delivered++;
+        subscriber.next(frame);
+      } catch (e) {
+        lease.release();
+        subscriber.error(e);
+      }
+    };
+
+    (async () => {
+      kernel = await ctx.pipelines.acquire({ shader: 'fromTexture', entryPoint: 'pack', bindings: ['uniform', 'texture', 'storage'] });
+      stream = await navigator.mediaDevices.getUserMedia(options.constraints ?? { video: true });
+      if (closed) return;
+      video = document.createElement('video') as VideoWithCallback;
+      video.muted = true;
+      video.playsInline = true;
+      video.srcObject = stream;
+      await video.play();
+      if (closed) return;
+      handle = video.requestVideoFrameCallback(onFrame);
+    })().catch((e) => !closed && subscriber.error(e));
+
+    return () => {
+      closed = true;
+      inFlight.close();
+      if (video && handle) video.cancelVideoFrameCallback(handle);
+      stream?.getTracks().forEach((t) => t.stop());
+      if (video) video.srcObject = null;
+      for (const s of slots) {
+        s.texture.destroy();
+        ctx.pool.release(s.rgba);
+      }
+      ctx.pool.release(params);
+      ctx.pipelines.release(kernel);
+    };
+  });
+  return Object.assign(tagContext(source, ctx), { stats });
+}

@@ -1,0 +1,64 @@
+// fromCamera in headless Chromium: the fake camera plays a .y4m made by ffmpeg (a 16×16 white square moving
+// 4 px right per frame on black, 30 frames looping) and the pipeline's output must follow the file's content.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import { launchChromium, serve } from '../support/chromium.js';
+import type { CameraSummary } from './camera.js';
+
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let server: Server;
+let url: string;
+
+beforeAll(async () => {
+  const y4m = join(mkdtempSync(join(tmpdir(), 'flowmark-camera-')), 'square.y4m');
+  execFileSync('ffmpeg', [
+    '-v', 'error', '-y', '-f', 'lavfi',
+    '-i', "color=c=black:s=160x120:r=30:d=1[bg];color=c=white:s=16x16:r=30:d=1[sq];[bg][sq]overlay=x='8+120*t':y=50:eval=frame",
+    '-pix_fmt', 'yuv420p', y4m,
+  ]);
+  const bundle = await build({ entryPoints: [fileURLToPath(new URL('./camera.ts', import.meta.url))], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, external: ['webgpu'] });
+  ({ url, server } = await serve({
+    '/': { body: '<!doctype html><meta charset="utf-8"><script type="module" src="/camera.js"></script>', type: 'text/html' },
+    '/camera.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },
+  }));
+  browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+it('fromCamera follows the fake camera file on the GPU and stops the camera on unsubscribe', async () => {
+  const page = await browser.browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => 'runCameraTest' in globalThis);
+  const s = (await page.evaluate(() => (globalThis as unknown as { runCameraTest(): Promise<unknown> }).runCameraTest())) as CameraSummary;
+  expect(errors).toEqual([]);
+  expect(s.frames).toHaveLength(20);
+  expect(s.frames.map((f) => f.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  // Timestamps only increase.
+  s.frames.slice(1).forEach((f, i) => expect(f.timeUs).toBeGreaterThan(s.frames[i].timeUs));
+  const xs = new Set<number>();
+  for (const f of s.frames) {
+    expect([f.width, f.height]).toEqual([160, 120]);
+    expect(f.count).toBe(1);
+    // The square's centre is at x = 8 + 4n + 7.5, y = 57.5 for some frame n of the file.
+    expect(Math.abs(f.cy[0] - 57.5)).toBeLessThanOrEqual(1);
+    const n = (f.cx[0] - 15.5) / 4;
+    expect(Math.abs(n - Math.round(n))).toBeLessThanOrEqual(0.3);
+    xs.add(Math.round(n));
+  }
+  expect(xs.size).toBeGreaterThanOrEqual(3); // it moves
+  expect(s.stats.delivered).toBeGreaterThanOrEqual(20);
+  expect(s.liveTracksAfter).toBe(0);
+  expect(s.inUseAfter).toBe(0);
+});
