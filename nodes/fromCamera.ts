@@ -20,9 +20,7 @@ import { makeFrame, type GpuFrame } from '../src/GpuFrame.js';
 import { InFlight } from '../src/InFlight.js';
 import { InvalidOptionError } from '../src/errors.js';
 import { tagContext } from '../src/contextOf.js';
-import { bindGroup, dispatch1d } from '../src/kernels.js';
-import { packUniform, uniformLayout } from '../src/uniforms.js';
-import type { Kernel } from '../src/PipelineCache.js';
+import { TextureUploader } from '../src/TextureUploader.js';
 
 export interface CameraOptions {
   /** Passed to `getUserMedia` (default `{ video: true }`). */
@@ -63,31 +61,8 @@ export function fromCamera(ctx: GpuContext, options: CameraOptions = {}): Camera
     let video: VideoWithCallback | null = null;
     let handle = 0;
     const inFlight = new InFlight(maxInFlight);
-    const slots: { texture: GPUTexture; rgba: GPUBuffer; group: GPUBindGroup; w: number; h: number }[] = [];
-    let kernel: Kernel | null = null;
-    const layout = uniformLayout('fromTexture', 'Params');
-    const params = ctx.pool.acquire('fromCamera:params', layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+    const uploader = new TextureUploader(ctx, 'fromCamera');
     let seq = 0;
-    let sizeKey = '';
-
-    const slotFor = (i: number, w: number, h: number) => {
-      let s = slots[i];
-      if (!s || s.w !== w || s.h !== h) {
-        if (s) {
-          s.texture.destroy();
-          ctx.pool.release(s.rgba);
-        }
-        const texture = ctx.device.createTexture({
-          label: `fromCamera:texture${i}`,
-          size: [w, h],
-          format: 'rgba8unorm',
-          usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT,
-        });
-        const rgba = ctx.pool.acquire(`fromCamera:rgba${i}`, w * h * 4, GPUBufferUsage.STORAGE);
-        s = slots[i] = { texture, rgba, group: bindGroup(ctx.device, `fromCamera:slot${i}`, kernel!, [params, texture.createView(), rgba]), w, h };
-      }
-      return s;
-    };
 
     const onFrame = (_now: number, meta: VideoFrameCallbackMetadata) => {
       if (closed || !video) return;
@@ -100,17 +75,10 @@ export function fromCamera(ctx: GpuContext, options: CameraOptions = {}): Camera
       try {
         const w = video.videoWidth;
         const h = video.videoHeight;
-        if (`${w}x${h}` !== sizeKey) {
-          sizeKey = `${w}x${h}`;
-          ctx.device.queue.writeBuffer(params, 0, packUniform(layout, { width: w, height: h }));
-        }
-        const slot = slotFor(lease.slot, w, h);
-        ctx.device.queue.copyExternalImageToTexture({ source: video }, { texture: slot.texture }, [w, h]);
+        const upload = uploader.upload(lease.slot, video, w, h);
         const encoder = ctx.device.createCommandEncoder({ label: `camera:${seq}` });
         const profile = ctx.profiler.beginFrame();
-        const pass = encoder.beginComputePass({ label: 'fromCamera', timestampWrites: profile?.pass('fromCamera') });
-        dispatch1d(pass, kernel!, slot.group, w * h, 256, ctx.limits.maxComputeWorkgroupsPerDimension);
-        pass.end();
+        upload.record(encoder, profile);
         // Capture time when the browser knows it, else the media time; both in microseconds.
         const timeUs = Math.round((meta.captureTime ?? meta.mediaTime * 1000) * 1000);
         const frame = makeFrame({
@@ -120,7 +88,7 @@ export function fromCamera(ctx: GpuContext, options: CameraOptions = {}): Camera
           height: h,
           ctx,
           encoder,
-          rgba: slot.rgba,
+          rgba: upload.rgba,
           profile,
           lease: {
             slot: lease.slot,
@@ -139,7 +107,7 @@ export function fromCamera(ctx: GpuContext, options: CameraOptions = {}): Camera
     };
 
     (async () => {
-      kernel = await ctx.pipelines.acquire({ shader: 'fromTexture', entryPoint: 'pack', bindings: ['uniform', 'texture', 'storage'] });
+      await uploader.ready();
       stream = await navigator.mediaDevices.getUserMedia(options.constraints ?? { video: true });
       if (closed) return;
       video = document.createElement('video') as VideoWithCallback;
@@ -157,12 +125,7 @@ export function fromCamera(ctx: GpuContext, options: CameraOptions = {}): Camera
       if (video && handle) video.cancelVideoFrameCallback(handle);
       stream?.getTracks().forEach((t) => t.stop());
       if (video) video.srcObject = null;
-      for (const s of slots) {
-        s.texture.destroy();
-        ctx.pool.release(s.rgba);
-      }
-      ctx.pool.release(params);
-      ctx.pipelines.release(kernel);
+      uploader.dispose();
     };
   });
   return Object.assign(tagContext(source, ctx), { stats });

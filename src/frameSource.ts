@@ -8,6 +8,7 @@ import { makeFrame, type GpuFrame } from './GpuFrame.js';
 import { InFlight } from './InFlight.js';
 import { InvalidFrameError, InvalidOptionError } from './errors.js';
 import { tagContext } from './contextOf.js';
+import type { ProfileScope } from './Profiler.js';
 
 export interface FrameInputs {
   width: number;
@@ -15,6 +16,8 @@ export interface FrameInputs {
   timeUs: number;
   rgba: GPUBuffer | null;
   gray: GPUBuffer | null;
+  /** Passes to record first in the frame's encoder (e.g. packing a texture into `rgba`). */
+  record?: (encoder: GPUCommandEncoder, profile: ProfileScope | null) => void;
 }
 
 export function validateInFlight(source: string, maxInFlight: number): void {
@@ -32,6 +35,8 @@ export function frameSource<T>(
   prepare: (item: T, slot: number, seq: number) => FrameInputs,
   /** Releases what `prepare` took, when the subscription ends. */
   dispose: () => void = () => undefined,
+  /** Gives back an item taken from `items` but never prepared (the subscription ended meanwhile). */
+  discard: (item: T) => void = () => undefined,
 ): Observable<GpuFrame> {
   validateInFlight(source, maxInFlight);
   return tagContext(
@@ -42,16 +47,22 @@ export function frameSource<T>(
         let seq = 0;
         for await (const item of items as AsyncIterable<T>) {
           const lease = await inFlight.acquire();
-          if (closed || !lease) return;
+          if (closed || !lease) {
+            lease?.release();
+            discard(item);
+            return;
+          }
           try {
             if (ctx.destroyed) throw new InvalidFrameError(`${source}: the GpuContext was destroyed`);
-            const inputs = prepare(item, lease.slot, seq);
+            const { record, ...inputs } = prepare(item, lease.slot, seq);
             const profile = ctx.profiler.beginFrame();
+            const encoder = ctx.device.createCommandEncoder({ label: `frame:${seq}` });
+            record?.(encoder, profile);
             const frame = makeFrame({
               seq,
               ...inputs,
               ctx,
-              encoder: ctx.device.createCommandEncoder({ label: `frame:${seq}` }),
+              encoder,
               profile,
               lease: {
                 slot: lease.slot,

@@ -18,3 +18,4 @@ export type { ComponentFeatures } from './features/record.js';
 export * as reference from './reference/index.js';
 export { probeMp4, type VideoInfo } from './video/probeMp4.js';
 export { fromCamera, type CameraOptions, type CameraStats, type CameraSource } from '../nodes/fromCamera.js';
+export { fromVideo, type VideoOptions } from '../nodes/fromVideo.js';

@@ -2,9 +2,9 @@
 // per frame), decoded to the GPU and checked through the labeling pipeline; timestamps against mp4box's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { clipFrames, codecs, makeClips } from './support/clips.js';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastValueFrom, take, toArray } from 'rxjs';
 import { DecodeError, features, label, readResults, threshold, type GpuContext } from '../src/index.js';
@@ -12,26 +12,13 @@ import { fromVideo, probeVideo } from '../src/node/index.js';
 import { testContext } from './support/gpu.js';
 
 let ctx: GpuContext;
-const dir = mkdtempSync(join(tmpdir(), 'flowmark-video-'));
-const frames = 12;
-// overlay evaluates its position per frame (drawbox would not, in Debian's ffmpeg 5.1).
-const d = frames / 10;
-const square = `color=c=black:s=64x48:r=10:d=${d}[bg];color=c=white:s=8x8:r=10:d=${d}[sq];[bg][sq]overlay=x='4+40*t':y='8+20*t':eval=frame,format=yuv420p`;
-const clips: Record<string, string[]> = {
-  'h264.mp4': ['-c:v', 'libx264', '-bf', '2', '-g', '6'],
-  'vp9.mp4': ['-c:v', 'libvpx-vp9', '-b:v', '0', '-crf', '20', '-deadline', 'realtime'],
-  'av1.mp4': ['-c:v', 'libaom-av1', '-crf', '20', '-cpu-used', '8', '-row-mt', '1'],
-};
+let dir: string;
+const frames = clipFrames;
+const clips = codecs;
 
 beforeAll(async () => {
   ctx = await testContext();
-  for (const [name, codec] of Object.entries(clips)) {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', square, ...codec, join(dir, name)]);
-  }
-  const h264 = readFileSync(join(dir, 'h264.mp4'));
-  writeFileSync(join(dir, 'truncated.mp4'), h264.subarray(0, Math.floor(h264.length * 0.6)));
-  writeFileSync(join(dir, 'empty.mp4'), '');
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=0.5', '-c:a', 'aac', join(dir, 'audio.mp4')]);
+  dir = makeClips();
 }, 120_000);
 afterAll(() => ctx?.destroy());
 

@@ -3,7 +3,7 @@
  * presentation time (composition times in presentation order, shifted by the edit list as players do).
  * Works on any ArrayBuffer, so browsers and Node share it.
  */
-import { createFile, MP4BoxBuffer } from 'mp4box';
+import { createFile, DataStream, Endianness, MP4BoxBuffer, type ISOFile, type Sample, type Track } from 'mp4box';
 import { DecodeError } from '../errors.js';
 
 export interface VideoInfo {
@@ -19,7 +19,51 @@ export interface VideoInfo {
   fps: number;
 }
 
+interface ParsedMp4 {
+  info: VideoInfo;
+  file: ISOFile;
+  track: Track;
+  samples: Sample[];
+  /** Presentation time in µs of a composition time in track units. */
+  timeUs(cts: number): number;
+}
+
 export function probeMp4(bytes: ArrayBuffer, source: string): VideoInfo {
+  return parseMp4(bytes, source).info;
+}
+
+/** Everything a WebCodecs `VideoDecoder` needs: its configuration and the encoded frames in decoding order. */
+export interface DemuxedMp4 {
+  info: VideoInfo;
+  config: VideoDecoderConfig;
+  chunks: { type: 'key' | 'delta'; timestamp: number; duration: number; data: Uint8Array }[];
+}
+
+export function demuxMp4(bytes: ArrayBuffer, source: string): DemuxedMp4 {
+  const { info, file, track, samples, timeUs } = parseMp4(bytes, source);
+  // The decoder's description is the codec configuration box (avcC, hvcC, vpcC, av1C) without its box header.
+  const entry = (file.getTrackById(track.id) as unknown as { mdia: { minf: { stbl: { stsd: { entries: Record<string, unknown>[] } } } } }).mdia.minf.stbl.stsd.entries[0];
+  const box = (entry.avcC ?? entry.hvcC ?? entry.vpcC ?? entry.av1C) as { write(s: DataStream): void } | undefined;
+  let description: Uint8Array | undefined;
+  if (box) {
+    const stream = new DataStream(undefined, 0, Endianness.BIG_ENDIAN);
+    box.write(stream);
+    description = new Uint8Array((stream as unknown as { buffer: ArrayBuffer }).buffer, 8);
+  }
+  const video = track.video!;
+  return {
+    info,
+    config: { codec: track.codec, codedWidth: video.width, codedHeight: video.height, displayAspectWidth: info.width, displayAspectHeight: info.height, description },
+    chunks: samples.map((s) => ({
+      type: s.is_sync ? 'key' : 'delta',
+      timestamp: timeUs(s.cts),
+      duration: Math.round((s.duration * 1e6) / track.timescale),
+      data: new Uint8Array(bytes, s.offset, s.size),
+    })),
+  };
+}
+
+function parseMp4(bytes: ArrayBuffer, source: string): ParsedMp4 {
   if (bytes.byteLength === 0) throw new DecodeError(`${source}: empty file`, source);
   const file = createFile();
   let failure: string | null = null;
@@ -33,9 +77,9 @@ export function probeMp4(bytes: ArrayBuffer, source: string): VideoInfo {
     throw new DecodeError(`${source}: not a readable MP4 (${(cause as Error).message})`, source, { cause });
   }
   if (failure) throw new DecodeError(`${source}: not a readable MP4 (${failure})`, source);
-  const info = file.getInfo();
-  if (!info?.hasMoov) throw new DecodeError(`${source}: not an MP4 (no movie box; truncated or another format)`, source);
-  const track = info.videoTracks[0];
+  const movie = file.getInfo();
+  if (!movie?.hasMoov) throw new DecodeError(`${source}: not an MP4 (no movie box; truncated or another format)`, source);
+  const track = movie.videoTracks[0];
   if (!track) throw new DecodeError(`${source}: the file has no video track`, source);
   const samples = file.getTrackSamplesInfo(track.id);
   if (samples.length === 0) throw new DecodeError(`${source}: the video track has no frames`, source);
@@ -51,13 +95,14 @@ export function probeMp4(bytes: ArrayBuffer, source: string): VideoInfo {
       break;
     }
   }
+  const timeUs = (cts: number) => Math.round(((cts - start + delay) * 1e6) / scale);
   const timestampsUs = samples
     .map((s) => s.cts)
     .sort((a, b) => a - b)
-    .map((cts) => Math.round(((cts - start + delay) * 1e6) / scale));
+    .map(timeUs);
   const last = samples.reduce((m, s) => Math.max(m, s.cts + s.duration), 0);
-  const durationUs = Math.round(((last - start + delay) * 1e6) / scale);
-  return {
+  const durationUs = timeUs(last);
+  const info: VideoInfo = {
     codec: track.codec,
     width: Math.round(track.track_width) || track.video!.width,
     height: Math.round(track.track_height) || track.video!.height,
@@ -66,4 +111,5 @@ export function probeMp4(bytes: ArrayBuffer, source: string): VideoInfo {
     timestampsUs,
     fps: samples.length / (durationUs / 1e6),
   };
+  return { info, file, track, samples, timeUs };
 }

@@ -1,0 +1,67 @@
+// fromVideo in headless Chromium: MP4 clips in H.264, VP9 and AV1 decode with WebCodecs to the right frames on
+// the GPU (every frame, right order, right timestamps); bad files are DecodeErrors.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import { launchChromium, serve } from '../support/chromium.js';
+import { clipFrames, codecs, makeClips, squareCentre } from '../support/clips.js';
+import type { ClipSummary } from './video.js';
+
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let server: Server;
+let url: string;
+const bad = ['truncated.mp4', 'empty.mp4', 'audio.mp4', 'missing.mp4'];
+
+beforeAll(async () => {
+  const dir = makeClips();
+  const bundle = await build({ entryPoints: [fileURLToPath(new URL('./video.ts', import.meta.url))], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, external: ['webgpu'] });
+  const files: Record<string, { body: string | Uint8Array; type: string }> = {
+    '/': { body: '<!doctype html><meta charset="utf-8"><script type="module" src="/video.js"></script>', type: 'text/html' },
+    '/video.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },
+  };
+  for (const name of [...Object.keys(codecs), 'truncated.mp4', 'empty.mp4', 'audio.mp4']) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
+  ({ url, server } = await serve(files));
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+it('decodes H.264, VP9 and AV1 clips to the right frames on the GPU, and reports bad files', async () => {
+  const page = await browser.browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => 'runVideoTest' in globalThis);
+  const names = [...Object.keys(codecs), ...bad];
+  const { clips, inUseAfter } = (await page.evaluate((n) => (globalThis as unknown as { runVideoTest(n: string[]): Promise<unknown> }).runVideoTest(n), names)) as {
+    clips: ClipSummary[];
+    inUseAfter: number;
+  };
+  expect(errors).toEqual([]);
+  for (const c of clips.filter((x) => x.name in codecs)) {
+    expect(c.error, c.name).toBeUndefined();
+    expect(c.info?.frames).toBe(clipFrames);
+    expect(c.frames, c.name).toHaveLength(clipFrames);
+    c.frames!.forEach((f, n) => {
+      expect(f.timeUs, `${c.name} frame ${n}`).toBe(n * 100_000);
+      expect([f.width, f.height]).toEqual([64, 48]);
+      expect(f.count, `${c.name} frame ${n}`).toBe(1);
+      // Within a pixel of the square's centre: decoder rounding blurs its edges.
+      expect(Math.abs(f.cx - squareCentre(n).x), `${c.name} frame ${n} cx`).toBeLessThanOrEqual(1);
+      expect(Math.abs(f.cy - squareCentre(n).y), `${c.name} frame ${n} cy`).toBeLessThanOrEqual(1);
+    });
+  }
+  const byName = Object.fromEntries(clips.map((c) => [c.name, c]));
+  expect(byName['truncated.mp4'].error?.message).toMatch(/truncated|not an MP4|decod/);
+  expect(byName['empty.mp4'].error?.message).toMatch(/empty file/);
+  expect(byName['audio.mp4'].error?.message).toMatch(/no video track/);
+  expect(byName['missing.mp4'].error?.message).toMatch(/download failed \(HTTP 404\)/);
+  for (const b of bad) expect(byName[b].error?.name, b).toBe('DecodeError');
+  expect(inUseAfter).toBe(0);
+});

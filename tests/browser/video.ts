@@ -1,0 +1,40 @@
+// Runs in headless Chromium (see video.test.ts): each served clip through fromVideo (mp4box + WebCodecs) →
+// threshold → label → features; reports every frame or the error.
+import { lastValueFrom, toArray } from 'rxjs';
+import { GpuContext, features, fromVideo, label, readResults, threshold } from '../../src/index.js';
+
+export interface ClipSummary {
+  name: string;
+  frames?: { timeUs: number; width: number; height: number; count: number; cx: number; cy: number }[];
+  info?: { frames: number; codec: string };
+  error?: { name: string; message: string };
+}
+
+async function runVideoTest(names: string[]): Promise<{ clips: ClipSummary[]; inUseAfter: number }> {
+  const ctx = await GpuContext.create({ label: 'video-test' });
+  const clips: ClipSummary[] = [];
+  for (const name of names) {
+    const summary: ClipSummary = { name };
+    try {
+      const results = await lastValueFrom(
+        fromVideo(ctx, `/${name}`, { onInfo: (i) => (summary.info = { frames: i.frames, codec: i.codec }) }).pipe(
+          threshold({ level: 128 }),
+          label({ algorithm: 'auto' }),
+          features(),
+          readResults(),
+          toArray(),
+        ),
+      );
+      summary.frames = results.map((r) => ({ timeUs: r.timeUs, width: r.width, height: r.height, count: r.labeling!.count, cx: r.features!.cx[0], cy: r.features!.cy[0] }));
+    } catch (e) {
+      summary.error = { name: (e as Error).name, message: (e as Error).message };
+    }
+    clips.push(summary);
+  }
+  await new Promise((r) => setTimeout(r, 50));
+  const inUseAfter = ctx.pool.stats().inUse;
+  ctx.destroy();
+  return { clips, inUseAfter };
+}
+
+(globalThis as unknown as { runVideoTest: typeof runVideoTest }).runVideoTest = runVideoTest;
