@@ -69,6 +69,14 @@ describe('fromVideo (Node, ffmpeg)', () => {
     });
   }
 
+  it('decodes what ffmpeg decodes, MPEG-4 Part 2 included, and says plainly when ffmpeg is missing', async () => {
+    const results = await lastValueFrom(fromVideo(ctx, join(dir, 'mpeg4.mp4')).pipe(threshold({ level: 128 }), label(), readResults(), toArray()));
+    expect(results).toHaveLength(frames);
+    const err = await lastValueFrom(fromVideo(ctx, join(dir, 'h264.mp4'), { ffmpeg: 'no-such-ffmpeg' }).pipe(readResults(), toArray())).catch((e) => e);
+    expect(err).toBeInstanceOf(DecodeError);
+    expect((err as Error).message).toMatch(/ffmpeg was not found; install it/);
+  });
+
   it('stops ffmpeg and releases buffers when unsubscribed early', async () => {
     const firstTwo = await lastValueFrom(fromVideo(ctx, join(dir, 'h264.mp4')).pipe(threshold(), label(), readResults(), take(2), toArray()));
     expect(firstTwo.map((r) => r.seq)).toEqual([0, 1]);

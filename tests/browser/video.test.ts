@@ -13,7 +13,7 @@ import type { ClipSummary } from './video.js';
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let server: Server;
 let url: string;
-const bad = ['truncated.mp4', 'empty.mp4', 'audio.mp4', 'missing.mp4'];
+const bad = ['truncated.mp4', 'empty.mp4', 'audio.mp4', 'missing.mp4', 'mpeg4.mp4'];
 
 beforeAll(async () => {
   const dir = makeClips();
@@ -22,7 +22,7 @@ beforeAll(async () => {
     '/': { body: '<!doctype html><meta charset="utf-8"><script type="module" src="/video.js"></script>', type: 'text/html' },
     '/video.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },
   };
-  for (const name of [...Object.keys(codecs), 'truncated.mp4', 'empty.mp4', 'audio.mp4']) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
+  for (const name of [...Object.keys(codecs), 'truncated.mp4', 'empty.mp4', 'audio.mp4', 'mpeg4.mp4']) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
   ({ url, server } = await serve(files));
   browser = await launchChromium();
 }, 120_000);
@@ -62,6 +62,7 @@ it('decodes H.264, VP9 and AV1 clips to the right frames on the GPU, and reports
   expect(byName['empty.mp4'].error?.message).toMatch(/empty file/);
   expect(byName['audio.mp4'].error?.message).toMatch(/no video track/);
   expect(byName['missing.mp4'].error?.message).toMatch(/download failed \(HTTP 404\)/);
+  expect(byName['mpeg4.mp4'].error?.message).toMatch(/cannot decode mp4v/);
   for (const b of bad) expect(byName[b].error?.name, b).toBe('DecodeError');
   expect(inUseAfter).toBe(0);
 });

@@ -1,6 +1,7 @@
 // Test clips made by ffmpeg with known content: a white 8×8 square on black, 64×48, 12 frames at 10 frames/s,
 // moving 4 px right and 2 px down per frame (its centre at 7.5 + 4n, 11.5 + 2n), in H.264 (with B-frames, so
-// the MP4 carries an edit list), VP9 and AV1; plus a truncated copy, an empty file and an audio-only MP4.
+// the MP4 carries an edit list), VP9 and AV1; plus a truncated copy, an empty file, an audio-only MP4 and an
+// MPEG-4 Part 2 clip.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,5 +29,7 @@ export function makeClips(): string {
   writeFileSync(join(dir, 'truncated.mp4'), h264.subarray(0, Math.floor(h264.length * 0.6)));
   writeFileSync(join(dir, 'empty.mp4'), '');
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=0.5', '-c:a', 'aac', join(dir, 'audio.mp4')]);
+  // MPEG-4 Part 2 ('mp4v'): ffmpeg decodes it, WebCodecs in Chromium does not.
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', square, '-c:v', 'mpeg4', join(dir, 'mpeg4.mp4')]);
   return dir;
 }
