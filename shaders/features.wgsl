@@ -1,6 +1,6 @@
 // Component features (CCA) from canonical labels, accumulated exactly in integers. The fused kernel gives each
 // invocation one 32-pixel word of a row and flushes one set of atomics per piece (a run of equal labels within
-// the word: HA4's segment accumulation, Σx in closed form), and pieces of the workgroup's most common label meet
+// the word: HA4's segment accumulation, Σx in closed form), and pieces of the workgroup's likeliest labels meet
 // in workgroup memory first, so a large component costs one set of global atomics per workgroup; the naive
 // kernel, kept for the benchmark, does every atomic for every pixel. Sums that can pass 32 bits are two u32 words added with an exact
 // carry. A last kernel filters components on the GPU and compacts those that pass, so readback stays small.
@@ -131,24 +131,26 @@ fn applyGlobal(l: u32, d: array<u32, REC>) {
   }
 }
 
-// The workgroup's own record for its most likely label, so a component spanning the workgroup costs one set of
-// global atomics per workgroup instead of one per piece.
-var<workgroup> wgRecord: array<atomic<u32>, REC>;
-var<workgroup> candidate: atomic<u32>;
+// The workgroup's own records for its likeliest labels (the first label of a word in each quarter of the
+// workgroup), so a component spanning the workgroup costs one set of global atomics per workgroup, not per piece.
+const CANDIDATES: u32 = 4u;
+var<workgroup> wgRecord: array<atomic<u32>, 80>; // CANDIDATES * REC
+var<workgroup> candidate: array<atomic<u32>, 4>;
 
-fn applyShared(d: array<u32, REC>) {
+fn applyShared(k: u32, d: array<u32, REC>) {
+  let r = k * REC;
   for (var f = 0u; f < REC; f++) {
     if (isSumLo(f)) {
-      let old = atomicAdd(&wgRecord[f], d[f]);
+      let old = atomicAdd(&wgRecord[r + f], d[f]);
       let carry = select(0u, 1u, old + d[f] < old);
-      if (d[f + 1u] + carry != 0u) { atomicAdd(&wgRecord[f + 1u], d[f + 1u] + carry); }
+      if (d[f + 1u] + carry != 0u) { atomicAdd(&wgRecord[r + f + 1u], d[f + 1u] + carry); }
       f += 1u;
     } else if (f == X0 || f == Y0 || f == GMIN) {
-      atomicMin(&wgRecord[f], d[f]);
+      atomicMin(&wgRecord[r + f], d[f]);
     } else if (f == X1 || f == Y1 || f == GMAX) {
-      atomicMax(&wgRecord[f], d[f]);
+      atomicMax(&wgRecord[r + f], d[f]);
     } else if (d[f] != 0u) {
-      atomicAdd(&wgRecord[f], d[f]);
+      atomicAdd(&wgRecord[r + f], d[f]);
     }
   }
 }
@@ -156,7 +158,13 @@ fn applyShared(d: array<u32, REC>) {
 fn flush(l: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) {
   if (l == 0u || l > count()) { return; }
   let d = piece(y, xa, xb, perim, gsum, gmin, gmax);
-  if (l == atomicLoad(&candidate)) { applyShared(d); } else { applyGlobal(l, d); }
+  for (var k = 0u; k < CANDIDATES; k++) {
+    if (l == atomicLoad(&candidate[k])) {
+      applyShared(k, d);
+      return;
+    }
+  }
+  applyGlobal(l, d);
 }
 
 fn onPerimeter(p: u32, x: u32, y: u32) -> bool {
@@ -192,10 +200,10 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let x0 = (i % wpr) * 32u;
   let xe = min(x0 + 32u, w);
   let row = y * w;
-  // The candidate: the first label in the middle invocation's word, usually the component covering the most
-  // of the workgroup when one does.
-  if (li < REC) { atomicStore(&wgRecord[li], identity(li)); }
-  if (li == WG / 2u) {
+  // Candidates: the first label in the word of the middle invocation of each quarter of the workgroup.
+  if (li < CANDIDATES * REC) { atomicStore(&wgRecord[li], identity(li % REC)); }
+  let quarter = WG / CANDIDATES;
+  if (li % quarter == quarter / 2u) {
     var c = 0u;
     if (inRange) {
       for (var x = x0; x < xe; x++) {
@@ -203,7 +211,16 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
         if (l != 0u) { c = l; break; }
       }
     }
-    atomicStore(&candidate, c);
+    atomicStore(&candidate[li / quarter], c);
+  }
+  workgroupBarrier();
+  if (li == 0u) {
+    // A label chosen twice keeps only its first record.
+    for (var k = 1u; k < CANDIDATES; k++) {
+      for (var j = 0u; j < k; j++) {
+        if (atomicLoad(&candidate[k]) == atomicLoad(&candidate[j])) { atomicStore(&candidate[k], 0u); }
+      }
+    }
   }
   workgroupBarrier();
   if (inRange) {
@@ -236,11 +253,13 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     flush(cur, y, start, xe - 1u, perim, gsum, gmin, gmax);
   }
   workgroupBarrier();
-  let c = atomicLoad(&candidate);
-  if (li == 0u && c != 0u && c <= count() && atomicLoad(&wgRecord[AREA]) != 0u) {
-    var d: array<u32, REC>;
-    for (var f = 0u; f < REC; f++) { d[f] = atomicLoad(&wgRecord[f]); }
-    applyGlobal(c, d);
+  if (li < CANDIDATES) {
+    let c = atomicLoad(&candidate[li]);
+    if (c != 0u && c <= count() && atomicLoad(&wgRecord[li * REC + AREA]) != 0u) {
+      var d: array<u32, REC>;
+      for (var f = 0u; f < REC; f++) { d[f] = atomicLoad(&wgRecord[li * REC + f]); }
+      applyGlobal(c, d);
+    }
   }
 }
 
