@@ -66,3 +66,13 @@ it('decodes H.264, VP9 and AV1 clips to the right frames on the GPU, and reports
   for (const b of bad) expect(byName[b].error?.name, b).toBe('DecodeError');
   expect(inUseAfter).toBe(0);
 });
+
+it("paces frames at their timestamps with pacing: 'realtime'", async () => {
+  const page = await browser.browser.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => 'realtimeSeconds' in globalThis);
+  const seconds = (await page.evaluate(() => (globalThis as unknown as { realtimeSeconds(n: string): Promise<number> }).realtimeSeconds('h264.mp4'))) as number;
+  // 12 frames at 10 frames/s: the last is due 1.1 s after the first.
+  expect(seconds).toBeGreaterThanOrEqual(1.05);
+  expect(seconds).toBeLessThan(10);
+});

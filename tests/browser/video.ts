@@ -10,6 +10,15 @@ export interface ClipSummary {
   error?: { name: string; message: string };
 }
 
+async function realtimeSeconds(name: string): Promise<number> {
+  const ctx = await GpuContext.create({ label: 'video-realtime' });
+  const t0 = performance.now();
+  await lastValueFrom(fromVideo(ctx, `/${name}`, { pacing: 'realtime' }).pipe(readResults(), toArray()));
+  ctx.destroy();
+  return (performance.now() - t0) / 1000;
+}
+(globalThis as unknown as { realtimeSeconds: typeof realtimeSeconds }).realtimeSeconds = realtimeSeconds;
+
 async function runVideoTest(names: string[]): Promise<{ clips: ClipSummary[]; inUseAfter: number }> {
   const ctx = await GpuContext.create({ label: 'video-test' });
   const clips: ClipSummary[] = [];
