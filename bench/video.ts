@@ -12,12 +12,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { build } from 'esbuild';
 import { GpuContext, features, label, readResults, threshold } from '../src/index.js';
 import { fromVideo } from '../src/node/index.js';
-import { launchChromium, serve } from '../tests/support/chromium.js';
+import { launchChromium, pageFiles, serve } from '../tests/support/chromium.js';
 import { runMain } from './timing.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' } } });
@@ -42,10 +40,8 @@ async function main(): Promise<void> {
   const nodeAdapter = `${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback)' : ''}`;
   ctx.destroy();
 
-  const page = await build({ entryPoints: [fileURLToPath(new URL('../../bench/videoPage.ts', import.meta.url))], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, external: ['webgpu'] });
   const { url, server } = await serve({
-    '/': { body: '<!doctype html><meta charset="utf-8"><script type="module" src="/page.js"></script>', type: 'text/html' },
-    '/page.js': { body: page.outputFiles[0].contents, type: 'text/javascript' },
+    ...(await pageFiles(new URL('../../bench/videoPage.ts', import.meta.url))),
     '/clip.mp4': { body: readFileSync(clip), type: 'video/mp4' },
   });
   const browser = await launchChromium();

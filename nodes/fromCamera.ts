@@ -16,7 +16,8 @@
  */
 import { Observable } from 'rxjs';
 import type { GpuContext } from '../src/GpuContext.js';
-import { makeFrame, type GpuFrame } from '../src/GpuFrame.js';
+import type { GpuFrame } from '../src/GpuFrame.js';
+import { leasedFrame } from '../src/frameSource.js';
 import { InFlight } from '../src/InFlight.js';
 import { InvalidOptionError } from '../src/errors.js';
 import { tagContext } from '../src/contextOf.js';
@@ -76,28 +77,9 @@ export function fromCamera(ctx: GpuContext, options: CameraOptions = {}): Camera
         const w = video.videoWidth;
         const h = video.videoHeight;
         const upload = uploader.upload(lease.slot, video, w, h);
-        const encoder = ctx.device.createCommandEncoder({ label: `camera:${seq}` });
-        const profile = ctx.profiler.beginFrame();
-        upload.record(encoder, profile);
         // Capture time when the browser knows it, else the media time; both in microseconds.
         const timeUs = Math.round((meta.captureTime ?? meta.mediaTime * 1000) * 1000);
-        const frame = makeFrame({
-          seq: seq++,
-          timeUs,
-          width: w,
-          height: h,
-          ctx,
-          encoder,
-          rgba: upload.rgba,
-          profile,
-          lease: {
-            slot: lease.slot,
-            release() {
-              profile?.release();
-              lease.release();
-            },
-          },
-        });
+        const frame = leasedFrame(ctx, lease, seq++, { width: w, height: h, timeUs, rgba: upload.rgba, gray: null, record: upload.record });
         stats.delivered++;
         subscriber.next(frame);
       } catch (e) {

@@ -5,7 +5,7 @@
 import { Observable } from 'rxjs';
 import type { GpuContext } from './GpuContext.js';
 import { makeFrame, type GpuFrame } from './GpuFrame.js';
-import { InFlight } from './InFlight.js';
+import { InFlight, type FrameLease } from './InFlight.js';
 import { InvalidFrameError, InvalidOptionError } from './errors.js';
 import { tagContext } from './contextOf.js';
 import type { ProfileScope } from './Profiler.js';
@@ -18,6 +18,30 @@ export interface FrameInputs {
   gray: GPUBuffer | null;
   /** Passes to record first in the frame's encoder (e.g. packing a texture into `rgba`). */
   record?: (encoder: GPUCommandEncoder, profile: ProfileScope | null) => void;
+}
+
+/**
+ * A new frame from its inputs: its own command encoder (with `inputs.record` recorded first) and profiler scope,
+ * and a lease whose release also frees the scope. Every source builds its frames here.
+ */
+export function leasedFrame(ctx: GpuContext, lease: FrameLease, seq: number, { record, ...inputs }: FrameInputs): GpuFrame {
+  const profile = ctx.profiler.beginFrame();
+  const encoder = ctx.device.createCommandEncoder({ label: `frame:${seq}` });
+  record?.(encoder, profile);
+  return makeFrame({
+    seq,
+    ...inputs,
+    ctx,
+    encoder,
+    profile,
+    lease: {
+      slot: lease.slot,
+      release() {
+        profile?.release();
+        lease.release();
+      },
+    },
+  });
 }
 
 export function validateInFlight(source: string, maxInFlight: number): void {
@@ -54,24 +78,7 @@ export function frameSource<T>(
           }
           try {
             if (ctx.destroyed) throw new InvalidFrameError(`${source}: the GpuContext was destroyed`);
-            const { record, ...inputs } = prepare(item, lease.slot, seq);
-            const profile = ctx.profiler.beginFrame();
-            const encoder = ctx.device.createCommandEncoder({ label: `frame:${seq}` });
-            record?.(encoder, profile);
-            const frame = makeFrame({
-              seq,
-              ...inputs,
-              ctx,
-              encoder,
-              profile,
-              lease: {
-                slot: lease.slot,
-                release() {
-                  profile?.release();
-                  lease.release();
-                },
-              },
-            });
+            const frame = leasedFrame(ctx, lease, seq, prepare(item, lease.slot, seq));
             seq++;
             subscriber.next(frame);
           } catch (e) {

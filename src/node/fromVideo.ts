@@ -11,7 +11,7 @@
  * ffmpeg cannot decode, or no ffmpeg (the message says how to install it).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readInput } from './readInput.js';
 import type { Readable } from 'node:stream';
 import { defer, type Observable } from 'rxjs';
 import type { GpuContext } from '../GpuContext.js';
@@ -32,13 +32,7 @@ export interface FromVideoOptions {
 }
 
 export async function probeVideo(path: string): Promise<VideoInfo> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    throw new DecodeError(`${path}: cannot read (${code === 'ENOENT' ? 'no such file' : (cause as Error).message})`, path, { cause });
-  }
+  const bytes = await readInput(path);
   return probeMp4(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, path);
 }
 

@@ -2,7 +2,7 @@
  * Reads a PNG file into a `PixelImage` (Node only). Gray, gray+alpha, palette and RGB(A) PNGs of 8 or 16 bits
  * all arrive as RGBA8 through pngjs; gray PNGs come back as gray. Failures are `DecodeError`s naming the file.
  */
-import { readFile } from 'node:fs/promises';
+import { readInput } from './readInput.js';
 import { PNG } from 'pngjs';
 import { DecodeError } from '../errors.js';
 import type { PixelImage } from '../../nodes/fromPixels.js';
@@ -10,14 +10,7 @@ import type { PixelImage } from '../../nodes/fromPixels.js';
 const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export async function readPng(path: string): Promise<PixelImage> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (cause as Error).message;
-    throw new DecodeError(`${path}: cannot read (${why})`, path, { cause });
-  }
+  const bytes = await readInput(path);
   if (bytes.length === 0) throw new DecodeError(`${path}: empty file`, path);
   if (bytes.length < 8 || !bytes.subarray(0, 8).equals(signature)) throw new DecodeError(`${path}: not a PNG file`, path);
   let png: PNG;

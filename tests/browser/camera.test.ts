@@ -1,14 +1,12 @@
 // fromCamera in headless Chromium: the fake camera plays a .y4m made by ffmpeg (a 16×16 white square moving
 // 4 px right per frame on black, 30 frames looping) and the pipeline's output must follow the file's content.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
-import { launchChromium, serve } from '../support/chromium.js';
+import { launchChromium, pageFiles, serve } from '../support/chromium.js';
 import type { CameraSummary } from './camera.js';
 
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -22,11 +20,7 @@ beforeAll(async () => {
     '-i', "color=c=black:s=160x120:r=30:d=1[bg];color=c=white:s=16x16:r=30:d=1[sq];[bg][sq]overlay=x='8+120*t':y=50:eval=frame",
     '-pix_fmt', 'yuv420p', y4m,
   ]);
-  const bundle = await build({ entryPoints: [fileURLToPath(new URL('./camera.ts', import.meta.url))], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, external: ['webgpu'] });
-  ({ url, server } = await serve({
-    '/': { body: '<!doctype html><meta charset="utf-8"><script type="module" src="/camera.js"></script>', type: 'text/html' },
-    '/camera.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },
-  }));
+  ({ url, server } = await serve(await pageFiles(new URL('./camera.ts', import.meta.url))));
   browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`]);
 }, 120_000);
 

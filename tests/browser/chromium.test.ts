@@ -1,9 +1,7 @@
 // The same threshold → label pipeline in headless Chromium (WebGPU on SwiftShader), equal to the CPU reference.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
-import { launchChromium, serve } from '../support/chromium.js';
+import { launchChromium, pageFiles, serve } from '../support/chromium.js';
 import type { BrowserSummary } from './page.js';
 
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -11,21 +9,7 @@ let server: Server;
 let url: string;
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./page.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    // Dawn is Node's WebGPU; the browser has its own.
-    external: ['webgpu'],
-  });
-  const html = '<!doctype html><meta charset="utf-8"><title>flowmark tests</title><script type="module" src="/page.js"></script>';
-  ({ url, server } = await serve({
-    '/': { body: html, type: 'text/html' },
-    '/page.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },
-  }));
+  ({ url, server } = await serve(await pageFiles(new URL('./page.ts', import.meta.url))));
   browser = await launchChromium();
 });
 

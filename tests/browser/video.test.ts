@@ -1,12 +1,10 @@
 // fromVideo in headless Chromium: MP4 clips in H.264, VP9 and AV1 decode with WebCodecs to the right frames on
 // the GPU (every frame, right order, right timestamps); bad files are DecodeErrors.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
-import { launchChromium, serve } from '../support/chromium.js';
+import { launchChromium, pageFiles, serve } from '../support/chromium.js';
 import { clipFrames, codecs, makeClips, squareCentre } from '../support/clips.js';
 import type { ClipSummary } from './video.js';
 
@@ -17,11 +15,7 @@ const bad = ['truncated.mp4', 'empty.mp4', 'audio.mp4', 'missing.mp4', 'mpeg4.mp
 
 beforeAll(async () => {
   const dir = makeClips();
-  const bundle = await build({ entryPoints: [fileURLToPath(new URL('./video.ts', import.meta.url))], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, external: ['webgpu'] });
-  const files: Record<string, { body: string | Uint8Array; type: string }> = {
-    '/': { body: '<!doctype html><meta charset="utf-8"><script type="module" src="/video.js"></script>', type: 'text/html' },
-    '/video.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },
-  };
+  const files = await pageFiles(new URL('./video.ts', import.meta.url));
   for (const name of [...Object.keys(codecs), 'truncated.mp4', 'empty.mp4', 'audio.mp4', 'mpeg4.mp4']) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
   ({ url, server } = await serve(files));
   browser = await launchChromium();

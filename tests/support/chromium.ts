@@ -2,6 +2,8 @@
 // and a static localhost server for bundled test pages.
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -39,4 +41,13 @@ export async function serve(files: Record<string, { body: string | Uint8Array; t
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const addr = server.address() as { port: number };
   return { url: `http://127.0.0.1:${addr.port}`, server };
+}
+
+/** Bundles a test page's entry (TypeScript) for the browser: the files to serve at / and /page.js. */
+export async function pageFiles(entry: URL): Promise<Record<string, { body: string | Uint8Array; type: string }>> {
+  const bundle = await build({ entryPoints: [fileURLToPath(entry)], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, external: ['webgpu'] });
+  return {
+    '/': { body: '<!doctype html><meta charset="utf-8"><title>flowmark test</title><script type="module" src="/page.js"></script>', type: 'text/html' },
+    '/page.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },
+  };
 }
