@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # The test suite on a fresh machine: install what is missing, build (shaders, types, CLI), run every test.
-# GPU tests need an adapter and fail, never skip, without one (REQUIRE_GPU=1).
+# GPU tests need an adapter and fail, never skip, without one: tests/support/gpu.ts throws when none is found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 source scripts/env.sh
 npm run --silent build
 mkdir -p out
-export REQUIRE_GPU=1
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=out/vitest.json "$@" || status=$?
 # One plain closing line that any reader of the log understands.
