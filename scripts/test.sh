@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 source scripts/env.sh
 npm run --silent build
+# Tests and benchmarks are type-checked too (vitest itself only strips types).
+npx tsc -p tsconfig.tests.json
 mkdir -p out
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=out/vitest.json "$@" || status=$?

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import { launchChromium, pageFiles, serve } from '../support/chromium.js';
+import { callInPage, launchChromium, pageFiles, serve } from '../support/chromium.js';
 import type { CameraSummary } from './camera.js';
 
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -30,12 +30,7 @@ afterAll(async () => {
 });
 
 it('fromCamera follows the fake camera file on the GPU and stops the camera on unsubscribe', async () => {
-  const page = await browser.browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForFunction(() => 'runCameraTest' in globalThis);
-  const s = (await page.evaluate(() => (globalThis as unknown as { runCameraTest(): Promise<unknown> }).runCameraTest())) as CameraSummary;
+  const { result: s, errors } = await callInPage<CameraSummary>(browser.browser, url, 'runCameraTest');
   expect(errors).toEqual([]);
   expect(s.frames).toHaveLength(20);
   expect(s.frames.map((f) => f.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));

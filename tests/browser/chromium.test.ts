@@ -1,7 +1,7 @@
 // The same threshold → label pipeline in headless Chromium (WebGPU on SwiftShader), equal to the CPU reference.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
-import { launchChromium, pageFiles, serve } from '../support/chromium.js';
+import { callInPage, launchChromium, pageFiles, serve } from '../support/chromium.js';
 import type { BrowserSummary } from './page.js';
 
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -20,12 +20,7 @@ afterAll(async () => {
 
 describe('in headless Chromium', () => {
   it('labels (every algorithm) and thresholds exactly like the CPU reference, on WebGPU', async () => {
-    const page = await browser.browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(url);
-    await page.waitForFunction(() => 'runFlowmarkTests' in globalThis);
-    const summary = (await page.evaluate(() => (globalThis as unknown as { runFlowmarkTests(): Promise<unknown> }).runFlowmarkTests())) as BrowserSummary;
+    const { result: summary, errors } = await callInPage<BrowserSummary>(browser.browser, url, 'runFlowmarkTests');
     expect(errors).toEqual([]);
     expect(summary.failures).toEqual([]);
     expect(summary.labelChecks).toBeGreaterThanOrEqual(6 * 2 * 100); // every algorithm, both connectivities

@@ -24,6 +24,7 @@ it('the browser example labels the sample frame and draws its five objects', asy
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
   await page.waitForFunction(() => 'flowmarkExample' in globalThis);
+  // The example runs by itself on load and leaves its promise, not a function, on the page.
   const result = await page.evaluate(() => (globalThis as unknown as { flowmarkExample: Promise<{ objects: number; components: number }> }).flowmarkExample);
   expect(errors).toEqual([]);
   // Three dark blobs and two markers in frame 3 of the sample data.

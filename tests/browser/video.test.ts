@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import { launchChromium, pageFiles, serve } from '../support/chromium.js';
+import { callInPage, launchChromium, pageFiles, serve } from '../support/chromium.js';
 import { clipFrames, codecs, makeClips, squareCentre } from '../support/clips.js';
 import type { ClipSummary } from './video.js';
 
@@ -27,16 +27,11 @@ afterAll(async () => {
 });
 
 it('decodes H.264, VP9 and AV1 clips to the right frames on the GPU, and reports bad files', async () => {
-  const page = await browser.browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForFunction(() => 'runVideoTest' in globalThis);
   const names = [...Object.keys(codecs), ...bad];
-  const { clips, inUseAfter } = (await page.evaluate((n) => (globalThis as unknown as { runVideoTest(n: string[]): Promise<unknown> }).runVideoTest(n), names)) as {
-    clips: ClipSummary[];
-    inUseAfter: number;
-  };
+  const {
+    result: { clips, inUseAfter },
+    errors,
+  } = await callInPage<{ clips: ClipSummary[]; inUseAfter: number }>(browser.browser, url, 'runVideoTest', names);
   expect(errors).toEqual([]);
   for (const c of clips.filter((x) => x.name in codecs)) {
     expect(c.error, c.name).toBeUndefined();
@@ -62,10 +57,7 @@ it('decodes H.264, VP9 and AV1 clips to the right frames on the GPU, and reports
 });
 
 it("paces frames at their timestamps with pacing: 'realtime'", async () => {
-  const page = await browser.browser.newPage();
-  await page.goto(url);
-  await page.waitForFunction(() => 'realtimeSeconds' in globalThis);
-  const seconds = (await page.evaluate(() => (globalThis as unknown as { realtimeSeconds(n: string): Promise<number> }).realtimeSeconds('h264.mp4'))) as number;
+  const { result: seconds } = await callInPage<number>(browser.browser, url, 'realtimeSeconds', 'h264.mp4');
   // 12 frames at 10 frames/s: the last is due 1.1 s after the first.
   expect(seconds).toBeGreaterThanOrEqual(1.05);
   expect(seconds).toBeLessThan(10);

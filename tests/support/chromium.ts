@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -50,4 +50,21 @@ export async function pageFiles(entry: URL): Promise<Record<string, { body: stri
     '/': { body: '<!doctype html><meta charset="utf-8"><title>flowmark test</title><script type="module" src="/page.js"></script>', type: 'text/html' },
     '/page.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },
   };
+}
+
+/**
+ * Opens `url`, waits for the page to define `globalThis[fn]`, calls it with `arg` and returns its result, the
+ * page's uncaught errors and the page itself.
+ */
+export async function callInPage<T>(browser: Browser, url: string, fn: string, arg?: unknown): Promise<{ result: T; errors: string[]; page: Page }> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction((name) => name in globalThis, fn);
+  const result = (await page.evaluate(
+    ([name, a]) => (globalThis as unknown as Record<string, (x: unknown) => Promise<unknown>>)[name as string](a),
+    [fn, arg] as const,
+  )) as T;
+  return { result, errors, page };
 }
