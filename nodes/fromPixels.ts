@@ -12,12 +12,13 @@
  * Errors: `InvalidFrameError` for a size or data length that does not match, or a frame beyond device limits;
  * the error of the iterable itself otherwise. Unsubscribing releases the upload buffers.
  */
-import type { Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { GpuContext } from '../src/GpuContext.js';
 import type { GpuFrame } from '../src/GpuFrame.js';
 import { InvalidFrameError } from '../src/errors.js';
 import { wordsFor } from '../src/dispatch.js';
 import { frameSource, validateInFlight } from '../src/frameSource.js';
+import { tagContext } from '../src/contextOf.js';
 
 export interface PixelImage {
   width: number;
@@ -62,37 +63,43 @@ export function fromPixels(
 ): Observable<GpuFrame> {
   const maxInFlight = options.maxInFlight ?? 2;
   validateInFlight('fromPixels', maxInFlight);
-  // One upload buffer per in-flight slot: an upload never overwrites a frame still in use.
-  const uploads: (GPUBuffer | null)[] = [];
-  const upload = (slot: number, img: PixelImage): GPUBuffer => {
-    const bytes = img.format === 'rgba' ? img.width * img.height * 4 : wordsFor(img.width * img.height) * 4;
-    let buf = uploads[slot] ?? null;
-    if (!buf || buf.size < bytes || buf.size > Math.max(256, bytes * 2)) {
-      ctx.pool.release(buf);
-      buf = uploads[slot] = ctx.pool.acquire(`fromPixels:upload${slot}`, bytes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
-    }
-    const data = img.data;
-    if (data.byteLength % 4 === 0) {
-      ctx.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
-    } else {
-      // writeBuffer wants a multiple of 4 bytes: pad gray images whose pixel count is not.
-      const padded = new Uint8Array(bytes);
-      padded.set(data);
-      ctx.device.queue.writeBuffer(buf, 0, padded);
-    }
-    return buf;
-  };
-  return frameSource(
+  // Each subscription has its own upload buffers, one per in-flight slot: an upload never overwrites a frame
+  // still in use.
+  return tagContext(
+    defer(() => {
+      const uploads: (GPUBuffer | null)[] = [];
+      const upload = (slot: number, img: PixelImage): GPUBuffer => {
+        const bytes = img.format === 'rgba' ? img.width * img.height * 4 : wordsFor(img.width * img.height) * 4;
+        let buf = uploads[slot] ?? null;
+        if (!buf || buf.size < bytes || buf.size > Math.max(256, bytes * 2)) {
+          ctx.pool.release(buf);
+          buf = uploads[slot] = ctx.pool.acquire(`fromPixels:upload${slot}`, bytes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+        }
+        const data = img.data;
+        if (data.byteLength % 4 === 0) {
+          ctx.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
+        } else {
+          // writeBuffer wants a multiple of 4 bytes: pad gray images whose pixel count is not.
+          const padded = new Uint8Array(bytes);
+          padded.set(data);
+          ctx.device.queue.writeBuffer(buf, 0, padded);
+        }
+        return buf;
+      };
+      return frameSource(
+        ctx,
+        'fromPixels',
+        images,
+        maxInFlight,
+        (img, slot, seq) => {
+          validateImage(ctx, img, seq);
+          const buf = upload(slot, img);
+          const timeUs = img.timeUs ?? Math.round((seq * 1e6) / 30);
+          return { width: img.width, height: img.height, timeUs, rgba: img.format === 'rgba' ? buf : null, gray: img.format === 'gray' ? buf : null };
+        },
+        () => uploads.splice(0).forEach((b) => ctx.pool.release(b)),
+      );
+    }),
     ctx,
-    'fromPixels',
-    images,
-    maxInFlight,
-    (img, slot, seq) => {
-      validateImage(ctx, img, seq);
-      const buf = upload(slot, img);
-      const timeUs = img.timeUs ?? Math.round((seq * 1e6) / 30);
-      return { width: img.width, height: img.height, timeUs, rgba: img.format === 'rgba' ? buf : null, gray: img.format === 'gray' ? buf : null };
-    },
-    () => uploads.splice(0).forEach((b) => ctx.pool.release(b)),
   );
 }

@@ -130,12 +130,11 @@ function specs(algorithm: LabelAlgorithm, choices: AlgorithmChoices): Record<str
     scan: { shader: 'label/canonical', entryPoint: 'scanBlocks', bindings: pixel, constants: c },
     rank: { shader: 'label/canonical', entryPoint: 'rankRoots', bindings: pixel, constants: c },
     relabel: { shader: 'label/canonical', entryPoint: 'relabel', bindings: pixel, constants: c },
-    // Shibata's per-frame reset; its layout also serves the control bind group every algorithm creates.
-    reset: { shader: 'label/shibata', entryPoint: 'reset', bindings: control, constants: shibata },
   } satisfies Record<string, KernelSpec>;
   if (algorithm !== 'shibata') return { ...shared, ...directAlgorithms[algorithm].specs(choices) };
   return {
     ...shared,
+    reset: { shader: 'label/shibata', entryPoint: 'reset', bindings: control, constants: shibata },
     prepare: { shader: 'label/shibata', entryPoint: 'prepare', bindings: pixel, constants: shibata },
     propagate: { shader: 'label/shibata', entryPoint: 'propagate', bindings: pixel, constants: shibata },
     control: { shader: 'label/shibata', entryPoint: 'control', bindings: control, constants: shibata },
@@ -160,9 +159,10 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
     const params = pool.acquire('label:params', layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
     const info = pool.acquire('label:info', 32, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
-    const args = pool.acquire('label:args', 16, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
+    // Shibata's indirect dispatch arguments and control bind group; the direct algorithms need neither.
+    const args = direct ? null : pool.acquire('label:args', 16, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT);
     const check = untilConverged ? pool.acquire('label:check', 32, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST) : null;
-    const groupsControl = bindGroup(device, 'label:control', k.reset, [params, info, args]);
+    const groupsControl = direct ? null : bindGroup(device, 'label:control', k.reset, [params, info, args!]);
 
     let size = '';
     let L: GPUBuffer | null = null;
@@ -220,9 +220,9 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
       for (let i = 0; i < count; i++) {
         pass.setPipeline(k.propagate.pipeline);
         pass.setBindGroup(0, pixelGroup!);
-        pass.dispatchWorkgroupsIndirect(args, 0);
+        pass.dispatchWorkgroupsIndirect(args!, 0);
         pass.setPipeline(k.control.pipeline);
-        pass.setBindGroup(0, groupsControl);
+        pass.setBindGroup(0, groupsControl!);
         pass.dispatchWorkgroups(1);
       }
     };
@@ -275,7 +275,7 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
         }
         batch *= 2;
         const pass = encoder.beginComputePass({ label: 'label:shibata', timestampWrites: f.profile?.pass('label:shibata') });
-        single(pass, k.resume, groupsControl);
+        single(pass, k.resume, groupsControl!);
         propagate(pass, batch);
         pass.end();
       }
@@ -297,7 +297,7 @@ export function label(options: LabelOptions = {}): OperatorFunction<GpuFrame, Gp
         }
         const pass = f.encoder.beginComputePass({ label: 'label:shibata', timestampWrites: f.profile?.pass('label:shibata') });
         for (let r = 0; r < o.repeat; r++) {
-          single(pass, k.reset, groupsControl);
+          single(pass, k.reset, groupsControl!);
           dispatch1d(pass, k.prepare, pixelGroup!, pixels, WG, maxDim);
           propagate(pass, untilConverged ? Math.max(firstBatch, lastPasses + 2) : (o.passes as number));
         }
