@@ -1,9 +1,13 @@
 /**
- * Features benchmark: threshold → label → features at 2048×2048 over densities 0–1 and granularities 1/4/16,
- * comparing in one run the fused features pass (one set of atomics per run piece) with the naive pass (every
- * atomic for every pixel after relabeling). GPU ms from timestamp queries, per repetition with `--repeat K`.
+ * Features benchmark at 2048×2048 over densities 0–1 and granularities 1/4/16, in one run:
+ * - labels and features in one labeling (`threshold → features()`: C2FL tiles accumulate their parts of
+ *   components while they are labelled; no relabeling),
+ * - `threshold → label → features()`: labels, canonical relabeling, then the run-piece features pass,
+ * - the naive pass after relabeling (every atomic for every pixel), the comparison the HA4 paper makes.
+ * GPU ms from timestamp queries, per repetition with `--repeat K`; `--split` times each kernel of the one-labeling
+ * path in a pass of its own (analysis: adds pass boundaries).
  *
- *   node dist/bench/features.js [--size 2048] [--reps 10] [--repeat 10] [--algorithm c2fl] [--dawn backend=vulkan]
+ *   node dist/bench/features.js [--size 2048] [--reps 10] [--repeat 10] [--algorithm c2fl] [--split] [--dawn backend=vulkan]
  */
 import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
@@ -20,6 +24,7 @@ const { values } = parseArgs({
     algorithm: { type: 'string', default: 'c2fl' },
     connectivity: { type: 'string', default: '8' },
     granularities: { type: 'string', default: '1,4,16' },
+    split: { type: 'boolean', default: false },
     'warmup-ms': { type: 'string', default: '3000' },
     dawn: { type: 'string', multiple: true, default: [] },
   },
@@ -33,12 +38,29 @@ const connectivity = Number(values.connectivity) as 4 | 8;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const ms = (r: FrameResult, prefix: string) => r.timings.filter((t) => t.name === prefix || t.name.startsWith(prefix + ':')).reduce((s, t) => s + t.ms, 0);
 
-async function measure(ctx: GpuContext, buffer: GPUBuffer, method: 'fused' | 'per-pixel') {
-  const frames = function* () {
-    for (let i = 0; i <= reps; i++) yield { buffer, width: size, height: size, format: 'gray' as const };
-  };
+const frames = function* (buffer: GPUBuffer) {
+  for (let i = 0; i <= reps; i++) yield { buffer, width: size, height: size, format: 'gray' as const };
+};
+
+/** Labels and features in one labeling: GPU ms per repetition, and per kernel with --split. */
+async function measureOne(ctx: GpuContext, buffer: GPUBuffer) {
   const results = await lastValueFrom(
-    fromGpuBuffers(ctx, frames(), { maxInFlight: 8 }).pipe(
+    fromGpuBuffers(ctx, frames(buffer), { maxInFlight: 8 }).pipe(
+      threshold(),
+      features({ connectivity, repeat, maxResults: 1024, profileKernels: values.split as boolean }),
+      readResults({ framesPerSubmit: 8 }),
+      toArray(),
+    ),
+  );
+  const timed = results.slice(1);
+  const f = timed.at(-1)!.features!;
+  const kernels = ['tile', 'merge', 'resolve', 'compact'].map((k) => median(timed.map((r) => ms(r, `features:components:${k}`))) / repeat);
+  return { count: f.count, overflow: f.overflow, total: median(timed.map((r) => ms(r, 'features:components'))) / repeat, kernels };
+}
+
+async function measure(ctx: GpuContext, buffer: GPUBuffer, method: 'fused' | 'per-pixel') {
+  const results = await lastValueFrom(
+    fromGpuBuffers(ctx, frames(buffer), { maxInFlight: 8 }).pipe(
       threshold(),
       label({ algorithm, connectivity, passes: 8, repeat }),
       features({ method, repeat, maxResults: 1024 }),
@@ -48,7 +70,7 @@ async function measure(ctx: GpuContext, buffer: GPUBuffer, method: 'fused' | 'pe
   );
   const timed = results.slice(1);
   return {
-    count: timed.at(-1)!.features!.passed,
+    count: timed.at(-1)!.features!.count,
     label: median(timed.map((r) => ms(r, `label:${algorithm}`))) / repeat,
     canonical: median(timed.map((r) => ms(r, 'label:canonical'))) / repeat,
     features: median(timed.map((r) => ms(r, `features:${method}`))) / repeat,
@@ -66,24 +88,34 @@ async function main(): Promise<void> {
     ctx.device.queue.writeBuffer(buffer, 0, padded);
   };
   upload(randomBlocks(size, size, 0.5, 4, 1));
-  for (const t0 = performance.now(); performance.now() - t0 < Number(values['warmup-ms']); ) await measure(ctx, buffer, 'fused');
+  for (const t0 = performance.now(); performance.now() - t0 < Number(values['warmup-ms']); ) {
+    await measure(ctx, buffer, 'fused');
+    await measureOne(ctx, buffer);
+  }
   let seed = 1;
   for (const g of (values.granularities as string).split(',').map(Number)) {
     console.log(`\ng = ${g}\n`);
-    console.log('| density | components | label ms | canonical ms | features fused ms | features per-pixel ms | per-pixel / fused | labels + fused features ms |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log('| density | components | **labels + features, one labeling** ms | label ms | canonical ms | features ms | labels + canonical + features ms | naive per-pixel features ms | naive / run-piece |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     const rows: number[][] = [];
+    const splits: number[][] = [];
     for (let i = 0; i <= 10; i++) {
       const d = i / 10;
       upload(randomBlocks(size, size, d, g, seed++));
+      const one = await measureOne(ctx, buffer);
       const fused = await measure(ctx, buffer, 'fused');
       const naive = await measure(ctx, buffer, 'per-pixel');
+      if (one.count !== fused.count || one.overflow) throw new Error(`d=${d}: one labeling found ${one.count} components${one.overflow ? ' (overflow)' : ''}, label() ${fused.count}`);
       const total = fused.label + fused.canonical + fused.features;
-      rows.push([fused.label, fused.canonical, fused.features, naive.features, total]);
-      console.log(`| ${d.toFixed(1)} | ${fused.count} | ${fused.label.toFixed(3)} | ${fused.canonical.toFixed(3)} | ${fused.features.toFixed(3)} | ${naive.features.toFixed(3)} | ${(naive.features / fused.features).toFixed(1)}× | ${total.toFixed(3)} |`);
+      rows.push([one.total, fused.label, fused.canonical, fused.features, total, naive.features]);
+      splits.push(one.kernels);
+      console.log(`| ${d.toFixed(1)} | ${fused.count} | **${one.total.toFixed(3)}** | ${fused.label.toFixed(3)} | ${fused.canonical.toFixed(3)} | ${fused.features.toFixed(3)} | ${total.toFixed(3)} | ${naive.features.toFixed(3)} | ${(naive.features / fused.features).toFixed(1)}× |`);
     }
-    const mean = (k: number) => rows.reduce((s, r) => s + r[k], 0) / rows.length;
-    console.log(`| **mean** | | ${mean(0).toFixed(3)} | ${mean(1).toFixed(3)} | **${mean(2).toFixed(3)}** | ${mean(3).toFixed(3)} | ${(mean(3) / mean(2)).toFixed(1)}× | **${mean(4).toFixed(3)}** |`);
+    const mean = (xs: number[][], k: number) => xs.reduce((s, r) => s + r[k], 0) / xs.length;
+    console.log(`| **mean** | | **${mean(rows, 0).toFixed(3)}** | ${mean(rows, 1).toFixed(3)} | ${mean(rows, 2).toFixed(3)} | ${mean(rows, 3).toFixed(3)} | ${mean(rows, 4).toFixed(3)} | ${mean(rows, 5).toFixed(3)} | ${(mean(rows, 5) / mean(rows, 3)).toFixed(1)}× |`);
+    if (values.split) {
+      console.log(`\none labeling, each kernel in a pass of its own (g = ${g}, means over densities): ` + ['tile', 'merge', 'resolve', 'compact'].map((k, i) => `${k} ${mean(splits, i).toFixed(3)} ms`).join(', '));
+    }
   }
   buffer.destroy();
   ctx.destroy();

@@ -1,13 +1,15 @@
 /**
  * Correctness on the machine at hand (run it on the H100 before trusting its timings): the shared labeling corpus
  * through threshold → label, both connectivities, compared exactly with the CPU reference; plus large frames
- * (2048×2048 and 4096×4096) compared by count and labels.
+ * (2048×2048 and 4096×4096) compared by count and labels; then features, both ways in (labelling the mask in
+ * `features()` itself, and after `label()`), compared field by field with the CPU reference.
  *
  *   node dist/bench/verify.js [--dawn backend=vulkan]
  */
 import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, fromPixels, label, labelAlgorithms, readResults, threshold, type PixelImage } from '../src/index.js';
+import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, type ComponentFeatures, type PixelImage } from '../src/index.js';
+import { featuresCpu } from '../src/reference/featuresCpu.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { runMain } from './timing.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
@@ -47,8 +49,44 @@ async function main(): Promise<number> {
     console.log(`${algorithm}, ${connectivity}-connectivity: ${corpus.length} images checked${algorithm === 'shibata' ? `, most passes ${maxPasses}` : ''}`);
   }
   console.log(bad ? `${bad} mismatches` : 'all labels equal the CPU reference');
+  // Features: gray values that vary inside components (foreground > 95), so sums of gray are checked too.
+  const grays = corpus.map((c, i) => Uint8Array.from(c.data, (m, p) => (m ? 96 + ((p * 7 + i) % 160) : (p * 13 + i) % 96)));
+  for (const connectivity of [8, 4] as const) {
+    const want = corpus.map((c, i) => featuresCpu(labelCpu(c.data, c.width, c.height, connectivity).labels, grays[i], c.width, c.height));
+    for (const way of ['one labeling', 'after label()'] as const) {
+      const images: PixelImage[] = corpus.map((c, i) => ({ width: c.width, height: c.height, format: 'gray', data: grays[i] }));
+      const ops = way === 'one labeling' ? [features({ connectivity, maxResults: 1 << 20 })] : [label({ algorithm: 'c2fl', connectivity }), features({ maxResults: 1 << 20 })];
+      const results = await lastValueFrom(ops.reduce((s, op) => s.pipe(op), fromPixels(ctx, images).pipe(threshold({ level: 95 }))).pipe(readResults(), toArray()));
+      let overflowed = 0;
+      corpus.forEach((c, i) => {
+        const got = results[i].features!;
+        if (got.overflow) return void overflowed++;
+        const why = featuresDiffer(got, want[i]);
+        if (why) {
+          bad++;
+          console.log(`MISMATCH features ${way} ${c.name} (${connectivity}-conn): ${why}`);
+        }
+      });
+      console.log(`features ${way}, ${connectivity}-connectivity: ${corpus.length - overflowed} images checked${overflowed ? `, ${overflowed} over maxComponents (skipped)` : ''}`);
+    }
+  }
+  console.log(bad ? `${bad} mismatches` : 'all labels and features equal the CPU reference');
   ctx.destroy();
   return bad ? 1 : 0;
+}
+
+/** The first field that differs (integers exactly, derived floats within 1e-9 relative), or ''. */
+function featuresDiffer(got: ComponentFeatures, want: ComponentFeatures): string {
+  if (got.count !== want.count || got.passed !== want.passed) return `count ${got.count} vs ${want.count}, passed ${got.passed} vs ${want.passed}`;
+  for (const k of ['label', 'area', 'x0', 'y0', 'x1', 'y1', 'perimeter', 'minGray', 'maxGray', 'touchesBorder'] as const) {
+    const i = got[k].findIndex((v, j) => v !== want[k][j]);
+    if (i >= 0) return `${k}[${i}] ${got[k][i]} vs ${want[k][i]}`;
+  }
+  for (const k of ['cx', 'cy', 'mu20', 'mu02', 'mu11', 'meanGray'] as const) {
+    const i = got[k].findIndex((v, j) => Math.abs(v - want[k][j]) > 1e-9 * Math.max(1, Math.abs(want[k][j])));
+    if (i >= 0) return `${k}[${i}] ${got[k][i]} vs ${want[k][i]}`;
+  }
+  return '';
 }
 
 runMain(main);

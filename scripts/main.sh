@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine: install what is missing, build, run threshold → label over the sample frames.
+# The main job on a fresh machine: install what is missing, build, run threshold → features over the sample clip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -13,31 +13,10 @@ struct Params {
   height: u32,
   pixels: u32,
   capacity: u32,     // records in acc (labels 1..capacity-1)
-  maxResults: u32,   // records the results buffer holds
-  minArea: u32,
-  maxArea: u32,
-  minSide: u32,      // of the bounding box
-  maxSide: u32,
-  maxAspect: f32,    // longer over shorter box side
-  dropBorder: u32,   // 1: drop components touching the frame border
+#include "common/filterParams.wgsl"
 }
 
-// Record layout (u32 words); src/features/record.ts reads these constants from this file.
-const REC: u32 = 20u;
-const AREA: u32 = 0u;
-const SX: u32 = 1u;   // 64-bit sums: lo at k, hi at k+1
-const SY: u32 = 3u;
-const SXX: u32 = 5u;
-const SYY: u32 = 7u;
-const SXY: u32 = 9u;
-const X0: u32 = 11u;
-const Y0: u32 = 12u;
-const X1: u32 = 13u;
-const Y1: u32 = 14u;
-const PERIM: u32 = 15u;
-const SG: u32 = 16u;
-const GMIN: u32 = 18u;
-const GMAX: u32 = 19u;
+#include "common/record.wgsl"
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> labels: array<u32>;
@@ -48,6 +27,13 @@ const GMAX: u32 = 19u;
 @group(0) @binding(6) var<storage, read_write> results: array<atomic<u32>>;
 
 fn count() -> u32 { return min(info[6], params.capacity - 1u); }
+
+// The results header for this frame: nothing passed yet, the component count, and whether some did not fit.
+fn resetResults() {
+  atomicStore(&results[0], 0u);
+  atomicStore(&results[1], info[6]);
+  atomicStore(&results[2], select(0u, 1u, info[6] >= params.capacity));
+}
 fn isFg(p: u32) -> bool { return ((mask[p >> 2u] >> (8u * (p & 3u))) & 0xffu) != 0u; }
 fn grayAt(p: u32) -> u32 { return (gray[p >> 2u] >> (8u * (p & 3u))) & 0xffu; }
 
@@ -58,10 +44,6 @@ fn add64(at: u32, lo: u32, hi: u32) {
 }
 
 
-fn add64v(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-  let lo = a.x + b.x;
-  return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x));
-}
 
 fn identity(f: u32) -> u32 { return select(0u, 0xffffffffu, f == X0 || f == Y0 || f == GMIN); }
 
@@ -178,7 +160,7 @@ fn onPerimeter(p: u32, x: u32, y: u32) -> bool {
 fn accumulatePixels(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let w = params.width;
   let i = linearIndex(gid, nwg);
-  if (i == 0u) { atomicStore(&results[0], 0u); atomicStore(&results[1], 0u); }
+  if (i == 0u) { resetResults(); }
   if (i >= params.pixels) { return; }
   let l = labels[i];
   if (l == 0u || l > count()) { return; }
@@ -193,7 +175,7 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
               @builtin(local_invocation_index) li: u32) {
   let w = params.width;
   let i = linearIndex(gid, nwg);
-  if (i == 0u) { atomicStore(&results[0], 0u); atomicStore(&results[1], 0u); }
+  if (i == 0u) { resetResults(); }
   let wpr = (w + 31u) / 32u;
   let inRange = i < wpr * params.height;
   let y = i / wpr;
@@ -264,7 +246,7 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
 }
 
 // Keeps the components that pass the filter, putting every record it reads back to identity for the next frame:
-// results[0] counts them, results[1] is reserved, then each kept
+// the header (HEAD words: passed, count, overflow), then each kept
 // component's label followed by its record, in no particular order (the host sorts by label).
 @compute @workgroup_size(WG)
 fn compact(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -276,21 +258,10 @@ fn compact(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     rec[f] = atomicLoad(&acc[r + f]);
     atomicStore(&acc[r + f], identity(f));
   }
-  let area = rec[AREA];
-  let x0 = rec[X0];
-  let y0 = rec[Y0];
-  let x1 = rec[X1];
-  let y1 = rec[Y1];
-  let bw = x1 - x0 + 1u;
-  let bh = y1 - y0 + 1u;
-  if (area < params.minArea || area > params.maxArea) { return; }
-  if (max(bw, bh) > params.maxSide || min(bw, bh) < params.minSide) { return; }
-  if (f32(max(bw, bh)) > params.maxAspect * f32(min(bw, bh))) { return; }
-  let border = x0 == 0u || y0 == 0u || x1 + 1u == params.width || y1 + 1u == params.height;
-  if (border && params.dropBorder != 0u) { return; }
+  if (!keep(rec)) { return; }
   let slot = atomicAdd(&results[0], 1u);
   if (slot >= params.maxResults) { return; }
-  let out = 2u + slot * (REC + 1u);
+  let out = HEAD + slot * (REC + 1u);
   atomicStore(&results[out], l);
   for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], rec[f]); }
 }

@@ -1,13 +1,14 @@
 /**
- * The main job: threshold → label → features over the short clip shipped in examples/data/sample.mp4 (or the
- * video or PNG files given on the command line), printing a summary per second of video and for the whole run.
- * Run with `npm run main`.
+ * The main job: threshold → features over the short clip shipped in examples/data/sample.mp4 (or the video or PNG
+ * files given on the command line), printing a summary per second of video and for the whole run. `features()`
+ * straight after `threshold()` labels the mask itself and measures components while labelling (no label image is
+ * needed here). Run with `npm run main`.
  *
  * Adaptive threshold, inverted: the scene is dark objects (blobs, markers) under uneven light. Objects are
  * components of at least 20 pixels that do not touch the border.
  */
 import { fileURLToPath } from 'node:url';
-import { GpuContext, features, label, readResults, threshold, type FrameResult, type GpuFrame } from '../../src/index.js';
+import { GpuContext, features, readResults, threshold, type FrameResult, type GpuFrame } from '../../src/index.js';
 import { fromPng, fromVideo } from '../../src/node/index.js';
 import type { Observable } from 'rxjs';
 
@@ -24,8 +25,7 @@ async function main(): Promise<void> {
       source
         .pipe(
           threshold({ method: 'adaptive', window: 31, offset: 12, invert: true }),
-          label({ algorithm: 'auto', connectivity: 8 }),
-          features({ minArea: 20, dropBorder: true }),
+          features({ connectivity: 8, minArea: 20, dropBorder: true }),
           readResults(),
         )
         .subscribe({ next: (r) => results.push(r), error: reject, complete: resolve }),
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
       const objects = rs.map((r) => r.features!.passed);
       const largest = Math.max(0, ...rs.flatMap((r) => Array.from(r.features!.area)));
       console.log(
-        `${String(s).padStart(6)}  ${String(rs.length).padStart(6)}  ${mean(rs.map((r) => r.labeling!.count)).toFixed(1).padStart(17)}  ${`${Math.min(...objects)}–${Math.max(...objects)}`.padStart(17)}  ${String(largest).padStart(19)}  ${ctx.features.timestamps ? mean(rs.map(gpu)).toFixed(3).padStart(12) : 'n/a'}`,
+        `${String(s).padStart(6)}  ${String(rs.length).padStart(6)}  ${mean(rs.map((r) => r.features!.count)).toFixed(1).padStart(17)}  ${`${Math.min(...objects)}–${Math.max(...objects)}`.padStart(17)}  ${String(largest).padStart(19)}  ${ctx.features.timestamps ? mean(rs.map(gpu)).toFixed(3).padStart(12) : 'n/a'}`,
       );
     }
     console.log(`${file}: ${results.length} frames in ${wall.toFixed(2)} s (${(results.length / wall).toFixed(1)} frames/s with decoding), buffers in use after: ${ctx.pool.stats().inUse}`);

@@ -28,15 +28,4 @@ struct Params {
 
 fn isFg(p: u32) -> bool { return ((mask[p >> 2u] >> (8u * (p & 3u))) & 0xffu) != 0u; }
 
-// Root of x, halving the path on the way: labels only decrease and stay in the component, so the stores are
-// safe however threads interleave, and they shorten every later search.
-fn find(x0: u32) -> u32 {
-  var x = x0;
-  loop {
-    let n = atomicLoad(&L[x]);
-    if (n == x) { return x; }
-    let nn = atomicLoad(&L[n]);
-    if (nn != n) { atomicMin(&L[x], nn); }
-    x = nn;
-  }
-}
+#include "common/find.wgsl"

@@ -147,7 +147,7 @@ export async function runLabel(cmd: LabelCommand, log = console.log, warn = cons
 
 /** The `--stats` file: one object per component, canonical labels ascending. */
 export function statsJson(width: number, height: number, f: ComponentFeatures): string {
-  return JSON.stringify({ width, height, count: f.passed, components: componentsJson(f) }) + '\n';
+  return JSON.stringify({ width, height, count: f.count, components: componentsJson(f) }) + '\n';
 }
 
 function componentsJson(f: ComponentFeatures) {

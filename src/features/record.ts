@@ -4,7 +4,7 @@
  */
 import { wgsl } from '../../shaders/wgsl.js';
 
-const names = ['REC', 'AREA', 'SX', 'SY', 'SXX', 'SYY', 'SXY', 'X0', 'Y0', 'X1', 'Y1', 'PERIM', 'SG', 'GMIN', 'GMAX'] as const;
+const names = ['HEAD', 'REC', 'AREA', 'SX', 'SY', 'SXX', 'SYY', 'SXY', 'X0', 'Y0', 'X1', 'Y1', 'PERIM', 'SG', 'GMIN', 'GMAX'] as const;
 export type RecordField = (typeof names)[number];
 
 export const record: Readonly<Record<RecordField, number>> = (() => {
@@ -19,8 +19,15 @@ export const record: Readonly<Record<RecordField, number>> = (() => {
 
 /** Features of the components that passed the filter, by ascending canonical label. */
 export interface ComponentFeatures {
+  /** Components in the frame, before filtering. */
+  count: number;
   /** Components that passed the filter (can exceed `label.length` when `truncated`). */
   passed: number;
+  /**
+   * The frame held more components (or, without `label()`, more 32×32-tile parts of components) than
+   * `maxComponents`: some components were not measured, or only in part.
+   */
+  overflow: boolean;
   /** More components passed than `maxResults`; the ones returned are an arbitrary subset. */
   truncated: boolean;
   label: Uint32Array;
@@ -120,9 +127,11 @@ export function setComponent(f: ComponentFeatures, i: number, labelValue: number
   f.touchesBorder[i] = a.x0 === 0 || a.y0 === 0 || a.x1 === width - 1 || a.y1 === height - 1 ? 1 : 0;
 }
 
-export function emptyFeatures(n: number, passed = n, truncated = false): ComponentFeatures {
+export function emptyFeatures(n: number, passed = n, truncated = false, count = n, overflow = false): ComponentFeatures {
   return {
+    count,
     passed,
+    overflow,
     truncated,
     label: new Uint32Array(n),
     area: new Uint32Array(n),
@@ -147,17 +156,18 @@ export function emptyFeatures(n: number, passed = n, truncated = false): Compone
   };
 }
 
-/** Decodes the compacted results buffer: [passed, reserved, (label, record) × passed]. */
+/** Decodes the compacted results buffer: [passed, count, overflow, 0, (label, record) × passed]. */
 export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number, maxResults: number): ComponentFeatures {
   const v = new Uint32Array(bytes);
   const passed = v[0];
   const n = Math.min(passed, maxResults);
   const stride = record.REC + 1;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => v[2 + a * stride] - v[2 + b * stride]);
-  const f = emptyFeatures(n, passed, passed > maxResults);
+  const at = (slot: number) => record.HEAD + slot * stride;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => v[at(a)] - v[at(b)]);
+  const f = emptyFeatures(n, passed, passed > maxResults, v[1], v[2] !== 0);
   const u64 = (at: number) => v[at] + v[at + 1] * 4294967296;
   order.forEach((slot, i) => {
-    const r = 2 + slot * stride + 1;
+    const r = at(slot) + 1;
     const sums: ComponentSums = {
       area: v[r + record.AREA],
       sx: u64(r + record.SX),

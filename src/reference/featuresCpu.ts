@@ -35,7 +35,7 @@ export function featuresCpu(labels: ArrayLike<number>, gray: ArrayLike<number>, 
   }
   const kept: number[] = [];
   for (let l = 1; l <= n; l++) if (passes(acc[l], width, height, filter)) kept.push(l);
-  const f = emptyFeatures(kept.length);
+  const f = emptyFeatures(kept.length, kept.length, false, n);
   kept.forEach((l, i) => setComponent(f, i, l, acc[l], width, height));
   return f;
 }

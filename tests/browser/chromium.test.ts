@@ -1,4 +1,5 @@
-// The same threshold → label pipeline in headless Chromium (WebGPU on SwiftShader), equal to the CPU reference.
+// The same threshold → label pipeline and one-labeling features in headless Chromium (WebGPU on SwiftShader),
+// equal to the CPU references.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
 import { callInPage, launchChromium, pageFiles, serve } from '../support/chromium.js';
@@ -19,11 +20,12 @@ afterAll(async () => {
 });
 
 describe('in headless Chromium', () => {
-  it('labels (every algorithm) and thresholds exactly like the CPU reference, on WebGPU', async () => {
+  it('labels (every algorithm), features and thresholds exactly like the CPU reference, on WebGPU', async () => {
     const { result: summary, errors } = await callInPage<BrowserSummary>(browser.browser, url, 'runFlowmarkTests');
     expect(errors).toEqual([]);
     expect(summary.failures).toEqual([]);
     expect(summary.labelChecks).toBeGreaterThanOrEqual(6 * 2 * 100); // every algorithm, both connectivities
+    expect(summary.featureChecks).toBeGreaterThanOrEqual(2 * 100);
     expect(summary.thresholdChecks).toBe(6);
     expect(summary.inUseAfter).toBe(0);
     console.log(`chromium adapter: ${summary.adapter} (fallback ${summary.fallback}, subgroups ${summary.subgroups})`);

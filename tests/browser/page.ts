@@ -1,7 +1,8 @@
-// Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline on WebGPU
-// (SwiftShader there), checked against the CPU references inside the page. Returns a summary for the test.
+// Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline and the
+// one-labeling features path on WebGPU (SwiftShader there), checked against the CPU references inside the page. Returns a summary for the test.
 import { lastValueFrom, toArray, map } from 'rxjs';
-import { GpuContext, fromPixels, label, labelAlgorithms, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../src/index.js';
+import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../src/index.js';
+import { featuresCpu } from '../../src/reference/featuresCpu.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { grayFromRgba, otsuLevel, thresholdAdaptive } from '../../src/reference/thresholdCpu.js';
 import { rng } from '../../src/reference/images.js';
@@ -12,6 +13,7 @@ export interface BrowserSummary {
   fallback: boolean;
   subgroups: boolean;
   labelChecks: number;
+  featureChecks: number;
   thresholdChecks: number;
   failures: string[];
   inUseAfter: number;
@@ -22,6 +24,7 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
   const failures: string[] = [];
   let labelChecks = 0;
   let thresholdChecks = 0;
+  let featureChecks = 0;
   // The whole corpus minus the largest frames, which SwiftShader takes long over.
   const corpus = labelCorpus().filter((c) => c.width * c.height <= 320 * 240);
   for (const algorithm of labelAlgorithms) for (const connectivity of [8, 4] as const) {
@@ -39,6 +42,26 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
       labelChecks++;
       if (results[i].labeling!.count !== ref.count) failures.push(`${algorithm} ${c.name} (${connectivity}): count ${results[i].labeling!.count} != ${ref.count}`);
       else if (got.some((v, p) => v !== ref.labels[p])) failures.push(`${algorithm} ${c.name} (${connectivity}): labels differ`);
+    });
+  }
+  // Features straight from the mask (C2FL tiles accumulating parts), with gray values varying inside components.
+  for (const connectivity of [8, 4] as const) {
+    const grays = corpus.map((c, i) => Uint8Array.from(c.data, (m, p) => (m ? 96 + ((p * 7 + i) % 160) : (p * 13 + i) % 96)));
+    const results = await lastValueFrom(
+      fromPixels(ctx, corpus.map((c, i): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: grays[i] }))).pipe(
+        threshold({ level: 95 }),
+        features({ connectivity, maxResults: 1 << 16 }),
+        readResults(),
+        toArray(),
+      ),
+    );
+    corpus.forEach((c, i) => {
+      const want = featuresCpu(labelCpu(c.data, c.width, c.height, connectivity).labels, grays[i], c.width, c.height);
+      const got = results[i].features!;
+      featureChecks++;
+      const bad = (['label', 'area', 'x0', 'y0', 'x1', 'y1', 'perimeter', 'minGray', 'maxGray'] as const).find((k) => got[k].length !== want[k].length || got[k].some((v, j) => v !== want[k][j]));
+      const badSum = (['cx', 'cy', 'mu20', 'mu02', 'mu11', 'meanGray'] as const).find((k) => got[k].some((v, j) => Math.abs(v - want[k][j]) > 1e-9 * Math.max(1, Math.abs(want[k][j]))));
+      if (got.count !== want.count || bad || badSum) failures.push(`features ${c.name} (${connectivity}): count ${got.count} vs ${want.count}${bad ? `, ${bad} differs` : ''}${badSum ? `, ${badSum} differs` : ''}`);
     });
   }
   // Threshold from RGBA: Otsu and adaptive, on a noisy gradient with dark discs.
@@ -73,6 +96,7 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     fallback: ctx.isFallbackAdapter,
     subgroups: ctx.features.subgroups,
     labelChecks,
+    featureChecks,
     thresholdChecks,
     failures,
     inUseAfter: ctx.pool.stats().inUse,

@@ -38,6 +38,57 @@ function expectSame(got: ComponentFeatures, want: ComponentFeatures, name: strin
 }
 
 describe('features', () => {
+  for (const connectivity of [8, 4] as const) {
+    it(`label the mask themselves (fused C2FL path) and equal the CPU reference, ${connectivity}-connectivity`, async () => {
+      const results = await run(
+        ctx,
+        images.map((c): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: c.gray })),
+        threshold({ level }),
+        features({ connectivity, maxResults: 1 << 16 }),
+      );
+      images.forEach((c, i) => {
+        const labels = labelCpu(mask(c.gray), c.width, c.height, connectivity).labels;
+        const want = featuresCpu(labels, c.gray, c.width, c.height);
+        const got = results[i].features!;
+        expect(got.count, c.name).toBe(want.count);
+        expect(got.passed, c.name).toBe(want.label.length);
+        expect(got.truncated || got.overflow).toBe(false);
+        expectSame(got, want, c.name);
+      });
+    });
+  }
+
+  it('fused path: tiles with more parts than workgroup memory holds (4-connected checkerboards), and big sums', async () => {
+    // A 4-connected checkerboard has 512 parts per 32×32 tile, past the 256 kept in workgroup memory; an all-white
+    // 1500×1400 frame has sums of x² past 2^32.
+    const board = (w: number, h: number, cell: number) => Uint8Array.from({ length: w * h }, (_, p) => ((Math.floor((p % w) / cell) + Math.floor(p / w / cell)) % 2 ? 200 : 10));
+    const cases = [
+      { name: 'checkerboard 97x70', width: 97, height: 70, gray: board(97, 70, 1) },
+      { name: 'checkerboard cells 2 130x64', width: 130, height: 64, gray: board(130, 64, 2) },
+      { name: 'white 1500x1400', width: 1500, height: 1400, gray: new Uint8Array(1500 * 1400).fill(255) },
+    ];
+    for (const connectivity of [4, 8] as const) {
+      const results = await run(ctx, cases.map((c): PixelImage => ({ ...c, format: 'gray', data: c.gray })), threshold({ level }), features({ connectivity, maxResults: 1 << 16 }));
+      cases.forEach((c, i) => {
+        const want = featuresCpu(labelCpu(mask(c.gray), c.width, c.height, connectivity).labels, c.gray, c.width, c.height);
+        expect(results[i].features!.count, c.name).toBe(want.count);
+        expectSame(results[i].features!, want, `${c.name} ${connectivity}`);
+      });
+    }
+  });
+
+  it('fused path: too many parts for maxComponents sets overflow, and the stream goes on', async () => {
+    const img = images.find((c) => c.name.startsWith('random 320x240') && featuresCpu(labelCpu(mask(c.gray), c.width, c.height, 8).labels, c.gray, c.width, c.height).count > 40)!;
+    const frame: PixelImage = { width: img.width, height: img.height, format: 'gray', data: img.gray };
+    const [small, full] = await Promise.all([
+      run(ctx, [frame, frame], threshold({ level }), features({ maxComponents: 10 })),
+      run(ctx, [frame], threshold({ level }), features()),
+    ]);
+    expect(small.map((r) => r.features!.overflow)).toEqual([true, true]);
+    expect(full[0].features!.overflow).toBe(false);
+    expect(full[0].features!.count).toBe(featuresCpu(labelCpu(mask(img.gray), img.width, img.height, 8).labels, img.gray, img.width, img.height).count);
+  });
+
   for (const algorithm of labelAlgorithms) {
     for (const connectivity of [8, 4] as const) {
       it(`equal the CPU reference after ${algorithm}, ${connectivity}-connectivity`, async () => {
@@ -53,7 +104,8 @@ describe('features', () => {
           const want = featuresCpu(labels, c.gray, c.width, c.height);
           const got = results[i].features!;
           expect(got.passed, c.name).toBe(want.label.length);
-          expect(got.truncated).toBe(false);
+          expect(got.count, c.name).toBe(want.count);
+          expect(got.truncated || got.overflow).toBe(false);
           expectSame(got, want, c.name);
         });
       });
@@ -72,14 +124,15 @@ describe('features', () => {
     some.forEach((c, i) => expectSame(results[i].features!, featuresCpu(labelCpu(mask(c.gray), c.width, c.height, 8).labels, c.gray, c.width, c.height), c.name));
   });
 
-  it('filters on the GPU by area, box, aspect and border, and reports truncation', async () => {
+  for (const way of ['after label()', 'one labeling'] as const) it(`filters on the GPU by area, box, aspect and border, and reports truncation (${way})`, async () => {
+    const labelling = way === 'after label()' ? [label({ algorithm: 'c2fl' })] : [];
     const filter = { minArea: 3, maxArea: 400, minSide: 2, maxSide: 40, maxAspect: 3, dropBorder: true };
     const some = images.filter((c) => c.width * c.height > 3000);
     const results = await run(
       ctx,
       some.map((c): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: c.gray })),
       threshold({ level }),
-      label({ algorithm: 'c2fl' }),
+      ...labelling,
       features({ ...filter, maxResults: 1 << 16 }),
     );
     let kept = 0;
@@ -90,16 +143,23 @@ describe('features', () => {
     });
     expect(kept).toBeGreaterThan(10);
     const big = some.find((c) => featuresCpu(labelCpu(mask(c.gray), c.width, c.height, 8).labels, c.gray, c.width, c.height).label.length > 20)!;
-    const [t] = await run(ctx, [{ width: big.width, height: big.height, format: 'gray', data: big.gray }], threshold({ level }), label({ algorithm: 'c2fl' }), features({ maxResults: 5 }));
+    const [t] = await run(ctx, [{ width: big.width, height: big.height, format: 'gray', data: big.gray }], threshold({ level }), ...labelling, features({ maxResults: 5 }));
+    // The five returned are ones that passed, with their own canonical labels.
+    const all = featuresCpu(labelCpu(mask(big.gray), big.width, big.height, 8).labels, big.gray, big.width, big.height);
+    for (const [i, l] of t.features!.label.entries()) expect(t.features!.area[i]).toBe(all.area[all.label.indexOf(l)]);
     expect(t.features!.truncated).toBe(true);
     expect(t.features!.label.length).toBe(5);
     expect(t.features!.passed).toBeGreaterThan(5);
   });
 
-  it('rejects bad options and frames without labels', async () => {
+  it('rejects bad options, frames without a mask, labels that are not canonical, per-pixel without labels', async () => {
     expect(() => features({ minArea: -1 })).toThrow(InvalidOptionError);
     expect(() => features({ maxAspect: 0.5 })).toThrow(/maxAspect/);
     expect(() => features({ method: 'magic' as 'fused' })).toThrow(/method/);
-    await expect(run(ctx, [{ width: 4, height: 4, format: 'gray', data: new Uint8Array(16) }], threshold(), features())).rejects.toThrow(InvalidFrameError);
+    expect(() => features({ connectivity: 6 as 8 })).toThrow(/connectivity/);
+    const frame = [{ width: 4, height: 4, format: 'gray' as const, data: new Uint8Array(16) }];
+    await expect(run(ctx, frame, features())).rejects.toThrow(InvalidFrameError);
+    await expect(run(ctx, frame, threshold(), label({ algorithm: 'c2fl', canonical: false }), features())).rejects.toThrow(/canonical/);
+    await expect(run(ctx, frame, threshold(), features({ method: 'per-pixel' }))).rejects.toThrow(/needs labels/);
   });
 });

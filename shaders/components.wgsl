@@ -1,0 +1,604 @@
+// Components and their features in one labeling: the path `features()` takes for a frame without labels.
+//
+// 1. tileParts: each 32×32 tile is labelled in workgroup memory as in C2FL (common/c2flTile.wgsl). With the
+//    tile's runs at hand, each run start adds its run to its tile-local root's record in workgroup memory (HA4's
+//    segment accumulation: the count, Σx in closed form, y times the count, …) in tile coordinates, where every
+//    sum fits 32 bits. Each local root then writes its part of the component to a compact list of parts: frame
+//    coordinates, exact 64-bit sums, its own pixel index last. One atomic per tile allocates the tile's range,
+//    and parts are numbered in raster order within the tile.
+// 2. mergeTiles: C2FL's border merge unites the tiles' forests.
+// 3. resolve: a part whose local root is still a root of the forest is a component's first part (its root is
+//    the component's first pixel); it marks its pixel in the row's root bits. Every other part adds its record
+//    into its root's part, found by binary search among the parts of the root's tile.
+// 4. scanRoots: per band of 32 rows, roots before each row's word of each tile, in raster order.
+// 5. compactParts: roots' records pass the filter or not; kept ones are numbered canonically (1 + the roots
+//    before them in raster order) and written to the results.
+// No kernel relabels the frame, nor even stores every pixel's label: L holds the union-find forest only where the
+// later kernels read it (tile borders and local roots).
+override CONN8: bool = true;
+const WG: u32 = 256u;
+const BG: u32 = 0xffffffffu;
+#include "common/math.wgsl"
+
+struct Params {
+  width: u32,
+  height: u32,
+  tilesX: u32,
+  tilesY: u32,
+  capacity: u32,     // parts the parts buffer holds
+#include "common/filterParams.wgsl"
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> mask: array<u32>;
+@group(0) @binding(2) var<storage, read> gray: array<u32>;
+@group(0) @binding(3) var<storage, read_write> L: array<atomic<u32>>;
+// Plain and vec4 views of L for the tile kernels' stores (no entry point uses two views).
+@group(0) @binding(3) var<storage, read_write> Lplain: array<u32>;
+@group(0) @binding(3) var<storage, read_write> Lquad: array<vec4<u32>>;
+@group(0) @binding(4) var<storage, read_write> parts: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> book: array<atomic<u32>>;
+// A plain view for the scan kernel, whose loads may then be in flight together (atomic loads go one at a time).
+@group(0) @binding(5) var<storage, read_write> bookPlain: array<u32>;
+@group(0) @binding(6) var<storage, read_write> results: array<atomic<u32>>;
+
+fn isFg(p: u32) -> bool { return ((mask[p >> 2u] >> (8u * (p & 3u))) & 0xffu) != 0u; }
+
+#include "common/record.wgsl"
+#include "common/find.wgsl"
+#include "common/union.wgsl"
+#include "common/c2flTile.wgsl"
+
+// A part: the features record, then the pixel index of its local root.
+const PREC: u32 = REC + 1u;
+
+// book: parts allocated, (unused), overflow flag, (unused), then per tile (first part, parts), per band of 32 rows
+// the roots in it, per tile and row a bit word of roots, and per tile and row the roots before that word in the band.
+const M_PARTS: u32 = 0u;
+const M_OVERFLOW: u32 = 2u;
+const M_TILES: u32 = 4u;
+fn tileAt(t: u32) -> u32 { return M_TILES + 2u * t; }
+fn bandAt(b: u32) -> u32 { return M_TILES + 2u * params.tilesX * params.tilesY + b; }
+// A tile's 32 root words are contiguous, so the tile kernel clears them with one coalesced store.
+fn rootBitsAt(y: u32, tx: u32) -> u32 { return bandAt(params.tilesY) + ((y / TS) * params.tilesX + tx) * TS + y % TS; }
+// Roots before row y's word of tile column tx within its band (raster order), laid out as the root words.
+fn prefixAt(y: u32, tx: u32) -> u32 { return rootBitsAt(y, tx) + params.tilesX * params.tilesY * TS; }
+
+// Per-part record in workgroup memory, tile coordinates (sums fit 32 bits for 1024 pixels): area | Σx << 11,
+// Σy | perimeter << 15, Σx², Σy², Σxy, Σgray, columns covered (bits), rows covered (bits), min gray, max gray.
+const LW: u32 = 10u;
+const W_AREA_SX: u32 = 0u;
+const W_SY_PERIM: u32 = 1u;
+const W_SXX: u32 = 2u;
+const W_SYY: u32 = 3u;
+const W_SXY: u32 = 4u;
+const W_G: u32 = 5u;
+const W_COLS: u32 = 6u;
+const W_ROWS: u32 = 7u;
+const W_GMIN: u32 = 8u;
+const W_GMAX: u32 = 9u;
+// Parts of a tile kept in workgroup memory; those past SLOTS (tiles of many small components: up to 256 parts with
+// 8-connectivity, 512 with 4) accumulate in place in `parts` with global atomics. Workgroup memory is costly
+// (it is zeroed per workgroup and bounds occupancy): on the H100, 256 slots made the kernel ~40 µs slower at
+// 2048×2048 than 64, and 64 ~4 µs slower than 32 (bench/components.ts).
+override SLOTS: u32 = 32u;
+var<workgroup> slotWords: array<atomic<u32>, SLOTS * LW>;
+// Analysis only (bench/components.ts): 1 = label the tile and store labels, 2 = + local roots and the parts'
+// allocation, 3 = + run accumulation, 4 = + parts written (production).
+override STAGE_PARTS: u32 = 4u;
+// Labels stored by the tile kernel: 1 = only where later kernels read them (tile borders and local roots; the
+// production choice), 2 = every pixel (analysis).
+override STORE: u32 = 1u;
+var<workgroup> rootRow: array<atomic<u32>, 32>;     // local roots, one bit word per tile row, being built
+var<workgroup> rowWords: array<u32, 32>;            // the same once built (plain loads pipeline; atomic ones not)
+var<workgroup> rowPrefix: array<u32, 33>;           // local roots in the rows above; [32] = all
+var<workgroup> grayWords: array<u32, 256>;          // the tile's gray values, four per word
+var<workgroup> edges: array<atomic<u32>, 4>;        // foreground around the tile: row above, row below, left, right column
+var<workgroup> wgBase: u32;
+var<workgroup> wgKept: u32;
+
+fn localIdentity(w: u32) -> u32 { return select(0u, 0xffffffffu, w == W_GMIN); }
+
+// Adds one run to a part's record: in workgroup memory, or in place in `parts` past SLOTS.
+fn addToSlot(slot: u32, areaSx: u32, syPerim: u32, sxx: u32, syy: u32, sxy: u32, g: u32, cols: u32, rows: u32, gmin: u32, gmax: u32) {
+  if (slot < SLOTS) {
+    let r = slot * LW;
+    atomicAdd(&slotWords[r + W_AREA_SX], areaSx);
+    atomicAdd(&slotWords[r + W_SY_PERIM], syPerim);
+    atomicAdd(&slotWords[r + W_SXX], sxx);
+    atomicAdd(&slotWords[r + W_SYY], syy);
+    atomicAdd(&slotWords[r + W_SXY], sxy);
+    atomicAdd(&slotWords[r + W_G], g);
+    atomicOr(&slotWords[r + W_COLS], cols);
+    atomicOr(&slotWords[r + W_ROWS], rows);
+    atomicMin(&slotWords[r + W_GMIN], gmin);
+    atomicMax(&slotWords[r + W_GMAX], gmax);
+  } else {
+    let r = (wgBase + slot) * PREC;
+    atomicAdd(&parts[r + W_AREA_SX], areaSx);
+    atomicAdd(&parts[r + W_SY_PERIM], syPerim);
+    atomicAdd(&parts[r + W_SXX], sxx);
+    atomicAdd(&parts[r + W_SYY], syy);
+    atomicAdd(&parts[r + W_SXY], sxy);
+    atomicAdd(&parts[r + W_G], g);
+    atomicOr(&parts[r + W_COLS], cols);
+    atomicOr(&parts[r + W_ROWS], rows);
+    atomicMin(&parts[r + W_GMIN], gmin);
+    atomicMax(&parts[r + W_GMAX], gmax);
+  }
+}
+
+fn readSlot(slot: u32) -> array<u32, LW> {
+  var d: array<u32, LW>;
+  for (var w = 0u; w < LW; w++) {
+    if (slot < SLOTS) { d[w] = atomicLoad(&slotWords[slot * LW + w]); } else { d[w] = atomicLoad(&parts[(wgBase + slot) * PREC + w]); }
+  }
+  return d;
+}
+
+fn store64(at: u32, v: vec2<u32>) {
+  atomicStore(&parts[at], v.x);
+  atomicStore(&parts[at + 1u], v.y);
+}
+
+// Σ x² for x in a..b.
+fn sumSquares(a: u32, b: u32) -> u32 {
+  let s = (b * (b + 1u) * (2u * b + 1u)) / 6u;
+  let t = (a * (a + 1u) * (2u * a + 1u)) / 6u;
+  return s - t + a * a;
+}
+
+// Part `i` from a tile-coordinate record of the tile at (ox, oy): exact 64-bit sums in frame coordinates.
+fn writePart(i: u32, root: u32, ox: u32, oy: u32, d: array<u32, LW>) {
+  let r = i * PREC;
+  let n = d[W_AREA_SX] & 0x7ffu;
+  let sx = d[W_AREA_SX] >> 11u;
+  let sy = d[W_SY_PERIM] & 0x7fffu;
+  atomicStore(&parts[r + AREA], n);
+  store64(r + SX, add64v(mul32(n, ox), vec2<u32>(sx, 0u)));
+  store64(r + SY, add64v(mul32(n, oy), vec2<u32>(sy, 0u)));
+  // Σ(ox+x)² = n·ox² + 2·ox·Σx + Σx², and the same for y.
+  store64(r + SXX, add64v(add64v(mul64x32(mul32(ox, ox), n), mul32(ox, 2u * sx)), vec2<u32>(d[W_SXX], 0u)));
+  store64(r + SYY, add64v(add64v(mul64x32(mul32(oy, oy), n), mul32(oy, 2u * sy)), vec2<u32>(d[W_SYY], 0u)));
+  // Σ(ox+x)(oy+y) = n·ox·oy + ox·Σy + oy·Σx + Σxy.
+  store64(r + SXY, add64v(add64v(mul64x32(mul32(ox, oy), n), mul32(ox, sy)), add64v(mul32(oy, sx), vec2<u32>(d[W_SXY], 0u))));
+  atomicStore(&parts[r + X0], ox + firstTrailingBit(d[W_COLS]));
+  atomicStore(&parts[r + X1], ox + firstLeadingBit(d[W_COLS]));
+  atomicStore(&parts[r + Y0], oy + firstTrailingBit(d[W_ROWS]));
+  atomicStore(&parts[r + Y1], oy + firstLeadingBit(d[W_ROWS]));
+  atomicStore(&parts[r + PERIM], d[W_SY_PERIM] >> 15u);
+  store64(r + SG, vec2<u32>(d[W_G], 0u));
+  atomicStore(&parts[r + GMIN], d[W_GMIN]);
+  atomicStore(&parts[r + GMAX], d[W_GMAX]);
+  atomicStore(&parts[r + REC], root);
+}
+
+// Four gray values starting at pixel p (column x) as one word, the first in the low byte.
+fn grayWord(p: u32, x: u32) -> u32 {
+  if (params.width % 4u == 0u) { return gray[p >> 2u]; }
+  var v = 0u;
+  for (var k = 0u; k < 4u; k++) {
+    if (x + k < params.width) { v |= ((gray[(p + k) >> 2u] >> (8u * ((p + k) & 3u))) & 0xffu) << (8u * k); }
+  }
+  return v;
+}
+
+// Whether pixel `k` (0..31) of the tile's surroundings `e` (0 above, 1 below, 2 left, 3 right) is foreground.
+fn edgeFg(wid: vec3<u32>, e: u32, k: u32) -> bool {
+  let ox = wid.x * TS;
+  let oy = wid.y * TS;
+  var x = ox + k;
+  var y = oy + k;
+  if (e == 0u) { if (oy == 0u) { return false; } y = oy - 1u; }
+  if (e == 1u) { y = oy + TS; }
+  if (e == 2u) { if (ox == 0u) { return false; } x = ox - 1u; }
+  if (e == 3u) { x = ox + TS; }
+  return x < params.width && y < params.height && isFg(y * params.width + x);
+}
+
+struct TileLabels {
+  labels: vec4<u32>,   // C2FL's labels of this invocation's four pixels
+  store: bool,         // later kernels read some of them
+}
+
+// Labels the tile and writes its parts.
+fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
+  let w = params.width;
+  let h = params.height;
+  let ox = wid.x * TS;
+  let oy = wid.y * TS;
+  let ly = li >> 3u;
+  let lx0 = (li & 7u) * 4u;
+  let y = oy + ly;
+  let x0 = ox + lx0;
+  // Global reads issued before the labeling's barriers: this invocation's four gray values and, for the first 128
+  // invocations, one pixel around the tile (for the perimeter).
+  var g4 = 0u;
+  if (y < h && x0 < w) { g4 = grayWord(y * w + x0, x0); }
+  let e = li >> 5u;
+  var edgeBit = 0u;
+  if (e < 4u && edgeFg(wid, e, li & 31u)) { edgeBit = 1u << (li & 31u); }
+  if (li < 4u) { atomicStore(&edges[li], 0u); }
+  if (li < 32u) { atomicStore(&rootRow[li], 0u); }
+  // (labelTile's first barrier orders these stores before any use.)
+  let labels = labelTile(wid, li);
+  // The merge reads labels on tile borders (first and last row and column); resolve and compact read roots.
+  var out = TileLabels(labels, STORE == 2u || ly == 0u || ly == TS - 1u || lx0 == 0u || lx0 + 4u == TS);
+  if (STAGE_PARTS < 2u) { return out; }
+  grayWords[li] = g4;
+  if (edgeBit != 0u) { atomicOr(&edges[e], edgeBit); }
+  // Local roots: run starts that are their own root (labelTile leaves every run start pointing at its root).
+  let bits = atomicLoad(&rowBits[ly]);
+  var roots = 0u;
+  for (var k = 0u; k < 4u; k++) {
+    let lx = lx0 + k;
+    let i = ly * TS + lx;
+    if (((bits >> lx) & 1u) != 0u && runStart(bits, lx) == lx && atomicLoad(&sl[i]) == i) { roots |= 1u << lx; }
+  }
+  if (roots != 0u) {
+    atomicOr(&rootRow[ly], roots);
+    out.store = true;
+  }
+  workgroupBarrier();
+  if (li < 32u) { rowWords[li] = atomicLoad(&rootRow[li]); }
+  workgroupBarrier();
+  if (li <= 32u) {
+    var s = 0u;
+    for (var j = 0u; j < li; j++) { s += countOneBits(rowWords[j]); }
+    rowPrefix[li] = s;
+  }
+  workgroupBarrier();
+  let n = rowPrefix[32];
+  let t = wid.y * params.tilesX + wid.x;
+  if (li == 0u) {
+    var base = 0u;
+    if (n > 0u) { base = atomicAdd(&book[M_PARTS], n); }
+    let kept = select(0u, min(n, params.capacity - base), base < params.capacity);
+    if (kept < n) { atomicStore(&book[M_OVERFLOW], 1u); }
+    atomicStore(&book[tileAt(t)], base);
+    atomicStore(&book[tileAt(t) + 1u], kept);
+    wgBase = base;
+    wgKept = kept;
+  }
+  // This frame's root words start empty (rows past the frame too, which the scan reads); resolve fills them.
+  if (li < 32u) {
+    atomicStore(&book[rootBitsAt(oy + li, wid.x)], 0u);
+  }
+  // Records start at their identities: in workgroup memory for the first SLOTS parts (while invocation 0
+  // allocates), in place in `parts` beyond (which needs the allocation first).
+  for (var i = li; i < min(n, SLOTS) * LW; i += WG) { atomicStore(&slotWords[i], localIdentity(i % LW)); }
+  let kept = workgroupUniformLoad(&wgKept);
+  let base = wgBase;
+  if (kept > SLOTS) {
+    for (var s = SLOTS + li; s < kept; s += WG) {
+      for (var f = 0u; f < LW; f++) { atomicStore(&parts[(base + s) * PREC + f], localIdentity(f)); }
+    }
+    storageBarrier();
+    workgroupBarrier();
+  }
+  if (STAGE_PARTS < 3u) { return out; }
+  // Each run start adds its run (within the tile row) to its local root's record.
+  var up = 0u;
+  var down = 0u;
+  if (ly > 0u) { up = atomicLoad(&rowBits[ly - 1u]); } else { up = atomicLoad(&edges[0]); }
+  if (ly < TS - 1u) { down = atomicLoad(&rowBits[ly + 1u]); } else { down = atomicLoad(&edges[1]); }
+  let left = (bits << 1u) | ((atomicLoad(&edges[2]) >> ly) & 1u);
+  let right = (bits >> 1u) | (((atomicLoad(&edges[3]) >> ly) & 1u) << 31u);
+  // Perimeter pixels: foreground with a background 4-neighbour (outside the frame counts as background).
+  let perim = bits & ~(up & down & left & right);
+  for (var k = 0u; k < 4u; k++) {
+    let lx = lx0 + k;
+    if (((bits >> lx) & 1u) == 0u || runStart(bits, lx) != lx) { continue; }
+    let rest = ~bits & ~((1u << lx) - 1u);
+    let end = select(31u, firstTrailingBit(rest) - 1u, rest != 0u);
+    let run = select(0xffffffffu, (2u << end) - 1u, end < 31u) & ~((1u << lx) - 1u);
+    let r = atomicLoad(&sl[ly * TS + lx]);
+    let slot = rowPrefix[r >> 5u] + countOneBits(rowWords[r >> 5u] & ((1u << (r & 31u)) - 1u));
+    if (slot >= kept) { continue; }
+    let len = end - lx + 1u;
+    let sx = (len * (lx + end)) >> 1u;
+    var gs = 0u;
+    var gmin = 255u;
+    var gmax = 0u;
+    for (var x = lx; x <= end; x++) {
+      let g = (grayWords[ly * 8u + (x >> 2u)] >> (8u * (x & 3u))) & 0xffu;
+      gs += g;
+      gmin = min(gmin, g);
+      gmax = max(gmax, g);
+    }
+    addToSlot(slot, len | (sx << 11u), (len * ly) | (countOneBits(perim & run) << 15u), sumSquares(lx, end), len * ly * ly, ly * sx, gs, run, 1u << ly, gmin, gmax);
+  }
+  storageBarrier();
+  workgroupBarrier();
+  if (STAGE_PARTS < 4u) { return out; }
+  // Each local root writes its part.
+  for (var k = 0u; k < 4u; k++) {
+    let lx = lx0 + k;
+    if (((roots >> lx) & 1u) == 0u) { continue; }
+    let slot = rowPrefix[ly] + countOneBits(rowWords[ly] & ((1u << lx) - 1u));
+    if (slot < kept) { writePart(base + slot, y * w + ox + lx, ox, oy, readSlot(slot)); }
+  }
+  return out;
+}
+
+// Any width: four scalar label stores.
+@compute @workgroup_size(256)
+fn tilePartsScalar(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let t = tileParts(wid, li);
+  let w = params.width;
+  let y = wid.y * TS + (li >> 3u);
+  let x0 = wid.x * TS + (li & 7u) * 4u;
+  if (y >= params.height || !t.store) { return; }
+  for (var k = 0u; k < 4u; k++) {
+    if (x0 + k < w) { Lplain[y * w + x0 + k] = t.labels[k]; }
+  }
+}
+
+// Widths that are a multiple of 4: one aligned vec4 store per invocation.
+@compute @workgroup_size(256)
+fn tilePartsQuad(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let t = tileParts(wid, li);
+  let y = wid.y * TS + (li >> 3u);
+  let x0 = wid.x * TS + (li & 7u) * 4u;
+  if (y >= params.height || x0 >= params.width || !t.store) { return; }
+  Lquad[(y * params.width + x0) >> 2u] = t.labels;
+}
+
+@compute @workgroup_size(64)
+fn mergeTiles(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  mergeTileBorders(wid, li);
+}
+
+// The part whose local root is pixel g (a root of the forest, so the first pixel of a part), or BG when it was
+// not stored (the parts buffer overflowed).
+fn partOf(g: u32) -> u32 {
+  let w = params.width;
+  let t = (g / w / TS) * params.tilesX + (g % w) / TS;
+  let base = atomicLoad(&book[tileAt(t)]);
+  var lo = 0u;
+  var hi = atomicLoad(&book[tileAt(t) + 1u]);
+  // Parts of a tile are in raster order of their roots.
+  while (lo < hi) {
+    let mid = (lo + hi) >> 1u;
+    let v = atomicLoad(&parts[(base + mid) * PREC + REC]);
+    if (v == g) { return base + mid; }
+    if (v < g) { lo = mid + 1u; } else { hi = mid; }
+  }
+  return BG;
+}
+
+fn add64(at: u32, lo: u32, hi: u32) {
+  let old = atomicAdd(&parts[at], lo);
+  let carry = select(0u, 1u, old + lo < old);
+  if (hi + carry != 0u) { atomicAdd(&parts[at + 1u], hi + carry); }
+}
+
+// Adds part i into part j.
+fn addPart(i: u32, j: u32) {
+  let a = i * PREC;
+  let b = j * PREC;
+  atomicAdd(&parts[b + AREA], atomicLoad(&parts[a + AREA]));
+  for (var f = 0u; f < 6u; f++) {
+    let k = select(SX + 2u * f, SG, f == 5u);
+    add64(b + k, atomicLoad(&parts[a + k]), atomicLoad(&parts[a + k + 1u]));
+  }
+  // Y0 needs nothing: the root's part holds the component's first pixel, so its first row.
+  atomicMin(&parts[b + X0], atomicLoad(&parts[a + X0]));
+  atomicMax(&parts[b + X1], atomicLoad(&parts[a + X1]));
+  atomicMax(&parts[b + Y1], atomicLoad(&parts[a + Y1]));
+  atomicAdd(&parts[b + PERIM], atomicLoad(&parts[a + PERIM]));
+  atomicMin(&parts[b + GMIN], atomicLoad(&parts[a + GMIN]));
+  atomicMax(&parts[b + GMAX], atomicLoad(&parts[a + GMAX]));
+}
+
+// resolve and compact: one workgroup of 256 per group of GROUP×GROUP tiles, 16 invocations per tile.
+const GROUP: u32 = 4u;
+
+// The tile this invocation serves and its rank among the tile's 16 invocations, or tile BG when outside the frame.
+fn groupTile(wid: vec3<u32>, li: u32) -> vec2<u32> {
+  let tx = wid.x * GROUP + (li >> 4u) % GROUP;
+  let ty = wid.y * GROUP + (li >> 4u) / GROUP;
+  if (tx >= params.tilesX || ty >= params.tilesY) { return vec2<u32>(BG, 0u); }
+  return vec2<u32>(ty * params.tilesX + tx, li & 15u);
+}
+
+// Parts of a large component cross many tiles and would all add into one record: the workgroup first adds parts
+// whose root is one of its CANDIDATES (the roots of the first parts of four of its tiles) into workgroup-memory
+// records, and each of those reaches the root's part with one set of global atomics.
+const CANDIDATES: u32 = 4u;
+var<workgroup> candidate: array<atomic<u32>, 4>;
+var<workgroup> wgRecord: array<atomic<u32>, 80>; // CANDIDATES * REC
+
+fn identity(f: u32) -> u32 { return select(0u, 0xffffffffu, f == X0 || f == Y0 || f == GMIN); }
+
+// addPart, addShared and flushShared are one merge over three pairs of address spaces (storage to storage, storage
+// to workgroup, workgroup to storage): WGSL cannot pass pointers to atomics of both to one function.
+fn addShared(k: u32, i: u32) {
+  let a = i * PREC;
+  let b = k * REC;
+  atomicAdd(&wgRecord[b + AREA], atomicLoad(&parts[a + AREA]));
+  for (var f = 0u; f < 6u; f++) {
+    let at = select(SX + 2u * f, SG, f == 5u);
+    let lo = atomicLoad(&parts[a + at]);
+    let old = atomicAdd(&wgRecord[b + at], lo);
+    let carry = select(0u, 1u, old + lo < old);
+    let hi = atomicLoad(&parts[a + at + 1u]) + carry;
+    if (hi != 0u) { atomicAdd(&wgRecord[b + at + 1u], hi); }
+  }
+  atomicMin(&wgRecord[b + X0], atomicLoad(&parts[a + X0]));
+  atomicMax(&wgRecord[b + X1], atomicLoad(&parts[a + X1]));
+  atomicMax(&wgRecord[b + Y1], atomicLoad(&parts[a + Y1]));
+  atomicAdd(&wgRecord[b + PERIM], atomicLoad(&parts[a + PERIM]));
+  atomicMin(&wgRecord[b + GMIN], atomicLoad(&parts[a + GMIN]));
+  atomicMax(&wgRecord[b + GMAX], atomicLoad(&parts[a + GMAX]));
+}
+
+// Adds candidate k's workgroup record into part j.
+fn flushShared(k: u32, j: u32) {
+  let b = j * PREC;
+  let a = k * REC;
+  atomicAdd(&parts[b + AREA], atomicLoad(&wgRecord[a + AREA]));
+  for (var f = 0u; f < 6u; f++) {
+    let at = select(SX + 2u * f, SG, f == 5u);
+    add64(b + at, atomicLoad(&wgRecord[a + at]), atomicLoad(&wgRecord[a + at + 1u]));
+  }
+  atomicMin(&parts[b + X0], atomicLoad(&wgRecord[a + X0]));
+  atomicMax(&parts[b + X1], atomicLoad(&wgRecord[a + X1]));
+  atomicMax(&parts[b + Y1], atomicLoad(&wgRecord[a + Y1]));
+  atomicAdd(&parts[b + PERIM], atomicLoad(&wgRecord[a + PERIM]));
+  atomicMin(&parts[b + GMIN], atomicLoad(&wgRecord[a + GMIN]));
+  atomicMax(&parts[b + GMAX], atomicLoad(&wgRecord[a + GMAX]));
+}
+
+@compute @workgroup_size(256)
+fn resolve(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let w = params.width;
+  if (wid.x == 0u && wid.y == 0u && li == 0u) {
+    // The tile kernel is done with the allocator and the overflow flag: report and reset them for next frame.
+    atomicStore(&results[0], 0u);
+    atomicStore(&results[2], atomicLoad(&book[M_OVERFLOW]));
+    atomicStore(&book[M_OVERFLOW], 0u);
+    atomicStore(&book[M_PARTS], 0u);
+  }
+  if (li < CANDIDATES * REC) { atomicStore(&wgRecord[li], identity(li % REC)); }
+  let mine = groupTile(wid, li);
+  var base = 0u;
+  var kept = 0u;
+  if (mine.x != BG) {
+    base = atomicLoad(&book[tileAt(mine.x)]);
+    kept = atomicLoad(&book[tileAt(mine.x) + 1u]);
+  }
+  // Candidates: the roots of the first parts of tiles 0, 5, 10 and 15 of the group (a diagonal).
+  if (mine.y == 0u && (li >> 4u) % 5u == 0u) {
+    var c = BG;
+    if (kept > 0u) { c = find(atomicLoad(&parts[base * PREC + REC])); }
+    atomicStore(&candidate[(li >> 4u) / 5u], c);
+  }
+  workgroupBarrier();
+  for (var s = mine.y; s < kept; s += 16u) {
+    let i = base + s;
+    let q = atomicLoad(&parts[i * PREC + REC]);
+    let g = find(q);
+    if (g == q) {
+      let y = q / w;
+      let x = q % w;
+      atomicOr(&book[rootBitsAt(y, x / TS)], 1u << (x % TS));
+      continue;
+    }
+    var k = 0u;
+    while (k < CANDIDATES && atomicLoad(&candidate[k]) != g) { k++; }
+    if (k < CANDIDATES) {
+      addShared(k, i);
+    } else {
+      let j = partOf(g);
+      if (j != BG) { addPart(i, j); }
+    }
+  }
+  workgroupBarrier();
+  if (li < CANDIDATES) {
+    let c = atomicLoad(&candidate[li]);
+    var first = true;
+    for (var k = 0u; k < li; k++) { if (atomicLoad(&candidate[k]) == c) { first = false; } }
+    if (c != BG && first && atomicLoad(&wgRecord[li * REC + AREA]) != 0u) {
+      let j = partOf(c);
+      if (j != BG) { flushShared(li, j); }
+    }
+  }
+}
+
+// One workgroup per band of 32 rows: an exclusive scan, in raster order, of the roots in each (row, tile column)
+// word of the band, and the band's total. Ranks then take three loads instead of a walk over the rows before.
+var<workgroup> scanSums: array<u32, 256>;
+
+@compute @workgroup_size(256)
+fn scanRoots(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let band = wid.x;
+  let words = TS * params.tilesX;
+  let per = (words + 255u) / 256u;
+  let first = min(li * per, words);
+  let last = min(first + per, words);
+  // Word e of the band in raster order is row e / tilesX, tile column e % tilesX.
+  var sum = 0u;
+  for (var e = first; e < last; e++) { sum += countOneBits(bookPlain[rootBitsAt(band * TS + e / params.tilesX, e % params.tilesX)]); }
+  scanSums[li] = sum;
+  workgroupBarrier();
+  for (var d = 1u; d < 256u; d <<= 1u) {
+    var v = scanSums[li];
+    if (li >= d) { v += scanSums[li - d]; }
+    workgroupBarrier();
+    scanSums[li] = v;
+    workgroupBarrier();
+  }
+  var run = scanSums[li] - sum;
+  for (var e = first; e < last; e++) {
+    let y = band * TS + e / params.tilesX;
+    let tx = e % params.tilesX;
+    bookPlain[prefixAt(y, tx)] = run;
+    run += countOneBits(bookPlain[rootBitsAt(y, tx)]);
+  }
+  if (li == 255u) { bookPlain[bandAt(band)] = scanSums[255]; }
+}
+
+// Canonical label of root q, given the roots in the bands above its own.
+fn rank(q: u32, bandsAbove: u32) -> u32 {
+  let w = params.width;
+  let y = q / w;
+  let x = q % w;
+  let below = countOneBits(atomicLoad(&book[rootBitsAt(y, x / TS)]) & ((1u << (x % TS)) - 1u));
+  return 1u + bandsAbove + atomicLoad(&book[prefixAt(y, x / TS)]) + below;
+}
+
+// Components of the workgroup that pass the filter, so results[0] takes one atomic per workgroup rather than one per component.
+var<workgroup> wgKeep: atomic<u32>;
+var<workgroup> wgFirst: u32;
+
+fn passes(i: u32) -> bool {
+  let q = atomicLoad(&parts[i * PREC + REC]);
+  if (atomicLoad(&L[q]) != q) { return false; }
+  var rec: array<u32, REC>;
+  for (var f = 0u; f < REC; f++) { rec[f] = atomicLoad(&parts[i * PREC + f]); }
+  return keep(rec);
+}
+
+// Roots in the bands above each of the workgroup's GROUP bands, and in all bands (the component count).
+var<workgroup> bandsAbove: array<atomic<u32>, 5>;
+
+@compute @workgroup_size(256)
+fn compactParts(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  for (var b = li; b < params.tilesY; b += 256u) {
+    let n = atomicLoad(&book[bandAt(b)]);
+    for (var k = 0u; k < GROUP; k++) { if (b < wid.y * GROUP + k) { atomicAdd(&bandsAbove[k], n); } }
+    atomicAdd(&bandsAbove[GROUP], n);
+  }
+  let mine = groupTile(wid, li);
+  var base = 0u;
+  var count = 0u;
+  if (mine.x != BG) {
+    base = atomicLoad(&book[tileAt(mine.x)]);
+    count = atomicLoad(&book[tileAt(mine.x) + 1u]);
+  }
+  // Twice over this invocation's parts: count the kept ones, then write them after the workgroup's first slot.
+  var n = 0u;
+  for (var s = mine.y; s < count; s += 16u) { if (passes(base + s)) { n++; } }
+  var slot = 0u;
+  if (n != 0u) { slot = atomicAdd(&wgKeep, n); }
+  workgroupBarrier();
+  if (li == 0u) {
+    let all = atomicLoad(&wgKeep);
+    wgFirst = select(0u, atomicAdd(&results[0], all), all != 0u);
+    if (wid.x == 0u && wid.y == 0u) { atomicStore(&results[1], atomicLoad(&bandsAbove[GROUP])); }
+  }
+  slot += workgroupUniformLoad(&wgFirst);
+  let above = atomicLoad(&bandsAbove[(li >> 4u) / GROUP]);
+  for (var s = mine.y; s < count && n != 0u; s += 16u) {
+    let i = base + s;
+    if (!passes(i)) { continue; }
+    if (slot < params.maxResults) {
+      let out = HEAD + slot * (REC + 1u);
+      let q = atomicLoad(&parts[i * PREC + REC]);
+      atomicStore(&results[out], rank(q, above));
+      for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], atomicLoad(&parts[i * PREC + f])); }
+    }
+    slot++;
+  }
+}
