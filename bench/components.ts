@@ -44,13 +44,13 @@ async function main(): Promise<void> {
   const gray = mk(S, pixels, 'gray');
   const L = mk(S, pixels * 4, 'L');
   const parts = mk(S, capacity * 21 * 4, 'parts');
-  const meta = mk(S, (4 + 2 * t * t + t + 2 * t * t * 32) * 4, 'meta');
+  const book = mk(S, (4 + 2 * t * t + t + 2 * t * t * 32) * 4, 'book');
   const results = mk(S, (4 + 1024 * 21) * 4, 'results');
-  device.queue.writeBuffer(meta, 0, new Uint32Array(4));
+  device.queue.writeBuffer(book, 0, new Uint32Array(4));
   const kernel = (entryPoint: string, constants: Record<string, number> = {}) =>
     ctx.pipelines.acquire({ shader: 'components', entryPoint, bindings: group, constants: { CONN8: 1, ...constants } });
   const [merge, resolve, scan, compact] = await Promise.all(['mergeTiles', 'resolve', 'scanRoots', 'compactParts'].map((e) => kernel(e)));
-  const bind = bindGroup(device, 'components', merge, [params, mask, gray, L, parts, meta, results]);
+  const bind = bindGroup(device, 'components', merge, [params, mask, gray, L, parts, book, results]);
   const run = (pass: GPUComputePassEncoder, k: Kernel) => {
     pass.setPipeline(k.pipeline);
     pass.setBindGroup(0, bind);
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < 35; r++) {
       const enc = device.createCommandEncoder({ label: 'components' });
       for (let i = 0; i < 10; i++) {
-        enc.clearBuffer(meta, 0, 16);
+        enc.clearBuffer(book, 0, 16);
         const pass = enc.beginComputePass({
           label: 'components',
           ...(i === 0 ? { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0 } } : {}),

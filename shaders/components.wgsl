@@ -373,22 +373,27 @@ fn add64(at: u32, lo: u32, hi: u32) {
   if (hi + carry != 0u) { atomicAdd(&parts[at + 1u], hi + carry); }
 }
 
-// Adds part i into part j.
-fn addPart(i: u32, j: u32) {
-  let a = i * PREC;
+// Part i's record.
+fn partRecord(i: u32) -> array<u32, REC> {
+  var d: array<u32, REC>;
+  for (var f = 0u; f < REC; f++) { d[f] = atomicLoad(&parts[i * PREC + f]); }
+  return d;
+}
+
+// Adds a record into part j. Y0 needs nothing: the root's part holds the component's first pixel, so its first row.
+fn addRecord(j: u32, d: array<u32, REC>) {
   let b = j * PREC;
-  atomicAdd(&parts[b + AREA], atomicLoad(&parts[a + AREA]));
+  atomicAdd(&parts[b + AREA], d[AREA]);
   for (var f = 0u; f < 6u; f++) {
     let k = select(SX + 2u * f, SG, f == 5u);
-    add64(b + k, atomicLoad(&parts[a + k]), atomicLoad(&parts[a + k + 1u]));
+    add64(b + k, d[k], d[k + 1u]);
   }
-  // Y0 needs nothing: the root's part holds the component's first pixel, so its first row.
-  atomicMin(&parts[b + X0], atomicLoad(&parts[a + X0]));
-  atomicMax(&parts[b + X1], atomicLoad(&parts[a + X1]));
-  atomicMax(&parts[b + Y1], atomicLoad(&parts[a + Y1]));
-  atomicAdd(&parts[b + PERIM], atomicLoad(&parts[a + PERIM]));
-  atomicMin(&parts[b + GMIN], atomicLoad(&parts[a + GMIN]));
-  atomicMax(&parts[b + GMAX], atomicLoad(&parts[a + GMAX]));
+  atomicMin(&parts[b + X0], d[X0]);
+  atomicMax(&parts[b + X1], d[X1]);
+  atomicMax(&parts[b + Y1], d[Y1]);
+  atomicAdd(&parts[b + PERIM], d[PERIM]);
+  atomicMin(&parts[b + GMIN], d[GMIN]);
+  atomicMax(&parts[b + GMAX], d[GMAX]);
 }
 
 // resolve and compact: one workgroup of 256 per group of GROUP×GROUP tiles, 16 invocations per tile.
@@ -409,45 +414,30 @@ const CANDIDATES: u32 = 4u;
 var<workgroup> candidate: array<atomic<u32>, 4>;
 var<workgroup> wgRecord: array<atomic<u32>, 80>; // CANDIDATES * REC
 
-fn identity(f: u32) -> u32 { return select(0u, 0xffffffffu, f == X0 || f == Y0 || f == GMIN); }
-
-// addPart, addShared and flushShared are one merge over three pairs of address spaces (storage to storage, storage
-// to workgroup, workgroup to storage): WGSL cannot pass pointers to atomics of both to one function.
-fn addShared(k: u32, i: u32) {
-  let a = i * PREC;
+// The same merge as addRecord into workgroup memory: WGSL cannot pass pointers to storage and workgroup atomics to
+// one function.
+fn addShared(k: u32, d: array<u32, REC>) {
   let b = k * REC;
-  atomicAdd(&wgRecord[b + AREA], atomicLoad(&parts[a + AREA]));
+  atomicAdd(&wgRecord[b + AREA], d[AREA]);
   for (var f = 0u; f < 6u; f++) {
     let at = select(SX + 2u * f, SG, f == 5u);
-    let lo = atomicLoad(&parts[a + at]);
-    let old = atomicAdd(&wgRecord[b + at], lo);
-    let carry = select(0u, 1u, old + lo < old);
-    let hi = atomicLoad(&parts[a + at + 1u]) + carry;
+    let old = atomicAdd(&wgRecord[b + at], d[at]);
+    let hi = d[at + 1u] + select(0u, 1u, old + d[at] < old);
     if (hi != 0u) { atomicAdd(&wgRecord[b + at + 1u], hi); }
   }
-  atomicMin(&wgRecord[b + X0], atomicLoad(&parts[a + X0]));
-  atomicMax(&wgRecord[b + X1], atomicLoad(&parts[a + X1]));
-  atomicMax(&wgRecord[b + Y1], atomicLoad(&parts[a + Y1]));
-  atomicAdd(&wgRecord[b + PERIM], atomicLoad(&parts[a + PERIM]));
-  atomicMin(&wgRecord[b + GMIN], atomicLoad(&parts[a + GMIN]));
-  atomicMax(&wgRecord[b + GMAX], atomicLoad(&parts[a + GMAX]));
+  atomicMin(&wgRecord[b + X0], d[X0]);
+  atomicMax(&wgRecord[b + X1], d[X1]);
+  atomicMax(&wgRecord[b + Y1], d[Y1]);
+  atomicAdd(&wgRecord[b + PERIM], d[PERIM]);
+  atomicMin(&wgRecord[b + GMIN], d[GMIN]);
+  atomicMax(&wgRecord[b + GMAX], d[GMAX]);
 }
 
-// Adds candidate k's workgroup record into part j.
-fn flushShared(k: u32, j: u32) {
-  let b = j * PREC;
-  let a = k * REC;
-  atomicAdd(&parts[b + AREA], atomicLoad(&wgRecord[a + AREA]));
-  for (var f = 0u; f < 6u; f++) {
-    let at = select(SX + 2u * f, SG, f == 5u);
-    add64(b + at, atomicLoad(&wgRecord[a + at]), atomicLoad(&wgRecord[a + at + 1u]));
-  }
-  atomicMin(&parts[b + X0], atomicLoad(&wgRecord[a + X0]));
-  atomicMax(&parts[b + X1], atomicLoad(&wgRecord[a + X1]));
-  atomicMax(&parts[b + Y1], atomicLoad(&wgRecord[a + Y1]));
-  atomicAdd(&parts[b + PERIM], atomicLoad(&wgRecord[a + PERIM]));
-  atomicMin(&parts[b + GMIN], atomicLoad(&wgRecord[a + GMIN]));
-  atomicMax(&parts[b + GMAX], atomicLoad(&wgRecord[a + GMAX]));
+// Candidate k's workgroup record.
+fn sharedRecord(k: u32) -> array<u32, REC> {
+  var d: array<u32, REC>;
+  for (var f = 0u; f < REC; f++) { d[f] = atomicLoad(&wgRecord[k * REC + f]); }
+  return d;
 }
 
 @compute @workgroup_size(256)
@@ -488,10 +478,10 @@ fn resolve(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_inde
     var k = 0u;
     while (k < CANDIDATES && atomicLoad(&candidate[k]) != g) { k++; }
     if (k < CANDIDATES) {
-      addShared(k, i);
+      addShared(k, partRecord(i));
     } else {
       let j = partOf(g);
-      if (j != BG) { addPart(i, j); }
+      if (j != BG) { addRecord(j, partRecord(i)); }
     }
   }
   workgroupBarrier();
@@ -501,7 +491,7 @@ fn resolve(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_inde
     for (var k = 0u; k < li; k++) { if (atomicLoad(&candidate[k]) == c) { first = false; } }
     if (c != BG && first && atomicLoad(&wgRecord[li * REC + AREA]) != 0u) {
       let j = partOf(c);
-      if (j != BG) { flushShared(li, j); }
+      if (j != BG) { addRecord(j, sharedRecord(li)); }
     }
   }
 }
@@ -554,10 +544,7 @@ var<workgroup> wgFirst: u32;
 
 fn passes(i: u32) -> bool {
   let q = atomicLoad(&parts[i * PREC + REC]);
-  if (atomicLoad(&L[q]) != q) { return false; }
-  var rec: array<u32, REC>;
-  for (var f = 0u; f < REC; f++) { rec[f] = atomicLoad(&parts[i * PREC + f]); }
-  return keep(rec);
+  return atomicLoad(&L[q]) == q && keep(partRecord(i));
 }
 
 // Roots in the bands above each of the workgroup's GROUP bands, and in all bands (the component count).
@@ -577,9 +564,11 @@ fn compactParts(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
     base = atomicLoad(&book[tileAt(mine.x)]);
     count = atomicLoad(&book[tileAt(mine.x) + 1u]);
   }
-  // Twice over this invocation's parts: count the kept ones, then write them after the workgroup's first slot.
-  var n = 0u;
-  for (var s = mine.y; s < count; s += 16u) { if (passes(base + s)) { n++; } }
+  // Twice over this invocation's parts: mark the kept ones (bit s / 16: a tile has at most 512 parts), then write
+  // them after the workgroup's first slot.
+  var marks = 0u;
+  for (var s = mine.y; s < count; s += 16u) { if (passes(base + s)) { marks |= 1u << (s / 16u); } }
+  let n = countOneBits(marks);
   var slot = 0u;
   if (n != 0u) { slot = atomicAdd(&wgKeep, n); }
   workgroupBarrier();
@@ -590,15 +579,12 @@ fn compactParts(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
   }
   slot += workgroupUniformLoad(&wgFirst);
   let above = atomicLoad(&bandsAbove[(li >> 4u) / GROUP]);
-  for (var s = mine.y; s < count && n != 0u; s += 16u) {
-    let i = base + s;
-    if (!passes(i)) { continue; }
-    if (slot < params.maxResults) {
-      let out = HEAD + slot * (REC + 1u);
-      let q = atomicLoad(&parts[i * PREC + REC]);
-      atomicStore(&results[out], rank(q, above));
-      for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], atomicLoad(&parts[i * PREC + f])); }
-    }
+  while (marks != 0u && slot < params.maxResults) {
+    let i = base + mine.y + 16u * firstTrailingBit(marks);
+    marks &= marks - 1u;
+    let out = HEAD + slot * (REC + 1u);
+    atomicStore(&results[out], rank(atomicLoad(&parts[i * PREC + REC]), above));
+    for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], atomicLoad(&parts[i * PREC + f])); }
     slot++;
   }
 }

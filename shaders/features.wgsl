@@ -45,8 +45,6 @@ fn add64(at: u32, lo: u32, hi: u32) {
 
 
 
-fn identity(f: u32) -> u32 { return select(0u, 0xffffffffu, f == X0 || f == Y0 || f == GMIN); }
-
 // Sets every record to its identity values; run once when the accumulators are (re)allocated. After that the
 // compact kernel puts back each record it reads, so no frame pays for clearing.
 @compute @workgroup_size(WG)

@@ -18,6 +18,8 @@ const SG: u32 = 16u;
 const GMIN: u32 = 18u;
 const GMAX: u32 = 19u;
 
+// A record's value before anything is added: sums 0, minima all ones.
+fn identity(f: u32) -> u32 { return select(0u, 0xffffffffu, f == X0 || f == Y0 || f == GMIN); }
 
 // The filter of `features()`: area, bounding-box sides and aspect, frame border.
 fn keep(rec: array<u32, REC>) -> bool {

@@ -20,9 +20,9 @@ const TILE = 32;
 /** GROUP in shaders/components.wgsl: resolve and compact take GROUP×GROUP tiles per workgroup. */
 const GROUP = 4;
 /** Words of a part: the record and its root's pixel index (PREC in components.wgsl). */
-const partWords = () => record.REC + 1;
-/** Words of meta before the per-tile entries (M_TILES in components.wgsl). */
-const metaHead = 4;
+const partWords = record.REC + 1;
+/** Words of `book` before the per-tile entries (M_TILES in components.wgsl). */
+const bookHead = 4;
 
 export async function fusedComponents(ctx: GpuContext, s: FeaturesSettings): Promise<FeaturesPath> {
   const { device, pool } = ctx;
@@ -47,13 +47,13 @@ export async function fusedComponents(ctx: GpuContext, s: FeaturesSettings): Pro
   let tilesY = 0;
   let L: GPUBuffer | null = null;
   let parts: GPUBuffer | null = null;
-  let meta: GPUBuffer | null = null;
+  let book: GPUBuffer | null = null;
   let inputs: GPUBuffer[] = [];
   let bind: GPUBindGroup | null = null;
 
   const release = () => {
-    for (const b of [L, parts, meta]) pool.release(b);
-    L = parts = meta = null;
+    for (const b of [L, parts, book]) pool.release(b);
+    L = parts = book = null;
   };
 
   const resize = (f: GpuFrame) => {
@@ -66,31 +66,33 @@ export async function fusedComponents(ctx: GpuContext, s: FeaturesSettings): Pro
       const pixels = f.width * f.height;
       // A tile holds at most 512 parts (a 4-connected checkerboard); every part has a pixel of its own.
       const most = Math.min(Math.ceil(pixels / 2) + tilesX * tilesY, tilesX * tilesY * 512);
-      const bytesCap = Math.floor(ctx.limits.maxStorageBufferBindingSize / (partWords() * 4));
+      const bytesCap = Math.floor(ctx.limits.maxStorageBufferBindingSize / (partWords * 4));
       const capacity = Math.max(1, Math.min(s.maxComponents ?? Math.min(most, 1 << 20), bytesCap));
       release();
       L = pool.acquire('components:L', pixels * 4, GPUBufferUsage.STORAGE);
-      parts = pool.acquire('components:parts', capacity * partWords() * 4, GPUBufferUsage.STORAGE);
-      const metaWords = metaHead + 2 * tilesX * tilesY + tilesY + 2 * tilesX * tilesY * TILE;
-      meta = pool.acquire('components:meta', metaWords * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
+      parts = pool.acquire('components:parts', capacity * partWords * 4, GPUBufferUsage.STORAGE);
+      // Head, per tile (first part, parts), per band the roots, per tile and row the root bits and their prefix.
+      const bookWords = bookHead + 2 * tilesX * tilesY + tilesY + 2 * tilesX * tilesY * TILE;
+      book = pool.acquire('components:book', bookWords * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
       // The allocator and overflow flag start at zero; the kernels reset them for every later frame.
-      device.queue.writeBuffer(meta, 0, new Uint32Array(metaHead));
+      device.queue.writeBuffer(book, 0, new Uint32Array(bookHead));
       device.queue.writeBuffer(params, 0, packUniform(layout, { width: f.width, height: f.height, tilesX, tilesY, capacity, ...filterParams(s) }));
       inputs = [];
     }
     const now = [f.mask!, f.gray!];
     if (now.some((b, i) => b !== inputs[i])) {
       inputs = now;
-      bind = bindGroup(device, 'components:group', k.tile, [params, f.mask!, f.gray!, L!, parts!, meta!, results]);
+      bind = bindGroup(device, 'components:group', k.tile, [params, f.mask!, f.gray!, L!, parts!, book!, results]);
     }
   };
 
-  /** One workgroup per tile, or (`group`) per GROUP×GROUP tiles. */
-  const grid = (pass: GPUComputePassEncoder, kernel: Kernel, group = 1) => {
+  const dispatch = (pass: GPUComputePassEncoder, kernel: Kernel, x: number, y = 1) => {
     pass.setPipeline(kernel.pipeline);
     pass.setBindGroup(0, bind!);
-    pass.dispatchWorkgroups(Math.ceil(tilesX / group), Math.ceil(tilesY / group));
+    pass.dispatchWorkgroups(x, y);
   };
+  /** One workgroup per tile, or (`group`) per GROUP×GROUP tiles. */
+  const grid = (pass: GPUComputePassEncoder, kernel: Kernel, group = 1) => dispatch(pass, kernel, Math.ceil(tilesX / group), Math.ceil(tilesY / group));
 
   return {
     record(f) {
@@ -101,11 +103,7 @@ export async function fusedComponents(ctx: GpuContext, s: FeaturesSettings): Pro
         rec.stage('tile', (pass) => grid(pass, f.width % 4 === 0 ? k.tileQuad : k.tile));
         rec.stage('merge', (pass) => grid(pass, k.merge));
         rec.stage('resolve', (pass) => grid(pass, k.resolve, GROUP));
-        rec.stage('scan', (pass) => {
-          pass.setPipeline(k.scan.pipeline);
-          pass.setBindGroup(0, bind!);
-          pass.dispatchWorkgroups(tilesY);
-        });
+        rec.stage('scan', (pass) => dispatch(pass, k.scan, tilesY)); // one workgroup per band of 32 rows
         rec.stage('compact', (pass) => grid(pass, k.compact, GROUP));
       }
       rec.end();
