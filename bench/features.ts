@@ -11,7 +11,9 @@
  */
 import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, features, fromGpuBuffers, label, readResults, threshold, type FrameResult, type LabelAlgorithm } from '../src/index.js';
+import { GpuContext, fromGpuBuffers, readResults, threshold, type FrameResult, type LabelAlgorithm } from '../index.js';
+import { labelWith } from '../nodes/label.js';
+import { featuresWith } from '../nodes/features.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { randomBlocks } from '../src/reference/images.js';
 import { runMain } from './timing.js';
@@ -42,28 +44,31 @@ const frames = function* (buffer: GPUBuffer) {
   for (let i = 0; i <= reps; i++) yield { buffer, width: size, height: size, format: 'gray' as const };
 };
 
+/** The one-labeling kernels (nodes/features/fromMask.ts), timed one by one with --split. */
+const stages = ['tile', 'merge', 'resolve', 'scan', 'compact'];
+
 /** Labels and features in one labeling: GPU ms per repetition, and per kernel with --split. */
 async function measureOne(ctx: GpuContext, buffer: GPUBuffer) {
   const results = await lastValueFrom(
     fromGpuBuffers(ctx, frames(buffer), { maxInFlight: 8 }).pipe(
       threshold(),
-      features({ connectivity, repeat, maxResults: 1024, profileKernels: values.split as boolean }),
+      featuresWith({ connectivity, maxResults: 1024 }, { split: values.split as boolean, repeat }),
       readResults({ framesPerSubmit: 8 }),
       toArray(),
     ),
   );
   const timed = results.slice(1);
   const f = timed.at(-1)!.features!;
-  const kernels = ['tile', 'merge', 'resolve', 'compact'].map((k) => median(timed.map((r) => ms(r, `features:components:${k}`))) / repeat);
+  const kernels = stages.map((k) => median(timed.map((r) => ms(r, `features:components:${k}`))) / repeat);
   return { count: f.count, overflow: f.overflow, total: median(timed.map((r) => ms(r, 'features:components'))) / repeat, kernels };
 }
 
-async function measure(ctx: GpuContext, buffer: GPUBuffer, method: 'fused' | 'per-pixel') {
+async function measure(ctx: GpuContext, buffer: GPUBuffer, method: 'runs' | 'per-pixel') {
   const results = await lastValueFrom(
     fromGpuBuffers(ctx, frames(buffer), { maxInFlight: 8 }).pipe(
       threshold(),
-      label({ algorithm, connectivity, passes: 8, repeat }),
-      features({ method, repeat, maxResults: 1024 }),
+      labelWith({ algorithm, connectivity, passes: 8 }, { split: false, repeat }),
+      featuresWith({ method, maxResults: 1024 }, { split: false, repeat }),
       readResults({ framesPerSubmit: 8 }),
       toArray(),
     ),
@@ -89,7 +94,7 @@ async function main(): Promise<void> {
   };
   upload(randomBlocks(size, size, 0.5, 4, 1));
   for (const t0 = performance.now(); performance.now() - t0 < Number(values['warmup-ms']); ) {
-    await measure(ctx, buffer, 'fused');
+    await measure(ctx, buffer, 'runs');
     await measureOne(ctx, buffer);
   }
   let seed = 1;
@@ -103,18 +108,18 @@ async function main(): Promise<void> {
       const d = i / 10;
       upload(randomBlocks(size, size, d, g, seed++));
       const one = await measureOne(ctx, buffer);
-      const fused = await measure(ctx, buffer, 'fused');
+      const runs = await measure(ctx, buffer, 'runs');
       const naive = await measure(ctx, buffer, 'per-pixel');
-      if (one.count !== fused.count || one.overflow) throw new Error(`d=${d}: one labeling found ${one.count} components${one.overflow ? ' (overflow)' : ''}, label() ${fused.count}`);
-      const total = fused.label + fused.canonical + fused.features;
-      rows.push([one.total, fused.label, fused.canonical, fused.features, total, naive.features]);
+      if (one.count !== runs.count || one.overflow) throw new Error(`d=${d}: one labeling found ${one.count} components${one.overflow ? ' (overflow)' : ''}, label() ${runs.count}`);
+      const total = runs.label + runs.canonical + runs.features;
+      rows.push([one.total, runs.label, runs.canonical, runs.features, total, naive.features]);
       splits.push(one.kernels);
-      console.log(`| ${d.toFixed(1)} | ${fused.count} | **${one.total.toFixed(3)}** | ${fused.label.toFixed(3)} | ${fused.canonical.toFixed(3)} | ${fused.features.toFixed(3)} | ${total.toFixed(3)} | ${naive.features.toFixed(3)} | ${(naive.features / fused.features).toFixed(1)}× |`);
+      console.log(`| ${d.toFixed(1)} | ${runs.count} | **${one.total.toFixed(3)}** | ${runs.label.toFixed(3)} | ${runs.canonical.toFixed(3)} | ${runs.features.toFixed(3)} | ${total.toFixed(3)} | ${naive.features.toFixed(3)} | ${(naive.features / runs.features).toFixed(1)}× |`);
     }
     const mean = (xs: number[][], k: number) => xs.reduce((s, r) => s + r[k], 0) / xs.length;
     console.log(`| **mean** | | **${mean(rows, 0).toFixed(3)}** | ${mean(rows, 1).toFixed(3)} | ${mean(rows, 2).toFixed(3)} | ${mean(rows, 3).toFixed(3)} | ${mean(rows, 4).toFixed(3)} | ${mean(rows, 5).toFixed(3)} | ${(mean(rows, 5) / mean(rows, 3)).toFixed(1)}× |`);
     if (values.split) {
-      console.log(`\none labeling, each kernel in a pass of its own (g = ${g}, means over densities): ` + ['tile', 'merge', 'resolve', 'compact'].map((k, i) => `${k} ${mean(splits, i).toFixed(3)} ms`).join(', '));
+      console.log(`\none labeling, each kernel in a pass of its own (g = ${g}, means over densities): ` + stages.map((k, i) => `${k} ${mean(splits, i).toFixed(3)} ms`).join(', '));
     }
   }
   buffer.destroy();

@@ -15,7 +15,8 @@
  */
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
-import { GpuContext, fromGpuBuffers, fromPixels, label, labelAlgorithms, readResults, threshold, type FrameResult, type LabelAlgorithm, type PixelImage } from '../src/index.js';
+import { GpuContext, fromGpuBuffers, fromPixels, labelAlgorithms, readResults, threshold, type FrameResult, type LabelAlgorithm, type PixelImage } from '../index.js';
+import { labelWith } from '../nodes/label.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { runMain } from './timing.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
@@ -101,7 +102,11 @@ async function measure(ctx: GpuContext, algorithm: LabelAlgorithm, mask: Uint8Ar
       ? fromGpuBuffers(ctx, (function* () { for (let i = 0; i <= reps; i++) yield { buffer: gpuBuf!, width: w, height: h, format: 'gray' as const }; })(), { maxInFlight: inFlight })
       : fromPixels(ctx, frames(), { maxInFlight: inFlight });
     source
-      .pipe(threshold(), label({ algorithm, connectivity, passes, profileKernels: values.split, repeat: Number(values.repeat), ha4Segments: values['ha4-segments'] as 'ballot' | 'bits' | undefined }), readResults({ framesPerSubmit: Number(values['per-submit']) }))
+      .pipe(
+        threshold(),
+        labelWith({ algorithm, connectivity, passes, ha4Segments: values['ha4-segments'] as 'ballot' | 'bits' | undefined }, { split: values.split as boolean, repeat: Number(values.repeat) }),
+        readResults({ framesPerSubmit: Number(values['per-submit']) }),
+      )
       .subscribe({
         next(r) {
           if (r.seq === 0) t0 = performance.now();

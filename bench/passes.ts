@@ -6,7 +6,7 @@
  *   node dist/bench/passes.js [--dawn backend=vulkan]
  */
 import { parseArgs } from 'node:util';
-import { GpuContext } from '../src/index.js';
+import { GpuContext } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { runMain, timePass } from './timing.js';
 

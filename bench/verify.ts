@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, type ComponentFeatures, type PixelImage } from '../src/index.js';
+import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, type ComponentFeatures, type PixelImage } from '../index.js';
 import { featuresCpu } from '../src/reference/featuresCpu.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { runMain } from './timing.js';

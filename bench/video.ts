@@ -13,8 +13,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, features, label, readResults, threshold } from '../src/index.js';
-import { fromVideo } from '../src/node/index.js';
+import { GpuContext, features, label, readResults, threshold } from '../index.js';
+import { fromVideoFile } from '../node.js';
 import { launchChromium, pageFiles, serve } from '../tests/support/chromium.js';
 import { runMain } from './timing.js';
 
@@ -30,11 +30,11 @@ async function main(): Promise<void> {
 
   const ctx = await GpuContext.create({ label: 'bench-video' });
   t0 = performance.now();
-  const plain = await lastValueFrom(fromVideo(ctx, clip).pipe(readResults(), toArray()));
+  const plain = await lastValueFrom(fromVideoFile(ctx, clip).pipe(readResults(), toArray()));
   const nodeDecode = plain.length / ((performance.now() - t0) / 1000);
   t0 = performance.now();
   const full = await lastValueFrom(
-    fromVideo(ctx, clip).pipe(threshold({ method: 'adaptive', invert: true }), label({ algorithm: 'auto' }), features(), readResults(), toArray()),
+    fromVideoFile(ctx, clip).pipe(threshold({ method: 'adaptive', invert: true }), label({ algorithm: 'auto' }), features(), readResults(), toArray()),
   );
   const nodePipeline = full.length / ((performance.now() - t0) / 1000);
   const nodeAdapter = `${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback)' : ''}`;
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   console.log('| where | decoder | GPU adapter | decode + upload, frames/s | with pipeline, frames/s |');
   console.log('|---|---|---|---|---|');
   console.log(`| Node | ffmpeg alone (-f null) | – | ${ffmpegFps.toFixed(1)} | – |`);
-  console.log(`| Node | ffmpeg → fromVideo | ${nodeAdapter} | ${nodeDecode.toFixed(1)} | ${nodePipeline.toFixed(1)} |`);
+  console.log(`| Node | ffmpeg → fromVideoFile | ${nodeAdapter} | ${nodeDecode.toFixed(1)} | ${nodePipeline.toFixed(1)} |`);
   console.log(`| Chromium | WebCodecs → fromVideo | ${web.adapter} | ${web.decodeFps.toFixed(1)} | ${web.pipelineFps.toFixed(1)} |`);
   if (full.length !== frames || web.frames !== frames) throw new Error(`frame counts: Node ${full.length}, Chromium ${web.frames}, expected ${frames}`);
 }

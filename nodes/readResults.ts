@@ -1,7 +1,9 @@
 /**
  * The sink: submits each frame's command encoder once and reads back only the compact results the nodes asked for
  * (plus the frame's pass timings), through a ring of staging buffers. The stream never waits on a readback: the
- * next frame is recorded and submitted while earlier ones map; results are emitted in frame order.
+ * next frame is recorded and submitted while earlier ones map; results are emitted in frame order. Once a frame's
+ * results are mapped, its last submission has completed: the sink releases the frame's lease, which gives back
+ * everything the frame held (FrameLease.ts).
  *
  * @example
  * fromPixels(ctx, images).pipe(threshold({ method: 'otsu' }), label(), readResults())
@@ -97,12 +99,10 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
             await mapped;
           } catch (cause) {
             frame.lease.release();
-            frame.profile?.release();
             if (buffer) all.has(buffer) && free.push(buffer);
             throw ctx?.lostError ?? new GpuDeviceLostError(`readback failed: ${(cause as Error)?.message ?? cause}`);
           }
           if (closed) {
-            frame.profile?.release();
             frame.lease.release();
             return;
           }
@@ -115,7 +115,6 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
             buffer.unmap();
             free.push(buffer);
           }
-          frame.profile?.release();
           frame.lease.release();
           pending--;
           subscriber.next({ seq: frame.seq, timeUs: frame.timeUs, width: frame.width, height: frame.height, ...values, timings });
@@ -129,7 +128,6 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
             handle(frame);
           } catch (e) {
             frame.lease.release();
-            frame.profile?.release();
             fail(e);
           }
         },

@@ -12,15 +12,16 @@
  * fromPixels(ctx, images).pipe(threshold({ method: 'adaptive', window: 15, offset: 5, invert: true }), label(), readResults())
  *
  * Outputs `frame.gray` and `frame.mask`; reads back `threshold.level` (-1 for adaptive). Throws `InvalidOptionError`
- * for bad options; `InvalidFrameError` on the stream for an Otsu frame over 2^24 pixels.
+ * for bad options; `InvalidFrameError` on the stream for an Otsu frame over 2^24 pixels. Each frame's gray image
+ * and mask belong to it until its results are read.
  */
 import type { OperatorFunction } from 'rxjs';
 import { gpuNode } from '../src/gpuNode.js';
-import { withRead, type GpuFrame } from '../src/GpuFrame.js';
-import type { Kernel, KernelSpec } from '../src/PipelineCache.js';
-import { bindGroup, dispatch1d } from '../src/kernels.js';
-import { packUniform, uniformLayout } from '../src/uniforms.js';
-import { wordsFor } from '../src/dispatch.js';
+import { withRead, type GpuFrame, type ReadRequest } from '../src/GpuFrame.js';
+import type { KernelSpec } from '../src/PipelineCache.js';
+import { uniformLayout } from '../src/uniforms.js';
+import { WG, wordsFor } from '../src/dispatch.js';
+import { PassRecorder } from '../src/PassRecorder.js';
 import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
 import type { ThresholdInfo } from '../src/results.js';
 
@@ -29,33 +30,23 @@ export type ThresholdOptions =
   | { method: 'otsu'; invert?: boolean }
   | { method: 'adaptive'; window?: number; offset?: number; invert?: boolean };
 
-const WG = 256;
 /** Otsu keeps the sum of gray values in 32 bits: 255 × 2^24 < 2^32. */
 export const otsuMaxPixels = 1 << 24;
+/** `stats` (threshold.wgsl): histogram bins 0..255, then the level used at word 256. */
+const levelAt = 256 * 4;
 
-function specs(method: 'fixed' | 'otsu' | 'adaptive'): Record<string, KernelSpec> {
-  const c = { WG };
+function kernels(method: 'fixed' | 'otsu' | 'adaptive'): Record<string, KernelSpec> {
   const s: Record<string, KernelSpec> = {
-    gray: { shader: 'threshold', entryPoint: 'grayFromRgba', bindings: ['uniform', 'read-only-storage', 'storage'], constants: c },
+    gray: { shader: 'threshold', entryPoint: 'grayFromRgba', bindings: ['uniform', 'read-only-storage', 'storage'] },
   };
   if (method === 'adaptive') {
-    s.rows = { shader: 'threshold', entryPoint: 'boxRows', bindings: ['uniform', 'read-only-storage', 'storage'], constants: c };
-    s.adaptive = {
-      shader: 'threshold',
-      entryPoint: 'adaptive',
-      bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'],
-      constants: c,
-    };
+    s.rows = { shader: 'threshold', entryPoint: 'boxRows', bindings: ['uniform', 'read-only-storage', 'storage'] };
+    s.adaptive = { shader: 'threshold', entryPoint: 'adaptive', bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'] };
   } else {
-    s.binarize = {
-      shader: 'threshold',
-      entryPoint: 'binarize',
-      bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'],
-      constants: c,
-    };
+    s.binarize = { shader: 'threshold', entryPoint: 'binarize', bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'] };
   }
   if (method === 'otsu') {
-    s.histogram = { shader: 'threshold', entryPoint: 'histogram', bindings: ['uniform', 'read-only-storage', 'storage'], constants: c };
+    s.histogram = { shader: 'threshold', entryPoint: 'histogram', bindings: ['uniform', 'read-only-storage', 'storage'] };
     s.otsu = { shader: 'threshold', entryPoint: 'otsu', bindings: ['uniform', 'storage'] };
   }
   return s;
@@ -84,104 +75,59 @@ export function threshold(options: ThresholdOptions = {}): OperatorFunction<GpuF
   }
   if (typeof invert !== 'boolean') throw new InvalidOptionError(`threshold: invert must be a boolean`);
 
-  return gpuNode(async (ctx) => {
-    const { device, pool } = ctx;
-    const k: Record<string, Kernel> = await ctx.pipelines.acquireAll(specs(method));
+  return gpuNode('threshold', async (node) => {
+    const k = await node.kernels(kernels(method));
     const layout = uniformLayout('threshold', 'Params');
-    const params = pool.acquire('threshold:params', layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
-    const stats = pool.acquire('threshold:stats', 260 * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC);
-    if (method === 'fixed') device.queue.writeBuffer(stats, 256 * 4, new Uint32Array([level]));
-    const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
+    const maxDim = node.ctx.limits.maxComputeWorkgroupsPerDimension;
 
-    // Per-size state, rebuilt when the frame size or its input buffer changes.
-    let size = '';
-    let grayBuf: GPUBuffer | null = null;
-    let maskBuf: GPUBuffer | null = null;
-    let rowSum: GPUBuffer | null = null;
-    let groups: Record<string, GPUBindGroup> = {};
-    let input: GPUBuffer | null = null;
-    let histThreads = 0;
-
-    const resize = (f: GpuFrame) => {
-      const pixels = f.width * f.height;
+    const sets = node.perFrame((size, alloc) => {
+      const pixels = size.width * size.height;
       const words = wordsFor(pixels);
-      const key = `${f.width}x${f.height}`;
-      if (key !== size) {
-        size = key;
-        pool.release(grayBuf);
-        pool.release(maskBuf);
-        pool.release(rowSum);
-        const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-        grayBuf = pool.acquire('threshold:gray', words * 4, usage);
-        maskBuf = pool.acquire('threshold:mask', words * 4, usage);
-        rowSum = method === 'adaptive' ? pool.acquire('threshold:rowSum', pixels * 4, GPUBufferUsage.STORAGE) : null;
-        // Each histogram invocation reads up to 16 words, a grid stride apart.
-        const histGroups = Math.max(1, Math.min(Math.ceil(words / (WG * 16)), maxDim));
-        histThreads = histGroups * WG;
-        device.queue.writeBuffer(
-          params,
-          0,
-          packUniform(layout, { width: f.width, height: f.height, pixels, words, invert: invert ? 1 : 0, radius, offset, threads: histThreads }),
-        );
-        input = null;
-      }
-      const src = f.rgba ?? f.gray!;
-      if (src !== input) {
-        input = src;
-        const g = f.rgba ? grayBuf! : src;
-        groups = { gray: bindGroup(device, 'threshold:gray', k.gray, [params, f.rgba ?? grayBuf!, grayBuf!]) };
-        if (k.binarize) groups.binarize = bindGroup(device, 'threshold:binarize', k.binarize, [params, g, stats, maskBuf!]);
-        if (k.histogram) groups.histogram = bindGroup(device, 'threshold:histogram', k.histogram, [params, g, stats]);
-        if (k.otsu) groups.otsu = bindGroup(device, 'threshold:otsu', k.otsu, [params, stats]);
-        if (k.rows) groups.rows = bindGroup(device, 'threshold:rows', k.rows, [params, g, rowSum!]);
-        if (k.adaptive) groups.adaptive = bindGroup(device, 'threshold:adaptive', k.adaptive, [params, g, rowSum!, maskBuf!]);
-      }
-    };
+      // Each histogram invocation reads up to 16 words, a grid stride apart.
+      const histGroups = Math.max(1, Math.min(Math.ceil(words / (WG * 16)), maxDim));
+      const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+      // A fixed level sits in `stats` from the start; Otsu writes its own there every frame.
+      const stats = new Uint32Array(257);
+      stats[256] = level;
+      return {
+        pixels,
+        words,
+        histGroups,
+        params: alloc.uniform('params', layout, { width: size.width, height: size.height, pixels, words, invert: invert ? 1 : 0, radius, offset, threads: histGroups * WG }),
+        stats: alloc.buffer('stats', 260 * 4, usage, stats),
+        gray: alloc.buffer('gray', words * 4, usage),
+        mask: alloc.buffer('mask', words * 4, usage),
+        rowSum: method === 'adaptive' ? alloc.buffer('rowSum', pixels * 4, GPUBufferUsage.STORAGE) : null,
+      };
+    });
 
-    return {
-      process(f) {
-        if (!f.rgba && !f.gray) throw new InvalidFrameError('threshold: the frame has neither RGBA nor gray pixels');
-        const pixels = f.width * f.height;
-        if (method === 'otsu' && pixels > otsuMaxPixels) {
-          throw new InvalidFrameError(`threshold: Otsu supports frames up to ${otsuMaxPixels} pixels, got ${f.width}×${f.height}`);
-        }
-        resize(f);
-        const words = wordsFor(pixels);
-        if (method === 'otsu') f.encoder.clearBuffer(stats, 0, 256 * 4);
-        const pass = f.encoder.beginComputePass({ label: 'threshold', timestampWrites: f.profile?.pass('threshold') });
-        if (f.rgba) dispatch1d(pass, k.gray, groups.gray, words, WG, maxDim);
-        if (method === 'otsu') {
-          pass.setPipeline(k.histogram.pipeline);
-          pass.setBindGroup(0, groups.histogram);
-          pass.dispatchWorkgroups(histThreads / WG);
-          pass.setPipeline(k.otsu.pipeline);
-          pass.setBindGroup(0, groups.otsu);
-          pass.dispatchWorkgroups(1);
-        }
-        if (method === 'adaptive') {
-          dispatch1d(pass, k.rows, groups.rows, pixels, WG, maxDim);
-          dispatch1d(pass, k.adaptive, groups.adaptive, words, WG, maxDim);
-        } else {
-          dispatch1d(pass, k.binarize, groups.binarize, words, WG, maxDim);
-        }
-        pass.end();
-        const gray = f.rgba ? grayBuf! : f.gray!;
-        if (method === 'adaptive') return withRead(f, adaptiveRead(stats), { gray, mask: maskBuf });
-        return withRead(
-          f,
-          { key: 'threshold', buffer: stats, offset: 256 * 4, size: 4, decode: (b): ThresholdInfo => ({ level: new Uint32Array(b)[0] }) },
-          { gray, mask: maskBuf },
-        );
-      },
-      dispose() {
-        ctx.pipelines.releaseAll(k);
-        for (const b of [params, stats, grayBuf, maskBuf, rowSum]) pool.release(b);
-      },
+    return (f) => {
+      if (!f.rgba && !f.gray) throw new InvalidFrameError('threshold: the frame has neither RGBA nor gray pixels');
+      if (method === 'otsu' && f.width * f.height > otsuMaxPixels) {
+        throw new InvalidFrameError(`threshold: Otsu supports frames up to ${otsuMaxPixels} pixels, got ${f.width}×${f.height}`);
+      }
+      const set = sets.take(f);
+      const gray = f.rgba ? set.gray : f.gray!;
+      if (method === 'otsu') f.encoder.clearBuffer(set.stats, 0, levelAt);
+      const rec = PassRecorder.of(f, 'threshold');
+      if (f.rgba) rec.items('gray', k.gray, set.bind('gray', k.gray, [set.params, f.rgba, set.gray]), set.words);
+      if (method === 'otsu') {
+        rec.grid('histogram', k.histogram, set.bind('histogram', k.histogram, [set.params, gray, set.stats]), set.histGroups);
+        rec.grid('otsu', k.otsu, set.bind('otsu', k.otsu, [set.params, set.stats]), 1);
+      }
+      if (method === 'adaptive') {
+        rec.items('rows', k.rows, set.bind('rows', k.rows, [set.params, gray, set.rowSum!]), set.pixels);
+        rec.items('adaptive', k.adaptive, set.bind('adaptive', k.adaptive, [set.params, gray, set.rowSum!, set.mask]), set.words);
+      } else {
+        rec.items('binarize', k.binarize, set.bind('binarize', k.binarize, [set.params, gray, set.stats, set.mask]), set.words);
+      }
+      rec.end();
+      // Adaptive thresholds have no single level: -1, with nothing read back.
+      const read: ReadRequest =
+        method === 'adaptive'
+          ? { key: 'threshold', buffer: set.stats, offset: 0, size: 0, decode: (): ThresholdInfo => ({ level: -1 }) }
+          : { key: 'threshold', buffer: set.stats, offset: levelAt, size: 4, decode: (b): ThresholdInfo => ({ level: new Uint32Array(b)[0] }) };
+      return withRead(f, read, { gray, mask: set.mask });
     };
   });
-}
-
-/** Adaptive thresholds have no single level; report -1 without reading anything back. */
-function adaptiveRead(stats: GPUBuffer) {
-  return { key: 'threshold', buffer: stats, offset: 0, size: 0, decode: (): ThresholdInfo => ({ level: -1 }) };
 }

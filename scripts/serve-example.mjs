@@ -16,7 +16,7 @@ export async function exampleFiles() {
     write: false,
     external: ['webgpu'],
     // The example imports the package by name, as a user would.
-    alias: { flowmark: fileURLToPath(new URL('src/index.ts', root)) },
+    alias: { flowmark: fileURLToPath(new URL('index.ts', root)) },
   });
   return {
     '/': { body: readFileSync(new URL('examples/browser/index.html', root)), type: 'text/html' },

@@ -5,7 +5,8 @@
 //    segment accumulation: the count, Σx in closed form, y times the count, …) in tile coordinates, where every
 //    sum fits 32 bits. Each local root then writes its part of the component to a compact list of parts: frame
 //    coordinates, exact 64-bit sums, its own pixel index last. One atomic per tile allocates the tile's range,
-//    and parts are numbered in raster order within the tile.
+//    and parts are numbered in raster order within the tile. A tile with more parts than workgroup memory holds
+//    (SLOTS) accumulates them SLOTS at a time.
 // 2. mergeTiles: C2FL's border merge unites the tiles' forests.
 // 3. resolve: a part whose local root is still a root of the forest is a component's first part (its root is
 //    the component's first pixel); it marks its pixel in the row's root bits. Every other part adds its record
@@ -16,8 +17,9 @@
 // No kernel relabels the frame, nor even stores every pixel's label: L holds the union-find forest only where the
 // later kernels read it (tile borders and local roots).
 override CONN8: bool = true;
-const WG: u32 = 256u;
 const BG: u32 = 0xffffffffu;
+// Invocations of the tile, resolve and compact kernels: a 32×32 tile at four pixels an invocation.
+const TILE_WG: u32 = 256u;
 #include "common/math.wgsl"
 
 struct Params {
@@ -25,7 +27,12 @@ struct Params {
   height: u32,
   tilesX: u32,
   tilesY: u32,
-  capacity: u32,     // parts the parts buffer holds
+  capacity: u32,     // parts `records` holds
+  // Where the regions of `book` start (nodes/features/fromMask.ts lays them out after BOOK_HEAD).
+  bookTiles: u32,    // per tile: first part, parts
+  bookBands: u32,    // per band of 32 rows: its roots
+  bookRoots: u32,    // per tile and row: a bit word of the roots (a tile's 32 words contiguous)
+  bookPrefixes: u32, // per tile and row: the roots before that word in its band, laid out as the root words
 #include "common/filterParams.wgsl"
 }
 
@@ -36,15 +43,16 @@ struct Params {
 // Plain and vec4 views of L for the tile kernels' stores (no entry point uses two views).
 @group(0) @binding(3) var<storage, read_write> Lplain: array<u32>;
 @group(0) @binding(3) var<storage, read_write> Lquad: array<vec4<u32>>;
-@group(0) @binding(4) var<storage, read_write> parts: array<atomic<u32>>;
+// The parts: a features record each, then the pixel index of its local root (PREC words).
+@group(0) @binding(4) var<storage, read_write> records: array<atomic<u32>>;
 @group(0) @binding(5) var<storage, read_write> book: array<atomic<u32>>;
 // A plain view for the scan kernel, whose loads may then be in flight together (atomic loads go one at a time).
 @group(0) @binding(5) var<storage, read_write> bookPlain: array<u32>;
 @group(0) @binding(6) var<storage, read_write> results: array<atomic<u32>>;
 
-fn isFg(p: u32) -> bool { return ((mask[p >> 2u] >> (8u * (p & 3u))) & 0xffu) != 0u; }
-
+#include "common/mask.wgsl"
 #include "common/record.wgsl"
+#include "common/recordMerge.wgsl"
 #include "common/find.wgsl"
 #include "common/union.wgsl"
 #include "common/c2flTile.wgsl"
@@ -52,17 +60,17 @@ fn isFg(p: u32) -> bool { return ((mask[p >> 2u] >> (8u * (p & 3u))) & 0xffu) !=
 // A part: the features record, then the pixel index of its local root.
 const PREC: u32 = REC + 1u;
 
-// book: parts allocated, (unused), overflow flag, (unused), then per tile (first part, parts), per band of 32 rows
-// the roots in it, per tile and row a bit word of roots, and per tile and row the roots before that word in the band.
+// book: its header (parts allocated, overflow flag), then the regions whose offsets Params gives.
 const M_PARTS: u32 = 0u;
-const M_OVERFLOW: u32 = 2u;
-const M_TILES: u32 = 4u;
-fn tileAt(t: u32) -> u32 { return M_TILES + 2u * t; }
-fn bandAt(b: u32) -> u32 { return M_TILES + 2u * params.tilesX * params.tilesY + b; }
+const M_OVERFLOW: u32 = 1u;
+const BOOK_HEAD: u32 = 2u;
+fn tileAt(t: u32) -> u32 { return params.bookTiles + 2u * t; }
+fn bandAt(b: u32) -> u32 { return params.bookBands + b; }
+fn tileRowAt(y: u32, tx: u32) -> u32 { return ((y / TS) * params.tilesX + tx) * TS + y % TS; }
 // A tile's 32 root words are contiguous, so the tile kernel clears them with one coalesced store.
-fn rootBitsAt(y: u32, tx: u32) -> u32 { return bandAt(params.tilesY) + ((y / TS) * params.tilesX + tx) * TS + y % TS; }
-// Roots before row y's word of tile column tx within its band (raster order), laid out as the root words.
-fn prefixAt(y: u32, tx: u32) -> u32 { return rootBitsAt(y, tx) + params.tilesX * params.tilesY * TS; }
+fn rootBitsAt(y: u32, tx: u32) -> u32 { return params.bookRoots + tileRowAt(y, tx); }
+// Roots before row y's word of tile column tx within its band (raster order).
+fn prefixAt(y: u32, tx: u32) -> u32 { return params.bookPrefixes + tileRowAt(y, tx); }
 
 // Per-part record in workgroup memory, tile coordinates (sums fit 32 bits for 1024 pixels): area | Σx << 11,
 // Σy | perimeter << 15, Σx², Σy², Σxy, Σgray, columns covered (bits), rows covered (bits), min gray, max gray.
@@ -77,18 +85,12 @@ const W_COLS: u32 = 6u;
 const W_ROWS: u32 = 7u;
 const W_GMIN: u32 = 8u;
 const W_GMAX: u32 = 9u;
-// Parts of a tile kept in workgroup memory; those past SLOTS (tiles of many small components: up to 256 parts with
-// 8-connectivity, 512 with 4) accumulate in place in `parts` with global atomics. Workgroup memory is costly
-// (it is zeroed per workgroup and bounds occupancy): on the H100, 256 slots made the kernel ~40 µs slower at
-// 2048×2048 than 64, and 64 ~4 µs slower than 32 (bench/components.ts).
-override SLOTS: u32 = 32u;
+// Parts of a tile accumulated in workgroup memory at a time; a tile with more (many small components: up to 256
+// parts with 8-connectivity, 512 with 4) takes them SLOTS at a time. Workgroup memory is costly (it is zeroed per
+// workgroup and bounds occupancy): on the H100, 256 slots made the kernel ~40 µs slower at 2048×2048 than 64, and
+// 64 ~4 µs slower than 32 (BENCHMARKS.md).
+const SLOTS: u32 = 32u;
 var<workgroup> slotWords: array<atomic<u32>, SLOTS * LW>;
-// Analysis only (bench/components.ts): 1 = label the tile and store labels, 2 = + local roots and the parts'
-// allocation, 3 = + run accumulation, 4 = + parts written (production).
-override STAGE_PARTS: u32 = 4u;
-// Labels stored by the tile kernel: 1 = only where later kernels read them (tile borders and local roots; the
-// production choice), 2 = every pixel (analysis).
-override STORE: u32 = 1u;
 var<workgroup> rootRow: array<atomic<u32>, 32>;     // local roots, one bit word per tile row, being built
 var<workgroup> rowWords: array<u32, 32>;            // the same once built (plain loads pipeline; atomic ones not)
 var<workgroup> rowPrefix: array<u32, 33>;           // local roots in the rows above; [32] = all
@@ -99,46 +101,35 @@ var<workgroup> wgKept: u32;
 
 fn localIdentity(w: u32) -> u32 { return select(0u, 0xffffffffu, w == W_GMIN); }
 
-// Adds one run to a part's record: in workgroup memory, or in place in `parts` past SLOTS.
+// Adds one run to the record in workgroup slot `slot`.
 fn addToSlot(slot: u32, areaSx: u32, syPerim: u32, sxx: u32, syy: u32, sxy: u32, g: u32, cols: u32, rows: u32, gmin: u32, gmax: u32) {
-  if (slot < SLOTS) {
-    let r = slot * LW;
-    atomicAdd(&slotWords[r + W_AREA_SX], areaSx);
-    atomicAdd(&slotWords[r + W_SY_PERIM], syPerim);
-    atomicAdd(&slotWords[r + W_SXX], sxx);
-    atomicAdd(&slotWords[r + W_SYY], syy);
-    atomicAdd(&slotWords[r + W_SXY], sxy);
-    atomicAdd(&slotWords[r + W_G], g);
-    atomicOr(&slotWords[r + W_COLS], cols);
-    atomicOr(&slotWords[r + W_ROWS], rows);
-    atomicMin(&slotWords[r + W_GMIN], gmin);
-    atomicMax(&slotWords[r + W_GMAX], gmax);
-  } else {
-    let r = (wgBase + slot) * PREC;
-    atomicAdd(&parts[r + W_AREA_SX], areaSx);
-    atomicAdd(&parts[r + W_SY_PERIM], syPerim);
-    atomicAdd(&parts[r + W_SXX], sxx);
-    atomicAdd(&parts[r + W_SYY], syy);
-    atomicAdd(&parts[r + W_SXY], sxy);
-    atomicAdd(&parts[r + W_G], g);
-    atomicOr(&parts[r + W_COLS], cols);
-    atomicOr(&parts[r + W_ROWS], rows);
-    atomicMin(&parts[r + W_GMIN], gmin);
-    atomicMax(&parts[r + W_GMAX], gmax);
-  }
+  let r = slot * LW;
+  atomicAdd(&slotWords[r + W_AREA_SX], areaSx);
+  atomicAdd(&slotWords[r + W_SY_PERIM], syPerim);
+  atomicAdd(&slotWords[r + W_SXX], sxx);
+  atomicAdd(&slotWords[r + W_SYY], syy);
+  atomicAdd(&slotWords[r + W_SXY], sxy);
+  atomicAdd(&slotWords[r + W_G], g);
+  atomicOr(&slotWords[r + W_COLS], cols);
+  atomicOr(&slotWords[r + W_ROWS], rows);
+  atomicMin(&slotWords[r + W_GMIN], gmin);
+  atomicMax(&slotWords[r + W_GMAX], gmax);
 }
 
 fn readSlot(slot: u32) -> array<u32, LW> {
   var d: array<u32, LW>;
-  for (var w = 0u; w < LW; w++) {
-    if (slot < SLOTS) { d[w] = atomicLoad(&slotWords[slot * LW + w]); } else { d[w] = atomicLoad(&parts[(wgBase + slot) * PREC + w]); }
-  }
+  for (var w = 0u; w < LW; w++) { d[w] = atomicLoad(&slotWords[slot * LW + w]); }
   return d;
 }
 
+// Sets the first `n` slots' records to their identities, one word per invocation.
+fn clearSlots(li: u32, n: u32) {
+  for (var i = li; i < n * LW; i += TILE_WG) { atomicStore(&slotWords[i], localIdentity(i % LW)); }
+}
+
 fn store64(at: u32, v: vec2<u32>) {
-  atomicStore(&parts[at], v.x);
-  atomicStore(&parts[at + 1u], v.y);
+  atomicStore(&records[at], v.x);
+  atomicStore(&records[at + 1u], v.y);
 }
 
 // Σ x² for x in a..b.
@@ -154,7 +145,7 @@ fn writePart(i: u32, root: u32, ox: u32, oy: u32, d: array<u32, LW>) {
   let n = d[W_AREA_SX] & 0x7ffu;
   let sx = d[W_AREA_SX] >> 11u;
   let sy = d[W_SY_PERIM] & 0x7fffu;
-  atomicStore(&parts[r + AREA], n);
+  atomicStore(&records[r + AREA], n);
   store64(r + SX, add64v(mul32(n, ox), vec2<u32>(sx, 0u)));
   store64(r + SY, add64v(mul32(n, oy), vec2<u32>(sy, 0u)));
   // Σ(ox+x)² = n·ox² + 2·ox·Σx + Σx², and the same for y.
@@ -162,15 +153,15 @@ fn writePart(i: u32, root: u32, ox: u32, oy: u32, d: array<u32, LW>) {
   store64(r + SYY, add64v(add64v(mul64x32(mul32(oy, oy), n), mul32(oy, 2u * sy)), vec2<u32>(d[W_SYY], 0u)));
   // Σ(ox+x)(oy+y) = n·ox·oy + ox·Σy + oy·Σx + Σxy.
   store64(r + SXY, add64v(add64v(mul64x32(mul32(ox, oy), n), mul32(ox, sy)), add64v(mul32(oy, sx), vec2<u32>(d[W_SXY], 0u))));
-  atomicStore(&parts[r + X0], ox + firstTrailingBit(d[W_COLS]));
-  atomicStore(&parts[r + X1], ox + firstLeadingBit(d[W_COLS]));
-  atomicStore(&parts[r + Y0], oy + firstTrailingBit(d[W_ROWS]));
-  atomicStore(&parts[r + Y1], oy + firstLeadingBit(d[W_ROWS]));
-  atomicStore(&parts[r + PERIM], d[W_SY_PERIM] >> 15u);
+  atomicStore(&records[r + X0], ox + firstTrailingBit(d[W_COLS]));
+  atomicStore(&records[r + X1], ox + firstLeadingBit(d[W_COLS]));
+  atomicStore(&records[r + Y0], oy + firstTrailingBit(d[W_ROWS]));
+  atomicStore(&records[r + Y1], oy + firstLeadingBit(d[W_ROWS]));
+  atomicStore(&records[r + PERIM], d[W_SY_PERIM] >> 15u);
   store64(r + SG, vec2<u32>(d[W_G], 0u));
-  atomicStore(&parts[r + GMIN], d[W_GMIN]);
-  atomicStore(&parts[r + GMAX], d[W_GMAX]);
-  atomicStore(&parts[r + REC], root);
+  atomicStore(&records[r + GMIN], d[W_GMIN]);
+  atomicStore(&records[r + GMAX], d[W_GMAX]);
+  atomicStore(&records[r + REC], root);
 }
 
 // Four gray values starting at pixel p (column x) as one word, the first in the low byte.
@@ -223,8 +214,7 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
   // (labelTile's first barrier orders these stores before any use.)
   let labels = labelTile(wid, li);
   // The merge reads labels on tile borders (first and last row and column); resolve and compact read roots.
-  var out = TileLabels(labels, STORE == 2u || ly == 0u || ly == TS - 1u || lx0 == 0u || lx0 + 4u == TS);
-  if (STAGE_PARTS < 2u) { return out; }
+  var out = TileLabels(labels, ly == 0u || ly == TS - 1u || lx0 == 0u || lx0 + 4u == TS);
   grayWords[li] = g4;
   if (edgeBit != 0u) { atomicOr(&edges[e], edgeBit); }
   // Local roots: run starts that are their own root (labelTile leaves every run start pointing at its root).
@@ -264,20 +254,10 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
   if (li < 32u) {
     atomicStore(&book[rootBitsAt(oy + li, wid.x)], 0u);
   }
-  // Records start at their identities: in workgroup memory for the first SLOTS parts (while invocation 0
-  // allocates), in place in `parts` beyond (which needs the allocation first).
-  for (var i = li; i < min(n, SLOTS) * LW; i += WG) { atomicStore(&slotWords[i], localIdentity(i % LW)); }
+  // The first SLOTS records start at their identities while invocation 0 allocates (the load below orders both).
+  clearSlots(li, min(n, SLOTS));
   let kept = workgroupUniformLoad(&wgKept);
   let base = wgBase;
-  if (kept > SLOTS) {
-    for (var s = SLOTS + li; s < kept; s += WG) {
-      for (var f = 0u; f < LW; f++) { atomicStore(&parts[(base + s) * PREC + f], localIdentity(f)); }
-    }
-    storageBarrier();
-    workgroupBarrier();
-  }
-  if (STAGE_PARTS < 3u) { return out; }
-  // Each run start adds its run (within the tile row) to its local root's record.
   var up = 0u;
   var down = 0u;
   if (ly > 0u) { up = atomicLoad(&rowBits[ly - 1u]); } else { up = atomicLoad(&edges[0]); }
@@ -286,37 +266,45 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
   let right = (bits >> 1u) | (((atomicLoad(&edges[3]) >> ly) & 1u) << 31u);
   // Perimeter pixels: foreground with a background 4-neighbour (outside the frame counts as background).
   let perim = bits & ~(up & down & left & right);
-  for (var k = 0u; k < 4u; k++) {
-    let lx = lx0 + k;
-    if (((bits >> lx) & 1u) == 0u || runStart(bits, lx) != lx) { continue; }
-    let rest = ~bits & ~((1u << lx) - 1u);
-    let end = select(31u, firstTrailingBit(rest) - 1u, rest != 0u);
-    let run = select(0xffffffffu, (2u << end) - 1u, end < 31u) & ~((1u << lx) - 1u);
-    let r = atomicLoad(&sl[ly * TS + lx]);
-    let slot = rowPrefix[r >> 5u] + countOneBits(rowWords[r >> 5u] & ((1u << (r & 31u)) - 1u));
-    if (slot >= kept) { continue; }
-    let len = end - lx + 1u;
-    let sx = (len * (lx + end)) >> 1u;
-    var gs = 0u;
-    var gmin = 255u;
-    var gmax = 0u;
-    for (var x = lx; x <= end; x++) {
-      let g = (grayWords[ly * 8u + (x >> 2u)] >> (8u * (x & 3u))) & 0xffu;
-      gs += g;
-      gmin = min(gmin, g);
-      gmax = max(gmax, g);
+  // Parts first..first+SLOTS-1 at a time (one round for all but the busiest tiles): each run start adds its run
+  // (within the tile row) to its local root's record, then each local root writes its part.
+  for (var first = 0u; first < kept; first += SLOTS) {
+    let last = min(kept, first + SLOTS);
+    if (first > 0u) {
+      clearSlots(li, last - first);
+      workgroupBarrier();
     }
-    addToSlot(slot, len | (sx << 11u), (len * ly) | (countOneBits(perim & run) << 15u), sumSquares(lx, end), len * ly * ly, ly * sx, gs, run, 1u << ly, gmin, gmax);
-  }
-  storageBarrier();
-  workgroupBarrier();
-  if (STAGE_PARTS < 4u) { return out; }
-  // Each local root writes its part.
-  for (var k = 0u; k < 4u; k++) {
-    let lx = lx0 + k;
-    if (((roots >> lx) & 1u) == 0u) { continue; }
-    let slot = rowPrefix[ly] + countOneBits(rowWords[ly] & ((1u << lx) - 1u));
-    if (slot < kept) { writePart(base + slot, y * w + ox + lx, ox, oy, readSlot(slot)); }
+    for (var k = 0u; k < 4u; k++) {
+      let lx = lx0 + k;
+      if (((bits >> lx) & 1u) == 0u || runStart(bits, lx) != lx) { continue; }
+      let r = atomicLoad(&sl[ly * TS + lx]);
+      let slot = rowPrefix[r >> 5u] + countOneBits(rowWords[r >> 5u] & ((1u << (r & 31u)) - 1u));
+      if (slot < first || slot >= last) { continue; }
+      let rest = ~bits & ~((1u << lx) - 1u);
+      let end = select(31u, firstTrailingBit(rest) - 1u, rest != 0u);
+      let run = select(0xffffffffu, (2u << end) - 1u, end < 31u) & ~((1u << lx) - 1u);
+      let len = end - lx + 1u;
+      let sx = (len * (lx + end)) >> 1u;
+      var gs = 0u;
+      var gmin = 255u;
+      var gmax = 0u;
+      for (var x = lx; x <= end; x++) {
+        let g = (grayWords[ly * 8u + (x >> 2u)] >> (8u * (x & 3u))) & 0xffu;
+        gs += g;
+        gmin = min(gmin, g);
+        gmax = max(gmax, g);
+      }
+      addToSlot(slot - first, len | (sx << 11u), (len * ly) | (countOneBits(perim & run) << 15u), sumSquares(lx, end), len * ly * ly, ly * sx, gs, run, 1u << ly, gmin, gmax);
+    }
+    workgroupBarrier();
+    for (var k = 0u; k < 4u; k++) {
+      let lx = lx0 + k;
+      if (((roots >> lx) & 1u) == 0u) { continue; }
+      let slot = rowPrefix[ly] + countOneBits(rowWords[ly] & ((1u << lx) - 1u));
+      if (slot >= first && slot < last) { writePart(base + slot, y * w + ox + lx, ox, oy, readSlot(slot - first)); }
+    }
+    // The next round clears the slots this one reads.
+    if (last < kept) { workgroupBarrier(); }
   }
   return out;
 }
@@ -360,40 +348,18 @@ fn partOf(g: u32) -> u32 {
   // Parts of a tile are in raster order of their roots.
   while (lo < hi) {
     let mid = (lo + hi) >> 1u;
-    let v = atomicLoad(&parts[(base + mid) * PREC + REC]);
+    let v = atomicLoad(&records[(base + mid) * PREC + REC]);
     if (v == g) { return base + mid; }
     if (v < g) { lo = mid + 1u; } else { hi = mid; }
   }
   return BG;
 }
 
-fn add64(at: u32, lo: u32, hi: u32) {
-  let old = atomicAdd(&parts[at], lo);
-  let carry = select(0u, 1u, old + lo < old);
-  if (hi + carry != 0u) { atomicAdd(&parts[at + 1u], hi + carry); }
-}
-
 // Part i's record.
 fn partRecord(i: u32) -> array<u32, REC> {
   var d: array<u32, REC>;
-  for (var f = 0u; f < REC; f++) { d[f] = atomicLoad(&parts[i * PREC + f]); }
+  for (var f = 0u; f < REC; f++) { d[f] = atomicLoad(&records[i * PREC + f]); }
   return d;
-}
-
-// Adds a record into part j. Y0 needs nothing: the root's part holds the component's first pixel, so its first row.
-fn addRecord(j: u32, d: array<u32, REC>) {
-  let b = j * PREC;
-  atomicAdd(&parts[b + AREA], d[AREA]);
-  for (var f = 0u; f < 6u; f++) {
-    let k = select(SX + 2u * f, SG, f == 5u);
-    add64(b + k, d[k], d[k + 1u]);
-  }
-  atomicMin(&parts[b + X0], d[X0]);
-  atomicMax(&parts[b + X1], d[X1]);
-  atomicMax(&parts[b + Y1], d[Y1]);
-  atomicAdd(&parts[b + PERIM], d[PERIM]);
-  atomicMin(&parts[b + GMIN], d[GMIN]);
-  atomicMax(&parts[b + GMAX], d[GMAX]);
 }
 
 // resolve and compact: one workgroup of 256 per group of GROUP×GROUP tiles, 16 invocations per tile.
@@ -407,38 +373,8 @@ fn groupTile(wid: vec3<u32>, li: u32) -> vec2<u32> {
   return vec2<u32>(ty * params.tilesX + tx, li & 15u);
 }
 
-// Parts of a large component cross many tiles and would all add into one record: the workgroup first adds parts
-// whose root is one of its CANDIDATES (the roots of the first parts of four of its tiles) into workgroup-memory
-// records, and each of those reaches the root's part with one set of global atomics.
-const CANDIDATES: u32 = 4u;
-var<workgroup> candidate: array<atomic<u32>, 4>;
-var<workgroup> wgRecord: array<atomic<u32>, 80>; // CANDIDATES * REC
-
-// The same merge as addRecord into workgroup memory: WGSL cannot pass pointers to storage and workgroup atomics to
-// one function.
-fn addShared(k: u32, d: array<u32, REC>) {
-  let b = k * REC;
-  atomicAdd(&wgRecord[b + AREA], d[AREA]);
-  for (var f = 0u; f < 6u; f++) {
-    let at = select(SX + 2u * f, SG, f == 5u);
-    let old = atomicAdd(&wgRecord[b + at], d[at]);
-    let hi = d[at + 1u] + select(0u, 1u, old + d[at] < old);
-    if (hi != 0u) { atomicAdd(&wgRecord[b + at + 1u], hi); }
-  }
-  atomicMin(&wgRecord[b + X0], d[X0]);
-  atomicMax(&wgRecord[b + X1], d[X1]);
-  atomicMax(&wgRecord[b + Y1], d[Y1]);
-  atomicAdd(&wgRecord[b + PERIM], d[PERIM]);
-  atomicMin(&wgRecord[b + GMIN], d[GMIN]);
-  atomicMax(&wgRecord[b + GMAX], d[GMAX]);
-}
-
-// Candidate k's workgroup record.
-fn sharedRecord(k: u32) -> array<u32, REC> {
-  var d: array<u32, REC>;
-  for (var f = 0u; f < REC; f++) { d[f] = atomicLoad(&wgRecord[k * REC + f]); }
-  return d;
-}
+// Parts of a large component cross many tiles and would all add into one record: the workgroup's CANDIDATES
+// (common/recordMerge.wgsl) are the roots of the first parts of four of its tiles.
 
 @compute @workgroup_size(256)
 fn resolve(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -450,7 +386,7 @@ fn resolve(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_inde
     atomicStore(&book[M_OVERFLOW], 0u);
     atomicStore(&book[M_PARTS], 0u);
   }
-  if (li < CANDIDATES * REC) { atomicStore(&wgRecord[li], identity(li % REC)); }
+  clearShared(li);
   let mine = groupTile(wid, li);
   var base = 0u;
   var kept = 0u;
@@ -461,13 +397,13 @@ fn resolve(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_inde
   // Candidates: the roots of the first parts of tiles 0, 5, 10 and 15 of the group (a diagonal).
   if (mine.y == 0u && (li >> 4u) % 5u == 0u) {
     var c = BG;
-    if (kept > 0u) { c = find(atomicLoad(&parts[base * PREC + REC])); }
+    if (kept > 0u) { c = find(atomicLoad(&records[base * PREC + REC])); }
     atomicStore(&candidate[(li >> 4u) / 5u], c);
   }
   workgroupBarrier();
   for (var s = mine.y; s < kept; s += 16u) {
     let i = base + s;
-    let q = atomicLoad(&parts[i * PREC + REC]);
+    let q = atomicLoad(&records[i * PREC + REC]);
     let g = find(q);
     if (g == q) {
       let y = q / w;
@@ -481,18 +417,14 @@ fn resolve(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_inde
       addShared(k, partRecord(i));
     } else {
       let j = partOf(g);
-      if (j != BG) { addRecord(j, partRecord(i)); }
+      if (j != BG) { addRecord(j * PREC, partRecord(i)); }
     }
   }
   workgroupBarrier();
-  if (li < CANDIDATES) {
-    let c = atomicLoad(&candidate[li]);
-    var first = true;
-    for (var k = 0u; k < li; k++) { if (atomicLoad(&candidate[k]) == c) { first = false; } }
-    if (c != BG && first && atomicLoad(&wgRecord[li * REC + AREA]) != 0u) {
-      let j = partOf(c);
-      if (j != BG) { addRecord(j, sharedRecord(li)); }
-    }
+  // A root chosen twice gathered everything in its first record.
+  if (li < CANDIDATES && flushesCandidate(li, BG)) {
+    let j = partOf(atomicLoad(&candidate[li]));
+    if (j != BG) { addRecord(j * PREC, sharedRecord(li)); }
   }
 }
 
@@ -543,7 +475,7 @@ var<workgroup> wgKeep: atomic<u32>;
 var<workgroup> wgFirst: u32;
 
 fn passes(i: u32) -> bool {
-  let q = atomicLoad(&parts[i * PREC + REC]);
+  let q = atomicLoad(&records[i * PREC + REC]);
   return atomicLoad(&L[q]) == q && keep(partRecord(i));
 }
 
@@ -583,8 +515,8 @@ fn compactParts(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
     let i = base + mine.y + 16u * firstTrailingBit(marks);
     marks &= marks - 1u;
     let out = HEAD + slot * (REC + 1u);
-    atomicStore(&results[out], rank(atomicLoad(&parts[i * PREC + REC]), above));
-    for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], atomicLoad(&parts[i * PREC + f])); }
+    atomicStore(&results[out], rank(atomicLoad(&records[i * PREC + REC]), above));
+    for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], atomicLoad(&records[i * PREC + f])); }
     slot++;
   }
 }

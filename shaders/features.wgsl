@@ -1,10 +1,11 @@
-// Component features (CCA) from canonical labels, accumulated exactly in integers. The fused kernel gives each
-// invocation one 32-pixel word of a row and flushes one set of atomics per piece (a run of equal labels within
-// the word: HA4's segment accumulation, Σx in closed form), and pieces of the workgroup's likeliest labels meet
-// in workgroup memory first, so a large component costs one set of global atomics per workgroup; the naive
-// kernel, kept for the benchmark, does every atomic for every pixel. Sums that can pass 32 bits are two u32 words added with an exact
-// carry. A last kernel filters components on the GPU and compacts those that pass, so readback stays small.
-const WG: u32 = 256u;
+// Component features (CCA) from canonical labels (`label() → features()`), accumulated exactly in integers. The
+// run-piece kernel (`accumulate`) gives each invocation one 32-pixel word of a row and flushes one set of atomics
+// per piece (a run of equal labels within the word: HA4's segment accumulation, Σx in closed form), and pieces of
+// the workgroup's likeliest labels meet in workgroup memory first, so a large component costs one set of global
+// atomics per workgroup; the naive kernel (`accumulatePixels`, `method: 'per-pixel'`) does every atomic for every
+// pixel. Sums that can pass 32 bits are two u32 words added with an exact carry. A last kernel filters components
+// on the GPU and compacts those that pass, so readback stays small.
+override WG: u32;
 #include "common/index.wgsl"
 #include "common/math.wgsl"
 
@@ -12,7 +13,7 @@ struct Params {
   width: u32,
   height: u32,
   pixels: u32,
-  capacity: u32,     // records in acc (labels 1..capacity-1)
+  capacity: u32,     // records held (labels 1..capacity-1)
 #include "common/filterParams.wgsl"
 }
 
@@ -22,7 +23,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> labels: array<u32>;
 @group(0) @binding(2) var<storage, read> mask: array<u32>;
 @group(0) @binding(3) var<storage, read> gray: array<u32>;
-@group(0) @binding(4) var<storage, read_write> acc: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> records: array<atomic<u32>>;  // one per label, 0..capacity-1
 @group(0) @binding(5) var<storage, read> info: array<u32>;
 @group(0) @binding(6) var<storage, read_write> results: array<atomic<u32>>;
 
@@ -34,16 +35,9 @@ fn resetResults() {
   atomicStore(&results[1], info[6]);
   atomicStore(&results[2], select(0u, 1u, info[6] >= params.capacity));
 }
-fn isFg(p: u32) -> bool { return ((mask[p >> 2u] >> (8u * (p & 3u))) & 0xffu) != 0u; }
-fn grayAt(p: u32) -> u32 { return (gray[p >> 2u] >> (8u * (p & 3u))) & 0xffu; }
-
-fn add64(at: u32, lo: u32, hi: u32) {
-  let old = atomicAdd(&acc[at], lo);
-  let carry = select(0u, 1u, old + lo < old);
-  if (hi + carry != 0u) { atomicAdd(&acc[at + 1u], hi + carry); }
-}
-
-
+#include "common/mask.wgsl"
+#include "common/gray.wgsl"
+#include "common/recordMerge.wgsl"
 
 // Sets every record to its identity values; run once when the accumulators are (re)allocated. After that the
 // compact kernel puts back each record it reads, so no frame pays for clearing.
@@ -51,7 +45,7 @@ fn add64(at: u32, lo: u32, hi: u32) {
 fn clear(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linearIndex(gid, nwg);
   if (i >= params.capacity * REC) { return; }
-  atomicStore(&acc[i], identity(i % REC));
+  atomicStore(&records[i], identity(i % REC));
 }
 
 // A piece's contribution (n pixels of one label on row y, columns xa..xb), laid out like a record.
@@ -92,59 +86,16 @@ fn piece(y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) 
   return d;
 }
 
-fn isSumLo(f: u32) -> bool { return f == SX || f == SY || f == SXX || f == SYY || f == SXY || f == SG; }
-
-// Adds a contribution to record l in the accumulators.
-fn applyGlobal(l: u32, d: array<u32, REC>) {
-  let r = l * REC;
-  for (var f = 0u; f < REC; f++) {
-    if (isSumLo(f)) {
-      add64(r + f, d[f], d[f + 1u]);
-      f += 1u;
-    } else if (f == X0 || f == Y0 || f == GMIN) {
-      atomicMin(&acc[r + f], d[f]);
-    } else if (f == X1 || f == Y1 || f == GMAX) {
-      atomicMax(&acc[r + f], d[f]);
-    } else if (d[f] != 0u) {
-      atomicAdd(&acc[r + f], d[f]);
-    }
-  }
-}
-
-// The workgroup's own records for its likeliest labels (the first label of a word in each quarter of the
-// workgroup), so a component spanning the workgroup costs one set of global atomics per workgroup, not per piece.
-const CANDIDATES: u32 = 4u;
-var<workgroup> wgRecord: array<atomic<u32>, 80>; // CANDIDATES * REC
-var<workgroup> candidate: array<atomic<u32>, 4>;
-
-fn applyShared(k: u32, d: array<u32, REC>) {
-  let r = k * REC;
-  for (var f = 0u; f < REC; f++) {
-    if (isSumLo(f)) {
-      let old = atomicAdd(&wgRecord[r + f], d[f]);
-      let carry = select(0u, 1u, old + d[f] < old);
-      if (d[f + 1u] + carry != 0u) { atomicAdd(&wgRecord[r + f + 1u], d[f + 1u] + carry); }
-      f += 1u;
-    } else if (f == X0 || f == Y0 || f == GMIN) {
-      atomicMin(&wgRecord[r + f], d[f]);
-    } else if (f == X1 || f == Y1 || f == GMAX) {
-      atomicMax(&wgRecord[r + f], d[f]);
-    } else if (d[f] != 0u) {
-      atomicAdd(&wgRecord[r + f], d[f]);
-    }
-  }
-}
-
 fn flush(l: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) {
   if (l == 0u || l > count()) { return; }
   let d = piece(y, xa, xb, perim, gsum, gmin, gmax);
   for (var k = 0u; k < CANDIDATES; k++) {
     if (l == atomicLoad(&candidate[k])) {
-      applyShared(k, d);
+      addShared(k, d);
       return;
     }
   }
-  applyGlobal(l, d);
+  addRecord(l * REC, d);
 }
 
 fn onPerimeter(p: u32, x: u32, y: u32) -> bool {
@@ -153,7 +104,7 @@ fn onPerimeter(p: u32, x: u32, y: u32) -> bool {
   return !isFg(p - 1u) || !isFg(p + 1u) || !isFg(p - w) || !isFg(p + w);
 }
 
-// Naive, for the benchmark: every field of every pixel is an atomic of its own.
+// Naive, for comparison: every field of every pixel is an atomic of its own.
 @compute @workgroup_size(WG)
 fn accumulatePixels(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let w = params.width;
@@ -165,7 +116,7 @@ fn accumulatePixels(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_
   let x = i % w;
   let y = i / w;
   let g = grayAt(i);
-  applyGlobal(l, piece(y, x, x, select(0u, 1u, onPerimeter(i, x, y)), g, g, g));
+  addRecord(l * REC, piece(y, x, x, select(0u, 1u, onPerimeter(i, x, y)), g, g, g));
 }
 
 @compute @workgroup_size(WG)
@@ -181,7 +132,7 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let xe = min(x0 + 32u, w);
   let row = y * w;
   // Candidates: the first label in the word of the middle invocation of each quarter of the workgroup.
-  if (li < CANDIDATES * REC) { atomicStore(&wgRecord[li], identity(li % REC)); }
+  clearShared(li);
   let quarter = WG / CANDIDATES;
   if (li % quarter == quarter / 2u) {
     var c = 0u;
@@ -192,15 +143,6 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
       }
     }
     atomicStore(&candidate[li / quarter], c);
-  }
-  workgroupBarrier();
-  if (li == 0u) {
-    // A label chosen twice keeps only its first record.
-    for (var k = 1u; k < CANDIDATES; k++) {
-      for (var j = 0u; j < k; j++) {
-        if (atomicLoad(&candidate[k]) == atomicLoad(&candidate[j])) { atomicStore(&candidate[k], 0u); }
-      }
-    }
   }
   workgroupBarrier();
   if (inRange) {
@@ -233,14 +175,8 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     flush(cur, y, start, xe - 1u, perim, gsum, gmin, gmax);
   }
   workgroupBarrier();
-  if (li < CANDIDATES) {
-    let c = atomicLoad(&candidate[li]);
-    if (c != 0u && c <= count() && atomicLoad(&wgRecord[li * REC + AREA]) != 0u) {
-      var d: array<u32, REC>;
-      for (var f = 0u; f < REC; f++) { d[f] = atomicLoad(&wgRecord[li * REC + f]); }
-      applyGlobal(c, d);
-    }
-  }
+  // A label chosen twice gathered everything in its first record.
+  if (li < CANDIDATES && flushesCandidate(li, 0u)) { addRecord(atomicLoad(&candidate[li]) * REC, sharedRecord(li)); }
 }
 
 // Keeps the components that pass the filter, putting every record it reads back to identity for the next frame:
@@ -253,8 +189,8 @@ fn compact(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
   let r = l * REC;
   var rec: array<u32, REC>;
   for (var f = 0u; f < REC; f++) {
-    rec[f] = atomicLoad(&acc[r + f]);
-    atomicStore(&acc[r + f], identity(f));
+    rec[f] = atomicLoad(&records[r + f]);
+    atomicStore(&records[r + f], identity(f));
   }
   if (!keep(rec)) { return; }
   let slot = atomicAdd(&results[0], 1u);

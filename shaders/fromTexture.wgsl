@@ -1,6 +1,6 @@
 // A frame that arrived as a texture (camera, video decoder) packed into the storage buffer every node reads:
 // one RGBA8 u32 per pixel, R in the low byte.
-const WG: u32 = 256u;
+override WG: u32;
 #include "common/index.wgsl"
 
 struct Params {

@@ -1,7 +1,7 @@
 // Threshold: RGBA -> gray, then gray -> binary mask (0 or 255 per pixel), by a fixed level, Otsu's level (a
 // histogram on the GPU and an exact integer search) or an adaptive local mean. Gray and mask are 8 bits per
 // pixel, four pixels per u32 word in raster order; each invocation handles one word.
-override WG: u32 = 256;
+override WG: u32;
 #include "common/index.wgsl"
 
 struct Params {

@@ -1,12 +1,12 @@
 /**
- * A frame on the GPU: a fixed-shape lease that travels down an operator chain. Operators record their passes into
+ * A frame on the GPU: a fixed-shape record that travels down an operator chain. Operators record their passes into
  * `encoder` and return a new frame with the buffers they produced; the sink submits the encoder once and reads back
- * the compact results named in `reads`. Buffers are owned by the operators that made them and stay valid until the
- * frame's results are read (the operators reuse them for the next frame after that, in queue order).
+ * the compact results named in `reads`. The buffers a frame's passes write belong to the frame (its `lease` holds
+ * them) until the sink releases it, after the frame's last submission has completed; see FrameLease.ts.
  */
 import type { GpuContext } from './GpuContext.js';
 import type { ProfileScope } from './Profiler.js';
-import type { FrameLease } from './InFlight.js';
+import type { FrameLease } from './FrameLease.js';
 
 /** A compact result a node wants read back: `size` bytes of `buffer` at `offset`, decoded into `results[key]`. */
 export interface ReadRequest {
@@ -23,7 +23,7 @@ export interface LabelingState {
   readonly algorithm: string;
   /** Labels are canonical (0 background, 1..N in raster order of first pixel). */
   readonly canonical: boolean;
-  /** u32[8]: see `LabelInfo` for the layout; count at index 6 when canonical. */
+  /** u32[8] the labeling writes (decoded as `LabelInfo`); the component count at index 6 when canonical. */
   readonly info: GPUBuffer;
 }
 
@@ -52,7 +52,10 @@ export interface GpuFrame {
 
 export type FramePatch = Partial<Omit<GpuFrame, 'seq' | 'timeUs' | 'width' | 'height' | 'ctx' | 'lease' | 'profile'>>;
 
-/** Builds a frame with its fields always in the same order (one hidden class for every frame). */
+/**
+ * Builds a frame with its fields always in the same order (one hidden class for every frame). Sources build
+ * frames with `leasedFrame` (frameSource.ts), which makes the lease; operators derive theirs with `withFrame`.
+ */
 export function makeFrame(base: Omit<GpuFrame, keyof FramePatch> & FramePatch): GpuFrame {
   return {
     seq: base.seq,

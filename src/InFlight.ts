@@ -2,10 +2,10 @@
  * Bounds how many frames a source has in flight (emitted but not yet read back). File sources wait for a free
  * place (every frame processed); live sources try and drop the frame when none is free (counted).
  */
-export interface FrameLease {
-  /** 0..capacity-1, unique among leases held at once: indexes per-frame resources such as upload buffers. */
+export interface InFlightPlace {
+  /** 0..capacity-1, unique among the places held at once: indexes a source's per-slot resources (uploads). */
   readonly slot: number;
-  /** Called by the sink once the frame's results are read (or the frame failed). Idempotent. */
+  /** Frees the place. Idempotent. */
   release(): void;
 }
 
@@ -27,14 +27,14 @@ export class InFlight {
   }
 
   /** A lease when one is free now, else null. */
-  tryAcquire(): FrameLease | null {
+  tryAcquire(): InFlightPlace | null {
     if (this.#closed || this.#used >= this.capacity) return null;
     this.#used++;
     return this.#lease(this.#slots.pop()!);
   }
 
   /** Waits for a free place; resolves null if closed meanwhile. */
-  acquire(): Promise<FrameLease | null> {
+  acquire(): Promise<InFlightPlace | null> {
     const lease = this.tryAcquire();
     if (lease || this.#closed) return Promise.resolve(lease);
     return new Promise((resolve) => this.#waiters.push(() => resolve(this.tryAcquire())));
@@ -54,7 +54,7 @@ export class InFlight {
     w.forEach((f) => f());
   }
 
-  #lease(slot: number): FrameLease {
+  #lease(slot: number): InFlightPlace {
     let done = false;
     return {
       slot,

@@ -2,15 +2,18 @@
  * Compute pipelines compiled once per device and shared by every stream on it. Keyed by shader id, entry point
  * and sorted override constants; reference-counted so `stats()` shows what live subscriptions hold. Pipelines are
  * built with `createComputePipelineAsync` when a stream subscribes, never while a frame is being recorded.
+ * A shader that declares `override WG` gets the runtime's 1-D workgroup size (dispatch.ts) without asking.
  */
-import { ShaderCompileError } from './errors.js';
-import { wgsl, type ShaderId } from '../shaders/wgsl.js';
+import { InvalidOptionError, ShaderCompileError } from './errors.js';
+import { shaderCode, shaderId, type ShaderSource } from './shaderSource.js';
+import { WG } from './dispatch.js';
 
 /** Buffer bindings by their type, plus `texture`: a sampled 2D float texture (camera and video frames). */
 export type BindingKind = 'uniform' | 'storage' | 'read-only-storage' | 'texture';
 
 export interface KernelSpec {
-  shader: ShaderId;
+  /** One of flowmark's shaders by id, or a `WgslModule` of your own. */
+  shader: ShaderSource;
   entryPoint: string;
   /** Binding kinds for @group(0) @binding(0..n-1), in order. */
   bindings: readonly BindingKind[];
@@ -33,6 +36,8 @@ export interface PipelineCacheStats {
   modules: number;
 }
 
+const declaresWG = /^\s*override\s+WG\b/m;
+
 interface Entry {
   kernel: Promise<Kernel>;
   refs: number;
@@ -43,12 +48,12 @@ export function kernelKey(spec: KernelSpec): string {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
-  return `${spec.shader}:${spec.entryPoint}[${spec.bindings.join(',')}]{${constants}}`;
+  return `${shaderId(spec.shader)}:${spec.entryPoint}[${spec.bindings.join(',')}]{${constants}}`;
 }
 
 export class PipelineCache {
   readonly #device: GPUDevice;
-  readonly #modules = new Map<ShaderId, Promise<GPUShaderModule>>();
+  readonly #modules = new Map<string, { code: string; module: Promise<GPUShaderModule> }>();
   readonly #layouts = new Map<string, GPUBindGroupLayout>();
   readonly #entries = new Map<string, Entry>();
 
@@ -58,6 +63,11 @@ export class PipelineCache {
 
   /** Compiles (once) and returns the kernel; pair each call with `release(kernel)`. */
   acquire(spec: KernelSpec): Promise<Kernel> {
+    const id = shaderId(spec.shader);
+    const taken = this.#modules.get(id);
+    if (taken && taken.code !== shaderCode(spec.shader)) {
+      return Promise.reject(new InvalidOptionError(`shader id "${id}" is already taken by another WGSL module on this device`));
+    }
     const key = kernelKey(spec);
     let entry = this.#entries.get(key);
     if (!entry) {
@@ -121,11 +131,13 @@ export class PipelineCache {
     return layout;
   }
 
-  #module(id: ShaderId): Promise<GPUShaderModule> {
+  #module(source: ShaderSource): Promise<GPUShaderModule> {
+    const id = shaderId(source);
+    const code = shaderCode(source);
     let mod = this.#modules.get(id);
     if (!mod) {
-      mod = (async () => {
-        const module = this.#device.createShaderModule({ label: `shader:${id}`, code: wgsl[id] });
+      const module = (async () => {
+        const module = this.#device.createShaderModule({ label: `shader:${id}`, code });
         const info = await module.getCompilationInfo();
         const errors = info.messages.filter((m) => m.type === 'error');
         if (errors.length) {
@@ -135,20 +147,23 @@ export class PipelineCache {
         }
         return module;
       })();
-      mod.catch(() => this.#modules.delete(id));
+      mod = { code, module };
+      const entry = mod;
+      module.catch(() => this.#modules.get(id) === entry && this.#modules.delete(id));
       this.#modules.set(id, mod);
     }
-    return mod;
+    return mod.module;
   }
 
   async #build(key: string, spec: KernelSpec): Promise<Kernel> {
     const module = await this.#module(spec.shader);
     const layout = this.#layout(spec.bindings);
+    const constants = { ...(declaresWG.test(shaderCode(spec.shader)) ? { WG } : {}), ...spec.constants };
     try {
       const pipeline = await this.#device.createComputePipelineAsync({
         label: `pipeline:${key}`,
         layout: this.#device.createPipelineLayout({ label: `pipeline-layout:${key}`, bindGroupLayouts: [layout] }),
-        compute: { module, entryPoint: spec.entryPoint, constants: { ...spec.constants } },
+        compute: { module, entryPoint: spec.entryPoint, constants },
       });
       return { key, pipeline, layout };
     } catch (cause) {

@@ -65,8 +65,6 @@ export class Profiler {
   readonly querySet: GPUQuerySet | null;
   readonly resolveBuffer: GPUBuffer | null;
   readonly #free: number[] = [];
-  /** Frames that got no slot because all were in use (they run untimed). */
-  unprofiledFrames = 0;
 
   constructor(device: GPUDevice, enabled: boolean) {
     if (!enabled) {
@@ -90,12 +88,9 @@ export class Profiler {
   /** A scope for one frame, or null when profiling is off or every slot is taken. */
   beginFrame(): ProfileScope | null {
     if (!this.querySet) return null;
+    // With every slot taken (more frames in flight than slots), the frame runs untimed.
     const slot = this.#free.pop();
-    if (slot === undefined) {
-      this.unprofiledFrames++;
-      return null;
-    }
-    return new ProfileScope(this, slot);
+    return slot === undefined ? null : new ProfileScope(this, slot);
   }
 
   /** @internal */

@@ -5,9 +5,10 @@
 import { Observable } from 'rxjs';
 import type { GpuContext } from './GpuContext.js';
 import { makeFrame, type GpuFrame } from './GpuFrame.js';
-import { InFlight, type FrameLease } from './InFlight.js';
+import { InFlight, type InFlightPlace } from './InFlight.js';
+import { FrameLease } from './FrameLease.js';
 import { InvalidFrameError, InvalidOptionError } from './errors.js';
-import { tagContext } from './contextOf.js';
+import { tagSource } from './streamInfo.js';
 import type { ProfileScope } from './Profiler.js';
 
 export interface FrameInputs {
@@ -21,27 +22,17 @@ export interface FrameInputs {
 }
 
 /**
- * A new frame from its inputs: its own command encoder (with `inputs.record` recorded first) and profiler scope,
- * and a lease whose release also frees the scope. Every source builds its frames here.
+ * A new frame from its inputs, holding an in-flight place of its source: its own command encoder (with
+ * `inputs.record` recorded first), its profiler scope, and the lease that gives back both, and every buffer set
+ * the operators take for it, when the sink releases it. Every source builds its frames here.
  */
-export function leasedFrame(ctx: GpuContext, lease: FrameLease, seq: number, { record, ...inputs }: FrameInputs): GpuFrame {
+export function leasedFrame(ctx: GpuContext, place: InFlightPlace, seq: number, { record, ...inputs }: FrameInputs): GpuFrame {
   const profile = ctx.profiler.beginFrame();
+  const lease = new FrameLease(place.slot, () => place.release());
+  if (profile) lease.hold(() => profile.release());
   const encoder = ctx.device.createCommandEncoder({ label: `frame:${seq}` });
   record?.(encoder, profile);
-  return makeFrame({
-    seq,
-    ...inputs,
-    ctx,
-    encoder,
-    profile,
-    lease: {
-      slot: lease.slot,
-      release() {
-        profile?.release();
-        lease.release();
-      },
-    },
-  });
+  return makeFrame({ seq, ...inputs, ctx, encoder, profile, lease });
 }
 
 export function validateInFlight(source: string, maxInFlight: number): void {
@@ -63,28 +54,29 @@ export function frameSource<T>(
   discard: (item: T) => void = () => undefined,
 ): Observable<GpuFrame> {
   validateInFlight(source, maxInFlight);
-  return tagContext(
+  return tagSource(
     new Observable<GpuFrame>((subscriber) => {
       const inFlight = new InFlight(maxInFlight);
       let closed = false;
       (async () => {
         let seq = 0;
         for await (const item of items as AsyncIterable<T>) {
-          const lease = await inFlight.acquire();
-          if (closed || !lease) {
-            lease?.release();
+          const place = await inFlight.acquire();
+          if (closed || !place) {
+            place?.release();
             discard(item);
             return;
           }
+          let frame: GpuFrame;
           try {
             if (ctx.destroyed) throw new InvalidFrameError(`${source}: the GpuContext was destroyed`);
-            const frame = leasedFrame(ctx, lease, seq, prepare(item, lease.slot, seq));
-            seq++;
-            subscriber.next(frame);
+            frame = leasedFrame(ctx, place, seq, prepare(item, place.slot, seq));
           } catch (e) {
-            lease.release();
+            place.release();
             throw e;
           }
+          seq++;
+          subscriber.next(frame);
         }
         // Complete only once every frame is read back: per-slot resources are released on completion.
         await inFlight.idle();

@@ -1,12 +1,16 @@
 /**
- * Small helpers for recording compute work: bind groups from a kernel's layout and a list of buffers, and 1D
- * dispatches folded into two dimensions (see dispatch.ts).
+ * Recording compute work: a bind group from a kernel's layout and its resources in binding order, and the two ways
+ * every operator dispatches a kernel: a grid of workgroups, or 1-D work over items (WG invocations a workgroup,
+ * folded into two dimensions past the per-dimension limit; see dispatch.ts).
  */
 import type { Kernel } from './PipelineCache.js';
-import { dispatchSize } from './dispatch.js';
+import { dispatchSize, WG } from './dispatch.js';
 
-/** A bind group for `kernel` from its resources in binding order: buffers, or texture views. */
-export function bindGroup(device: GPUDevice, label: string, kernel: Kernel, resources: readonly (GPUBuffer | GPUTextureView)[]): GPUBindGroup {
+/** A buffer (bound whole) or a texture view. */
+export type BindingResource = GPUBuffer | GPUTextureView;
+
+/** A bind group for `kernel` from its resources in binding order. */
+export function bindGroup(device: GPUDevice, label: string, kernel: Kernel, resources: readonly BindingResource[]): GPUBindGroup {
   return device.createBindGroup({
     label,
     layout: kernel.layout,
@@ -14,10 +18,15 @@ export function bindGroup(device: GPUDevice, label: string, kernel: Kernel, reso
   });
 }
 
-/** Dispatches `items` invocations of a kernel whose workgroup size is `wg`. */
-export function dispatch1d(pass: GPUComputePassEncoder, kernel: Kernel, group: GPUBindGroup, items: number, wg: number, maxPerDim: number): void {
-  const [x, y] = dispatchSize(items, wg, maxPerDim);
+/** `x × y` workgroups of a kernel. */
+export function dispatch(pass: GPUComputePassEncoder, kernel: Kernel, group: GPUBindGroup, x: number, y = 1): void {
   pass.setPipeline(kernel.pipeline);
   pass.setBindGroup(0, group);
   pass.dispatchWorkgroups(x, y);
+}
+
+/** One invocation per item of a 1-D kernel (workgroup size WG). */
+export function dispatchItems(pass: GPUComputePassEncoder, kernel: Kernel, group: GPUBindGroup, items: number, maxPerDim: number): void {
+  const [x, y] = dispatchSize(items, WG, maxPerDim);
+  dispatch(pass, kernel, group, x, y);
 }

@@ -3,7 +3,7 @@
  * live outside this package) and push a `ReadRequest` with that key onto the frame.
  */
 import type { PassTiming } from './Profiler.js';
-import type { ComponentFeatures } from './features/record.js';
+import type { ComponentFeatures } from './componentFeatures.js';
 
 /** The labeling node's per-frame summary. */
 export interface LabelInfo {

@@ -1,9 +1,9 @@
 /**
- * Uniform layouts read from the WGSL itself, so TypeScript never restates a struct by hand: `uniformLayout(id,
+ * Uniform layouts and constants read from the WGSL itself, so TypeScript never restates them: `uniformLayout(id,
  * 'Params')` parses `struct Params { a: u32, b: i32, c: f32 }` (scalar fields, 4 bytes each) and `packUniform`
  * writes values by field name, failing on a missing or unknown field.
  */
-import { wgsl, type ShaderId } from '../shaders/wgsl.js';
+import { shaderCode, shaderId, type ShaderSource } from './shaderSource.js';
 
 export interface UniformLayout {
   readonly struct: string;
@@ -14,12 +14,12 @@ export interface UniformLayout {
 
 const cache = new Map<string, UniformLayout>();
 
-export function uniformLayout(shader: ShaderId, struct: string): UniformLayout {
-  const key = `${shader}:${struct}`;
+export function uniformLayout(shader: ShaderSource, struct: string): UniformLayout {
+  const key = `${shaderId(shader)}:${struct}`;
   let layout = cache.get(key);
   if (layout) return layout;
-  const m = new RegExp(`struct\\s+${struct}\\s*\\{([^}]*)\\}`).exec(wgsl[shader]);
-  if (!m) throw new Error(`struct ${struct} not found in shader ${shader}`);
+  const m = new RegExp(`struct\\s+${struct}\\s*\\{([^}]*)\\}`).exec(shaderCode(shader));
+  if (!m) throw new Error(`struct ${struct} not found in shader ${shaderId(shader)}`);
   const fields = m[1]
     .replace(/\/\/.*$/gm, '')
     .split(',')
@@ -49,4 +49,11 @@ export function packUniform(layout: UniformLayout, values: Readonly<Record<strin
     if (!layout.fields.some((f) => f.name === k)) throw new Error(`uniform ${layout.struct} has no field ${k}`);
   }
   return buf;
+}
+
+/** The value of `const NAME: u32 = <n>u;` in a shader (with its includes), so TypeScript never restates it. */
+export function wgslConstant(shader: ShaderSource, name: string): number {
+  const m = new RegExp(`const\\s+${name}\\s*:\\s*u32\\s*=\\s*(\\d+)u\\s*;`).exec(shaderCode(shader));
+  if (!m) throw new Error(`shader ${shaderId(shader)} has no const ${name}: u32`);
+  return Number(m[1]);
 }

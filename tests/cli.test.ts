@@ -10,7 +10,7 @@ import { labelCpu } from '../src/reference/labelCpu.js';
 import { featuresCpu } from '../src/reference/featuresCpu.js';
 import { randomBlocks } from '../src/reference/images.js';
 
-const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-'));
 
 function writePng(path: string, width: number, height: number, gray: Uint8Array, colorType: 0 | 6): void {

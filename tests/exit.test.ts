@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 it('a Node process exits once its context is destroyed, without process.exit', () => {
-  const index = new URL('../dist/src/index.js', import.meta.url).href;
+  const index = new URL('../dist/index.js', import.meta.url).href;
   // Inside the project (out/ is ignored by git), so the script finds the project's node_modules.
   const outDir = new URL('../out/', import.meta.url).pathname;
   mkdirSync(outDir, { recursive: true });

@@ -10,7 +10,7 @@ import {
   readResults,
   threshold,
   type PixelImage,
-} from '../src/index.js';
+} from '../index.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { randomBlocks } from '../src/reference/images.js';
 import { gray, testContext } from './support/gpu.js';

@@ -8,8 +8,8 @@
  * components of at least 20 pixels that do not touch the border.
  */
 import { fileURLToPath } from 'node:url';
-import { GpuContext, features, readResults, threshold, type FrameResult, type GpuFrame } from '../../src/index.js';
-import { fromPng, fromVideo } from '../../src/node/index.js';
+import { GpuContext, features, readResults, threshold, type FrameResult, type GpuFrame } from 'flowmark';
+import { fromPng, fromVideoFile } from 'flowmark/node';
 import type { Observable } from 'rxjs';
 
 async function main(): Promise<void> {
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'flowmark-main' });
   console.log(`flowmark main job on ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: software)' : ''}`);
   for (const file of files) {
-    const source: Observable<GpuFrame> = file.toLowerCase().endsWith('.png') ? fromPng(ctx, [file]) : fromVideo(ctx, file, { onInfo: (i) => console.log(`${file}: ${i.width}x${i.height} ${i.codec}, ${i.frames} frames, ${i.fps.toFixed(1)} frames/s`) });
+    const source: Observable<GpuFrame> = file.toLowerCase().endsWith('.png') ? fromPng(ctx, [file]) : fromVideoFile(ctx, file, { onInfo: (i) => console.log(`${file}: ${i.width}x${i.height} ${i.codec}, ${i.frames} frames, ${i.fps.toFixed(1)} frames/s`) });
     const results: FrameResult[] = [];
     const start = performance.now();
     await new Promise<void>((resolve, reject) =>

@@ -1,8 +1,6 @@
 // The tile-local half of C2FL, shared by the labeling kernels (label/c2fl.wgsl) and the fused components kernels
 // (components.wgsl). Needs from the including shader: `params.width`/`params.height`, `mask`, `isFg`, and the
 // forest `L` with `find`/`unite` (for the border merge).
-// Analysis only (bench/tiles.ts): 1 = load and store, 2 = + unions, 3 = + compression (production).
-override STAGE: u32 = 3u;
 const TS: u32 = 32u;           // tile side
 var<workgroup> sl: array<atomic<u32>, 1024>;
 
@@ -79,7 +77,7 @@ fn labelTile(wid: vec3<u32>, li: u32) -> vec4<u32> {
   }
   workgroupBarrier();
   // Each run start unites its run with every run of the row above that it touches.
-  if (ly > 0u && STAGE >= 2u) {
+  if (ly > 0u) {
     let above = atomicLoad(&rowBits[ly - 1u]);
     for (var k = 0u; k < 4u; k++) {
       let lx = lx0 + k;
@@ -107,7 +105,7 @@ fn labelTile(wid: vec3<u32>, li: u32) -> vec4<u32> {
   // Compress run starts to their roots, then every pixel reads its run start's root.
   for (var k = 0u; k < 4u; k++) {
     let lx = lx0 + k;
-    if (((bits >> lx) & 1u) != 0u && runStart(bits, lx) == lx && STAGE >= 3u) {
+    if (((bits >> lx) & 1u) != 0u && runStart(bits, lx) == lx) {
       let i = ly * TS + lx;
       atomicStore(&sl[i], findLocal(i));
     }

@@ -21,11 +21,12 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> Lplain: array<u32>;
 // Four labels at a time, for rows that start on 16-byte boundaries.
 @group(0) @binding(2) var<storage, read_write> Lquad: array<vec4<u32>>;
-// info: 0 changed, 1 passes run, 2 converged, 6 component count
+// info (read back as LabelInfo): 0 changed in this pass, 1 passes run, 2 pending (the last pass changed something),
+// 6 component count. Zero means converged after no passes, which is what every direct algorithm leaves.
 @group(0) @binding(3) var<storage, read_write> info: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> blocks: array<u32>;
 @group(0) @binding(5) var<storage, read_write> outLabels: array<u32>;
 
-fn isFg(p: u32) -> bool { return ((mask[p >> 2u] >> (8u * (p & 3u))) & 0xffu) != 0u; }
+#include "common/mask.wgsl"
 
 #include "common/find.wgsl"

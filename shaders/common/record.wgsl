@@ -1,5 +1,6 @@
-// The per-component features record, shared by features.wgsl and components.wgsl (src/features/record.ts reads
-// these constants), and the GPU filter. Needs `params` with the filter fields (minArea … dropBorder, width, height).
+// The per-component features record, shared by features.wgsl and components.wgsl (nodes/features/results.ts reads
+// these constants), how two records of one component merge, and the GPU filter. Needs `params` with the filter
+// fields (minArea … dropBorder, width, height).
 // Results: HEAD words (passed, component count, overflow flag, 0), then (label, record) per kept component.
 const HEAD: u32 = 4u;
 const REC: u32 = 20u;
@@ -18,8 +19,24 @@ const SG: u32 = 16u;
 const GMIN: u32 = 18u;
 const GMAX: u32 = 19u;
 
+// How each field of two records of one component merges: the one rule every merge follows.
+const MERGE_SUM: u32 = 0u;    // u32 sum
+const MERGE_SUM64: u32 = 1u;  // low word of a 64-bit sum; the high word follows, with the carry
+const MERGE_HIGH: u32 = 2u;   // high word of a 64-bit sum, merged with its low word
+const MERGE_MIN: u32 = 3u;
+const MERGE_MAX: u32 = 4u;
+fn mergeOf(f: u32) -> u32 {
+  switch f {
+    case SX, SY, SXX, SYY, SXY, SG: { return MERGE_SUM64; }
+    case SX + 1u, SY + 1u, SXX + 1u, SYY + 1u, SXY + 1u, SG + 1u: { return MERGE_HIGH; }
+    case X0, Y0, GMIN: { return MERGE_MIN; }
+    case X1, Y1, GMAX: { return MERGE_MAX; }
+    default: { return MERGE_SUM; }
+  }
+}
+
 // A record's value before anything is added: sums 0, minima all ones.
-fn identity(f: u32) -> u32 { return select(0u, 0xffffffffu, f == X0 || f == Y0 || f == GMIN); }
+fn identity(f: u32) -> u32 { return select(0u, 0xffffffffu, mergeOf(f) == MERGE_MIN); }
 
 // The filter of `features()`: area, bounding-box sides and aspect, frame border.
 fn keep(rec: array<u32, REC>) -> bool {

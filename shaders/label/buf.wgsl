@@ -3,7 +3,7 @@
 // blocks (a 2×2 block's diagonal pair is not 4-connected). A block is represented by its first foreground pixel,
 // so linking toward smaller indices still makes each root its component's first pixel. Neighbouring blocks are
 // joined when any pair of their pixels touches; the final kernel writes the root into every pixel of the block.
-override WG: u32 = 256;
+override WG: u32;
 override CONN8: bool = true;
 #include "common/index.wgsl"
 #include "common/labeling.wgsl"

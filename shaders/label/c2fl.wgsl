@@ -3,7 +3,6 @@
 // roots become global pixel indices (a tile's raster order is the image's, so a local root is its part's first
 // pixel), a merge kernel unites labels only across tile borders, and the shared compress kernel finds every root.
 override CONN8: bool = true;
-const WG: u32 = 256u;
 #include "common/labeling.wgsl"
 #include "common/union.wgsl"
 #include "common/c2flTile.wgsl"

@@ -2,7 +2,7 @@
 // invocation owns PPT consecutive pixels, so a workgroup block covers WG*PPT pixels and the block counts stay few
 // enough for one workgroup to scan. Roots are counted per block (by the compress kernel), the counts scanned,
 // roots ranked, then every other pixel takes its root's rank. Needs every label to lead to a root.
-override WG: u32 = 256;
+override WG: u32;
 const PPT: u32 = 8u;
 #include "common/index.wgsl"
 #include "common/labeling.wgsl"

@@ -8,7 +8,7 @@
 // pixel from its segment start. The packed rows live in the output buffer until canonical labels overwrite it.
 override CONN8: bool = true;
 const STRIP: u32 = 8u;
-const WG: u32 = 256u;
+override WG: u32;
 #include "common/index.wgsl"
 #include "common/labeling.wgsl"
 #include "common/union.wgsl"

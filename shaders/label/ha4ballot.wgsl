@@ -1,17 +1,17 @@
 // HA4's segments from subgroup ballots: each subgroup votes on consecutive pixels of the row-padded image and its
 // first lane ORs the ballot into the workgroup's words. Nothing assumes a subgroup size (4 on SwiftShader, 32 on
-// NVIDIA, 64 on AMD) or which invocations form a subgroup: every subgroup claims its chunk of the workgroup's 256
-// pixel slots with an atomic counter. Writes the same packed rows as ha4.wgsl's `pack`.
+// NVIDIA, 64 on AMD) or which invocations form a subgroup: every subgroup claims its chunk of the workgroup's WG
+// pixel slots (WG / 32 words) with an atomic counter. Writes the same packed rows as ha4.wgsl's `pack`.
 enable subgroups;
-const WG: u32 = 256u;
+override WG: u32;
 #include "common/labeling.wgsl"
 
 @group(0) @binding(5) var<storage, read_write> rowBits: array<u32>;
 
 var<workgroup> nextChunk: atomic<u32>;
-var<workgroup> words: array<atomic<u32>, 8>;
+var<workgroup> words: array<atomic<u32>, WG / 32u>;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn packBallot(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) li: u32,
               @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sg: u32) {
@@ -37,6 +37,6 @@ fn packBallot(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
     }
   }
   workgroupBarrier();
-  let wordIndex = group * 8u + li;
-  if (li < 8u && wordIndex < wpr * params.height) { rowBits[wordIndex] = atomicLoad(&words[li]); }
+  let wordIndex = group * (WG / 32u) + li;
+  if (li < WG / 32u && wordIndex < wpr * params.height) { rowBits[wordIndex] = atomicLoad(&words[li]); }
 }

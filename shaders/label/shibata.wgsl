@@ -3,7 +3,7 @@
 // the pixel and its old label (root) to it with atomic minima. Passes are dispatched
 // indirectly: a one-thread control kernel after each pass zeroes the next dispatch once a pass changed nothing,
 // so a fixed pass count costs no host round trip and stops early on the GPU.
-override WG: u32 = 256;
+override WG: u32;
 override CONN8: bool = true;
 override JUMPS: u32 = 6u;
 #include "common/index.wgsl"
@@ -80,6 +80,7 @@ fn reset() {
   args[1] = params.groupsY;
   args[2] = 1u;
   for (var i = 0u; i < 8u; i++) { ctl[i] = 0u; }
+  ctl[2] = 1u; // pending until a pass changes nothing
 }
 
 @compute @workgroup_size(1)
@@ -87,7 +88,7 @@ fn control() {
   if (args[0] == 0u) { return; }
   ctl[1] += 1u;
   if (ctl[0] == 0u) {
-    ctl[2] = 1u;
+    ctl[2] = 0u;
     args[0] = 0u;
   }
   ctl[0] = 0u;

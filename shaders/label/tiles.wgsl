@@ -4,7 +4,7 @@
 // odd multiples of T (alternate boundaries), so each boundary is merged at exactly one level. The shared
 // compress kernel then gives every pixel its final label.
 override CONN8: bool = true;
-const WG: u32 = 256u;
+override WG: u32;
 #include "common/index.wgsl"
 #include "common/labeling.wgsl"
 #include "common/union.wgsl"

@@ -1,7 +1,7 @@
 // Pixel union-find (Playne & Hawick; Komura): every foreground pixel starts as its own root, one merge kernel
 // unites it with its earlier neighbours, and the shared compress kernel points every pixel at its root. Two
 // dispatches whatever the image; no content-dependent pass count.
-override WG: u32 = 256;
+override WG: u32;
 override CONN8: bool = true;
 #include "common/index.wgsl"
 #include "common/labeling.wgsl"

@@ -2,8 +2,7 @@
  * CPU reference for `features()`: every feature computed pixel by pixel from canonical labels and the gray image,
  * with the same definitions (exact integer sums; derived values through the same `shape` formulas).
  */
-import { emptyFeatures, setComponent, type ComponentFeatures, type ComponentSums } from '../features/record.js';
-import type { FeatureFilter } from '../../nodes/features.js';
+import { emptyFeatures, setComponent, type ComponentFeatures, type ComponentSums, type FeatureFilter } from '../componentFeatures.js';
 
 export function featuresCpu(labels: ArrayLike<number>, gray: ArrayLike<number>, width: number, height: number, filter: FeatureFilter = {}): ComponentFeatures {
   let n = 0;

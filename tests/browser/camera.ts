@@ -1,7 +1,7 @@
 // Runs in headless Chromium with a fake camera fed from a .y4m file (see camera.test.ts): fromCamera drives the
 // pipeline; the page reports what it saw and whether unsubscribing stopped the camera.
 import { take, toArray, lastValueFrom } from 'rxjs';
-import { GpuContext, features, fromCamera, label, readResults, threshold } from '../../src/index.js';
+import { GpuContext, features, fromCamera, label, readResults, threshold } from '../../index.js';
 
 export interface CameraSummary {
   frames: { seq: number; timeUs: number; width: number; height: number; count: number; cx: number[]; cy: number[] }[];

@@ -1,7 +1,7 @@
 // Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline and the
 // one-labeling features path on WebGPU (SwiftShader there), checked against the CPU references inside the page. Returns a summary for the test.
 import { lastValueFrom, toArray, map } from 'rxjs';
-import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../src/index.js';
+import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../index.js';
 import { featuresCpu } from '../../src/reference/featuresCpu.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { grayFromRgba, otsuLevel, thresholdAdaptive } from '../../src/reference/thresholdCpu.js';

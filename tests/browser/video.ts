@@ -1,7 +1,7 @@
 // Runs in headless Chromium (see video.test.ts): each served clip through fromVideo (mp4box + WebCodecs) →
 // threshold → label → features; reports every frame or the error.
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, features, fromVideo, label, readResults, threshold } from '../../src/index.js';
+import { GpuContext, features, fromVideo, label, readResults, threshold } from '../../index.js';
 
 export interface ClipSummary {
   name: string;

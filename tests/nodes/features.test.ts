@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { features, label, labelAlgorithms, threshold, InvalidOptionError, InvalidFrameError, type ComponentFeatures, type GpuContext, type PixelImage } from '../../src/index.js';
+import { features, label, labelAlgorithms, threshold, InvalidOptionError, InvalidFrameError, type ComponentFeatures, type GpuContext, type PixelImage } from '../../index.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { featuresCpu } from '../../src/reference/featuresCpu.js';
 import { labelCorpus } from '../../src/reference/corpus.js';
@@ -39,7 +39,7 @@ function expectSame(got: ComponentFeatures, want: ComponentFeatures, name: strin
 
 describe('features', () => {
   for (const connectivity of [8, 4] as const) {
-    it(`label the mask themselves (fused C2FL path) and equal the CPU reference, ${connectivity}-connectivity`, async () => {
+    it(`from the mask (one labeling, C2FL tiles) equal the CPU reference, ${connectivity}-connectivity`, async () => {
       const results = await run(
         ctx,
         images.map((c): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: c.gray })),
@@ -58,8 +58,8 @@ describe('features', () => {
     });
   }
 
-  it('fused path: tiles with more parts than workgroup memory holds (4-connected checkerboards), and big sums', async () => {
-    // A 4-connected checkerboard has 512 parts per 32×32 tile, past the 256 kept in workgroup memory; an all-white
+  it('from the mask: tiles with more parts than workgroup memory holds (4-connected checkerboards), and big sums', async () => {
+    // A 4-connected checkerboard has 512 parts per 32×32 tile, 16 rounds of the 32 kept in workgroup memory; an all-white
     // 1500×1400 frame has sums of x² past 2^32.
     const board = (w: number, h: number, cell: number) => Uint8Array.from({ length: w * h }, (_, p) => ((Math.floor((p % w) / cell) + Math.floor(p / w / cell)) % 2 ? 200 : 10));
     const cases = [
@@ -77,7 +77,7 @@ describe('features', () => {
     }
   });
 
-  it('fused path: too many parts for maxComponents sets overflow, and the stream goes on', async () => {
+  it('from the mask: too many parts for maxComponents sets overflow, and the stream goes on', async () => {
     const img = images.find((c) => c.name.startsWith('random 320x240') && featuresCpu(labelCpu(mask(c.gray), c.width, c.height, 8).labels, c.gray, c.width, c.height).count > 40)!;
     const frame: PixelImage = { width: img.width, height: img.height, format: 'gray', data: img.gray };
     const [small, full] = await Promise.all([
@@ -155,7 +155,7 @@ describe('features', () => {
   it('rejects bad options, frames without a mask, labels that are not canonical, per-pixel without labels', async () => {
     expect(() => features({ minArea: -1 })).toThrow(InvalidOptionError);
     expect(() => features({ maxAspect: 0.5 })).toThrow(/maxAspect/);
-    expect(() => features({ method: 'magic' as 'fused' })).toThrow(/method/);
+    expect(() => features({ method: 'magic' as 'runs' })).toThrow(/method/);
     expect(() => features({ connectivity: 6 as 8 })).toThrow(/connectivity/);
     const frame = [{ width: 4, height: 4, format: 'gray' as const, data: new Uint8Array(16) }];
     await expect(run(ctx, frame, features())).rejects.toThrow(InvalidFrameError);

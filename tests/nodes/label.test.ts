@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { map } from 'rxjs';
-import { autoAlgorithm, label, labelAlgorithms, threshold, InvalidFrameError, InvalidOptionError, type GpuContext } from '../../src/index.js';
-import { validateImage } from '../../nodes/fromPixels.js';
+import { autoAlgorithm, label, labelAlgorithms, threshold, InvalidFrameError, InvalidOptionError, type GpuContext } from '../../index.js';
+import { labelWith } from '../../nodes/label.js';
 import { randomBlocks, zigzagSpiral } from '../../src/reference/images.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { firstDiff, gray, run, testContext } from '../support/gpu.js';
@@ -79,18 +79,18 @@ describe('label', () => {
     expect(Array.from(r.labels!)).toEqual(Array.from(img, (v, p) => (v ? (p === 3 * w + 8 ? p : 2) : bg)));
   });
 
-  it('gives the same labels when the kernels are repeated for benchmarking', async () => {
+  it('gives the same labels when the kernels are repeated for benchmarking (the internal analysis entry)', async () => {
     const imgs = corpus.filter((c) => c.width * c.height > 5000).slice(0, 6);
     for (const algorithm of labelAlgorithms) {
       const results = await run(
         ctx,
         imgs.map((c) => gray(c.width, c.height, c.data)),
         threshold(),
-        label({ algorithm, passes: 64, repeat: 3, readLabels: true }),
+        labelWith({ algorithm, passes: 64, readLabels: true }, { split: false, repeat: 3 }),
       );
       imgs.forEach((c, i) => expect(firstDiff(results[i].labels!, labelCpu(c.data, c.width, c.height, 8).labels), `${algorithm} ${c.name}`).toBe(-1));
     }
-    expect(() => label({ repeat: 2, passes: 'until-converged' })).toThrow(/repeat/);
+    expect(() => labelWith({ passes: 'until-converged' }, { split: false, repeat: 2 })).toThrow(/repeat/);
   });
 
   it('labels a 4096×4096 frame exactly (c2fl and union-find)', async () => {
@@ -102,12 +102,6 @@ describe('label', () => {
       expect(r.labeling!.count).toBe(ref.count);
       expect(firstDiff(r.labels!, ref.labels), algorithm).toBe(-1);
     }
-  });
-
-  it('refuses a frame beyond the device limits with InvalidFrameError', () => {
-    const small = { limits: { maxStorageBufferBindingSize: 4096, maxBufferSize: 1 << 20 } } as unknown as GpuContext;
-    expect(() => validateImage(small, gray(33, 32, new Uint8Array(33 * 32)), 0)).toThrow(InvalidFrameError);
-    expect(() => validateImage(small, gray(32, 32, new Uint8Array(32 * 32)), 0)).not.toThrow();
   });
 
   it('ha4 finds the same segments from byte reads as from subgroup ballots', async () => {
@@ -127,6 +121,10 @@ describe('label', () => {
     }));
     expect(firstDiff(r.labels!, labelCpu(c.data, c.width, c.height, 8).labels)).toBe(-1);
     expect(r.timings.some((t) => t.name === `label:${autoAlgorithm()}`)).toBe(true);
+  });
+
+  it('errors the stream with InvalidFrameError for a frame without a mask', async () => {
+    await expect(run(ctx, [gray(4, 4, new Uint8Array(16))], label())).rejects.toThrow(InvalidFrameError);
   });
 
   it('rejects bad options synchronously', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { threshold, withRead, InvalidOptionError, InvalidFrameError, type GpuContext, type GpuFrame, type PixelImage } from '../../src/index.js';
+import { threshold, withRead, InvalidOptionError, InvalidFrameError, type GpuContext, type GpuFrame, type PixelImage } from '../../index.js';
 import { grayFromRgba, otsuLevel, thresholdAdaptive, thresholdFixed } from '../../src/reference/thresholdCpu.js';
 import { rng } from '../../src/reference/images.js';
 import { firstDiff, run, testContext } from '../support/gpu.js';

@@ -1,6 +1,6 @@
 // Test helpers: a GPU context that fails loudly (never skips) when no adapter exists, and a one-call pipeline run.
 import { lastValueFrom, toArray, type OperatorFunction } from 'rxjs';
-import { GpuContext, fromPixels, readResults, type FrameResult, type GpuFrame, type PixelImage } from '../../src/index.js';
+import { GpuContext, fromPixels, readResults, type FrameResult, type GpuFrame, type PixelImage } from '../../index.js';
 
 export async function testContext(): Promise<GpuContext> {
   try {

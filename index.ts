@@ -1,0 +1,35 @@
+// flowmark: composable RxJS operators that turn camera and video frames into labelled components and their
+// features on the GPU (WebGPU + WGSL). The package's entry point: the operators (nodes/) and what a user or an
+// operator written outside the package needs of the runtime (src/). ARCHITECTURE.md says what lives where.
+
+// Operators: sources, transforms, the sink.
+export { fromPixels, type PixelImage, type FromPixelsOptions } from './nodes/sources/fromPixels.js';
+export { fromGpuBuffers, type GpuImage, type FromGpuBuffersOptions } from './nodes/sources/fromGpuBuffers.js';
+export { fromCamera, type CameraOptions, type CameraStats, type CameraSource } from './nodes/sources/fromCamera.js';
+export { fromVideo, type FromVideoOptions } from './nodes/sources/fromVideo.js';
+export { probeMp4, type VideoInfo } from './nodes/sources/probeMp4.js';
+export { threshold, type ThresholdOptions } from './nodes/threshold.js';
+export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from './nodes/label.js';
+export { features, type FeaturesOptions } from './nodes/features.js';
+export { readResults, type ReadResultsOptions } from './nodes/readResults.js';
+
+// The runtime: contexts, frames, results, errors.
+export { GpuContext, type GpuContextOptions, type GpuFeatures, type GpuLimits } from './src/GpuContext.js';
+export type { BufferPool, BufferPoolStats } from './src/BufferPool.js';
+export type { PipelineCache, Kernel, KernelSpec, BindingKind, PipelineCacheStats } from './src/PipelineCache.js';
+export type { PassTiming, ProfileScope } from './src/Profiler.js';
+export { withFrame, withRead, type GpuFrame, type ReadRequest, type LabelingState } from './src/GpuFrame.js';
+export type { FrameLease } from './src/FrameLease.js';
+export type { FrameResult, ResultValues, LabelInfo, ThresholdInfo } from './src/results.js';
+export type { ComponentFeatures, FeatureFilter } from './src/componentFeatures.js';
+export * from './src/errors.js';
+export * as reference from './src/reference/index.js';
+
+// Writing operators and sources of your own (ARCHITECTURE.md, "Adding an operator").
+export { gpuNode, type NodeScope, type ProcessFrame } from './src/gpuNode.js';
+export type { PerFrame, FrameSet, FrameSize, SetAllocator } from './src/PerFrame.js';
+export { PassRecorder } from './src/PassRecorder.js';
+export type { WgslModule, ShaderSource } from './src/shaderSource.js';
+export { uniformLayout, packUniform, wgslConstant, type UniformLayout } from './src/uniforms.js';
+export { frameSource, leasedFrame, type FrameInputs } from './src/frameSource.js';
+export { InFlight, type InFlightPlace } from './src/InFlight.js';

@@ -1,0 +1,57 @@
+/**
+ * Features from a frame's canonical labels (`label()` before `features()`): one invocation per 32-pixel word of a
+ * row flushes one set of atomics per run piece (or, `method: 'per-pixel'`, the naive pass with every atomic for
+ * every pixel), then the compact kernel filters and writes the results (shaders/features.wgsl).
+ */
+import type { NodeScope, ProcessFrame } from '../../src/gpuNode.js';
+import { uniformLayout } from '../../src/uniforms.js';
+import { InvalidFrameError } from '../../src/errors.js';
+import { PassRecorder, type Analysis } from '../../src/PassRecorder.js';
+import { featureResults, record } from './results.js';
+import { filterParams, type FeaturesSettings } from './settings.js';
+
+const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'storage'] as const;
+
+export async function featuresFromLabels(node: NodeScope, s: FeaturesSettings, analysis: Analysis): Promise<ProcessFrame> {
+  const { ctx } = node;
+  const k = await node.kernels({
+    clear: { shader: 'features', entryPoint: 'clear', bindings },
+    accumulate: { shader: 'features', entryPoint: s.method === 'runs' ? 'accumulate' : 'accumulatePixels', bindings },
+    compact: { shader: 'features', entryPoint: 'compact', bindings },
+  });
+  const layout = uniformLayout('features', 'Params');
+  const sets = node.perFrame((size, alloc) => {
+    const pixels = size.width * size.height;
+    const most = Math.ceil(pixels / 2) + 1;
+    const bytesCap = Math.floor(ctx.limits.maxStorageBufferBindingSize / (record.REC * 4));
+    // Record 0 is the background's, never used: labels 1..capacity-1 are measured.
+    const capacity = Math.min(s.maxComponents !== undefined ? s.maxComponents + 1 : Math.min(most, (1 << 20) + 1), bytesCap);
+    return {
+      capacity,
+      params: alloc.uniform('params', layout, { width: size.width, height: size.height, pixels, capacity, ...filterParams(s) }),
+      records: alloc.buffer('records', capacity * record.REC * 4, GPUBufferUsage.STORAGE),
+      results: featureResults(alloc, s.maxResults),
+      // New records are cleared once; afterwards the compact kernel leaves them cleared.
+      fresh: true,
+    };
+  });
+  const name = `features:${s.method}`;
+
+  return (f) => {
+    if (!f.labeling!.canonical) throw new InvalidFrameError('features: needs canonical labels (label({ canonical: true })), or no label() at all');
+    const set = sets.take(f);
+    const group = set.bind('features', k.clear, [set.params, f.labels!, f.mask!, f.gray!, set.records, f.labeling!.info, set.results.buffer]);
+    const rec = PassRecorder.of(f, name, analysis);
+    if (set.fresh) {
+      set.fresh = false;
+      rec.items('clear', k.clear, group, set.capacity * record.REC);
+    }
+    const items = s.method === 'runs' ? Math.ceil(f.width / 32) * f.height : f.width * f.height;
+    for (let r = 0; r < analysis.repeat; r++) {
+      rec.items('accumulate', k.accumulate, group, items);
+      rec.items('compact', k.compact, group, set.capacity - 1);
+    }
+    rec.end();
+    return set.results.read(f);
+  };
+}

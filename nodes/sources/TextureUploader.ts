@@ -1,0 +1,83 @@
+/**
+ * Frames that arrive as images the GPU can copy (a camera's video element, a WebCodecs `VideoFrame`) go into a
+ * texture with `copyExternalImageToTexture` (no CPU copy), then a compute pass recorded in the frame's encoder
+ * packs them into the RGBA storage buffer every node reads. One texture and buffer per in-flight slot, so a new
+ * frame never overwrites one still in use.
+ */
+import type { GpuContext } from '../../src/GpuContext.js';
+import type { Kernel } from '../../src/PipelineCache.js';
+import type { ProfileScope } from '../../src/Profiler.js';
+import { bindGroup } from '../../src/kernels.js';
+import { PassRecorder } from '../../src/PassRecorder.js';
+import { packUniform, uniformLayout } from '../../src/uniforms.js';
+
+interface Slot {
+  texture: GPUTexture;
+  rgba: GPUBuffer;
+  params: GPUBuffer;
+  group: GPUBindGroup;
+  w: number;
+  h: number;
+}
+
+export class TextureUploader {
+  readonly #ctx: GpuContext;
+  readonly #label: string;
+  readonly #slots: Slot[] = [];
+  #kernel: Kernel | null = null;
+
+  constructor(ctx: GpuContext, label: string) {
+    this.#ctx = ctx;
+    this.#label = label;
+  }
+
+  async ready(): Promise<void> {
+    this.#kernel ??= await this.#ctx.pipelines.acquire({ shader: 'fromTexture', entryPoint: 'pack', bindings: ['uniform', 'texture', 'storage'] });
+  }
+
+  /**
+   * Copies `source` (w×h, its display size) into slot `i` now (a queue operation) and returns the packed buffer
+   * and the pass that fills it, to record into the frame's encoder.
+   */
+  upload(i: number, source: GPUCopyExternalImageSource, w: number, h: number): { rgba: GPUBuffer; record(encoder: GPUCommandEncoder, profile: ProfileScope | null): void } {
+    const ctx = this.#ctx;
+    let s = this.#slots[i];
+    if (!s || s.w !== w || s.h !== h) {
+      if (s) this.#free(s);
+      const layout = uniformLayout('fromTexture', 'Params');
+      const texture = ctx.device.createTexture({
+        label: `${this.#label}:texture${i}`,
+        size: [w, h],
+        format: 'rgba8unorm',
+        usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT,
+      });
+      const rgba = ctx.pool.acquire(`${this.#label}:rgba${i}`, w * h * 4, GPUBufferUsage.STORAGE);
+      const params = ctx.pool.acquire(`${this.#label}:params${i}`, layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+      ctx.device.queue.writeBuffer(params, 0, packUniform(layout, { width: w, height: h }));
+      const group = bindGroup(ctx.device, `${this.#label}:slot${i}`, this.#kernel!, [params, texture.createView(), rgba]);
+      s = this.#slots[i] = { texture, rgba, params, group, w, h };
+    }
+    ctx.device.queue.copyExternalImageToTexture({ source }, { texture: s.texture }, [w, h]);
+    const slot = s;
+    return {
+      rgba: slot.rgba,
+      record: (encoder, profile) => {
+        const rec = new PassRecorder(encoder, profile, this.#label, ctx.limits.maxComputeWorkgroupsPerDimension);
+        rec.items('pack', this.#kernel!, slot.group, w * h);
+        rec.end();
+      },
+    };
+  }
+
+  #free(s: Slot): void {
+    s.texture.destroy();
+    this.#ctx.pool.release(s.rgba);
+    this.#ctx.pool.release(s.params);
+  }
+
+  dispose(): void {
+    this.#slots.splice(0).forEach((s) => s && this.#free(s));
+    this.#ctx.pipelines.release(this.#kernel);
+    this.#kernel = null;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Source (Node, `flowmark/node`): a video file's frames on the GPU, in presentation order, every frame. The
+ * container is read with mp4box (tracks, codec, frame count, timestamps); frames are decoded by ffmpeg running as
+ * a child process that writes raw frames to a pipe, read with backpressure (ffmpeg waits while frames are in
+ * flight) and killed on unsubscribe. Timestamps come from the container. (In browsers, `fromVideo` decodes with
+ * WebCodecs.)
+ *
+ * @example
+ * fromVideoFile(ctx, 'clip.mp4').pipe(threshold(), label({ algorithm: 'auto' }), features(), readResults())
+ *
+ * Errors: `InvalidOptionError` for bad options (thrown at once); on the stream, `DecodeError` for a missing,
+ * empty, truncated or non-MP4 file, no video track, a codec ffmpeg cannot decode, or no ffmpeg (the message says
+ * how to install it).
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { readInput } from './readInput.js';
+import type { Readable } from 'node:stream';
+import { defer, type Observable } from 'rxjs';
+import type { GpuContext } from '../../src/GpuContext.js';
+import type { GpuFrame } from '../../src/GpuFrame.js';
+import { DecodeError, InvalidOptionError } from '../../src/errors.js';
+import { fromPixels, type PixelImage } from './fromPixels.js';
+import { validateInFlight } from '../../src/frameSource.js';
+import { probeMp4, type VideoInfo } from './probeMp4.js';
+import { tagSource } from '../../src/streamInfo.js';
+
+export interface FromVideoFileOptions {
+  /** Pixels handed to the GPU: 8-bit gray (default) or RGBA. */
+  format?: 'gray' | 'rgba';
+  maxInFlight?: number;
+  /** The ffmpeg executable (default `ffmpeg` on the PATH). */
+  ffmpeg?: string;
+  /** Called once the container is read, before the first frame. */
+  onInfo?: (info: VideoInfo) => void;
+}
+
+export async function probeVideo(path: string): Promise<VideoInfo> {
+  const bytes = await readInput(path);
+  return probeMp4(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, path);
+}
+
+async function* decode(path: string, info: VideoInfo, format: 'gray' | 'rgba', ffmpeg: string): AsyncGenerator<PixelImage> {
+  const frameBytes = info.width * info.height * (format === 'rgba' ? 4 : 1);
+  const args = ['-v', 'error', '-nostdin', '-i', path, '-map', '0:v:0', '-fps_mode', 'passthrough'];
+  args.push('-vf', `scale=${info.width}:${info.height}`, '-f', 'rawvideo', '-pix_fmt', format, '-');
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        e.code === 'ENOENT'
+          ? new DecodeError(`${path}: ffmpeg was not found; install it (Debian: apt-get install ffmpeg; \`npm test\` does)`, path, { cause: e })
+          : new DecodeError(`${path}: ffmpeg failed to start (${e.message})`, path, { cause: e }),
+      ),
+    );
+    child.on('close', (code) => resolve(code));
+  });
+  exited.catch(() => undefined);
+  let pending: Buffer = Buffer.alloc(0);
+  let index = 0;
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      while (pending.length >= frameBytes) {
+        const frame = new Uint8Array(pending.buffer.slice(pending.byteOffset, pending.byteOffset + frameBytes));
+        pending = pending.subarray(frameBytes);
+        const timeUs = info.timestampsUs[index] ?? Math.round((index * 1e6) / info.fps);
+        index++;
+        yield { width: info.width, height: info.height, format, data: frame, timeUs };
+      }
+    }
+    const code = await exited;
+    if (code !== 0) throw new DecodeError(`${path}: ffmpeg could not decode ${info.codec} (exit ${code}): ${stderr.trim() || 'no message'}`, path);
+    if (index !== info.frames) throw new DecodeError(`${path}: decoded ${index} of ${info.frames} frames${stderr ? `: ${stderr.trim()}` : ''}`, path);
+  } finally {
+    // Unsubscribed or failed early: ffmpeg must not outlive the stream.
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+export function fromVideoFile(ctx: GpuContext, path: string, options: FromVideoFileOptions = {}): Observable<GpuFrame> {
+  const format = options.format ?? 'gray';
+  if (format !== 'gray' && format !== 'rgba') throw new InvalidOptionError(`fromVideoFile: format must be 'gray' or 'rgba', got ${String(format)}`);
+  validateInFlight('fromVideoFile', options.maxInFlight ?? 2);
+  // defer: each subscription probes and decodes afresh. Tagged so operators compile their pipelines at once.
+  return tagSource(defer(() => {
+    async function* frames(): AsyncGenerator<PixelImage> {
+      const info = await probeVideo(path);
+      options.onInfo?.(info);
+      yield* decode(path, info, format, options.ffmpeg ?? 'ffmpeg');
+    }
+    return fromPixels(ctx, frames(), { maxInFlight: options.maxInFlight });
+  }), ctx);
+}

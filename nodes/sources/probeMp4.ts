@@ -1,0 +1,115 @@
+/**
+ * Reads an MP4's video track with mp4box: codec, display size, frame count, duration and every frame's
+ * presentation time (composition times in presentation order, shifted by the edit list as players do).
+ * Works on any ArrayBuffer, so browsers and Node share it.
+ */
+import { createFile, DataStream, Endianness, MP4BoxBuffer, type ISOFile, type Sample, type Track } from 'mp4box';
+import { DecodeError } from '../../src/errors.js';
+
+export interface VideoInfo {
+  /** RFC 6381 codec string, e.g. `avc1.64000a`, `vp09.00.10.08`, `av01.0.00M.08`. */
+  codec: string;
+  width: number;
+  height: number;
+  frames: number;
+  durationUs: number;
+  /** Presentation time of every frame, in presentation order, in microseconds. */
+  timestampsUs: number[];
+  /** Mean frames per second. */
+  fps: number;
+}
+
+interface ParsedMp4 {
+  info: VideoInfo;
+  file: ISOFile;
+  track: Track;
+  samples: Sample[];
+  /** Presentation time in µs of a composition time in track units. */
+  timeUs(cts: number): number;
+}
+
+export function probeMp4(bytes: ArrayBuffer, source: string): VideoInfo {
+  return parseMp4(bytes, source).info;
+}
+
+/** Everything a WebCodecs `VideoDecoder` needs: its configuration and the encoded frames in decoding order. */
+export interface DemuxedMp4 {
+  info: VideoInfo;
+  config: VideoDecoderConfig;
+  chunks: { type: 'key' | 'delta'; timestamp: number; duration: number; data: Uint8Array }[];
+}
+
+export function demuxMp4(bytes: ArrayBuffer, source: string): DemuxedMp4 {
+  const { info, file, track, samples, timeUs } = parseMp4(bytes, source);
+  // The decoder's description is the codec configuration box (avcC, hvcC, vpcC, av1C) without its box header.
+  const entry = (file.getTrackById(track.id) as unknown as { mdia: { minf: { stbl: { stsd: { entries: Record<string, unknown>[] } } } } }).mdia.minf.stbl.stsd.entries[0];
+  const box = (entry.avcC ?? entry.hvcC ?? entry.vpcC ?? entry.av1C) as { write(s: DataStream): void } | undefined;
+  let description: Uint8Array | undefined;
+  if (box) {
+    const stream = new DataStream(undefined, 0, Endianness.BIG_ENDIAN);
+    box.write(stream);
+    description = new Uint8Array((stream as unknown as { buffer: ArrayBuffer }).buffer, 8);
+  }
+  const video = track.video!;
+  return {
+    info,
+    config: { codec: track.codec, codedWidth: video.width, codedHeight: video.height, displayAspectWidth: info.width, displayAspectHeight: info.height, description },
+    chunks: samples.map((s) => ({
+      type: s.is_sync ? 'key' : 'delta',
+      timestamp: timeUs(s.cts),
+      duration: Math.round((s.duration * 1e6) / track.timescale),
+      data: new Uint8Array(bytes, s.offset, s.size),
+    })),
+  };
+}
+
+function parseMp4(bytes: ArrayBuffer, source: string): ParsedMp4 {
+  if (bytes.byteLength === 0) throw new DecodeError(`${source}: empty file`, source);
+  const file = createFile();
+  let failure: string | null = null;
+  file.onError = (_module: string, message: string) => {
+    failure = message;
+  };
+  try {
+    file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(bytes, 0));
+    file.flush();
+  } catch (cause) {
+    throw new DecodeError(`${source}: not a readable MP4 (${(cause as Error).message})`, source, { cause });
+  }
+  if (failure) throw new DecodeError(`${source}: not a readable MP4 (${failure})`, source);
+  const movie = file.getInfo();
+  if (!movie?.hasMoov) throw new DecodeError(`${source}: not an MP4 (no movie box; truncated or another format)`, source);
+  const track = movie.videoTracks[0];
+  if (!track) throw new DecodeError(`${source}: the file has no video track`, source);
+  const samples = file.getTrackSamplesInfo(track.id);
+  if (samples.length === 0) throw new DecodeError(`${source}: the video track has no frames`, source);
+  if (samples.length < track.nb_samples) throw new DecodeError(`${source}: truncated (${samples.length} of ${track.nb_samples} frames present)`, source);
+  const scale = track.timescale;
+  // Edit list: an empty first edit delays the track; the first media edit starts at media_time.
+  let delay = 0;
+  let start = 0;
+  for (const e of track.edits ?? []) {
+    if (e.media_time === -1) delay += (e.segment_duration / track.movie_timescale) * scale;
+    else {
+      start = e.media_time;
+      break;
+    }
+  }
+  const timeUs = (cts: number) => Math.round(((cts - start + delay) * 1e6) / scale);
+  const timestampsUs = samples
+    .map((s) => s.cts)
+    .sort((a, b) => a - b)
+    .map(timeUs);
+  const last = samples.reduce((m, s) => Math.max(m, s.cts + s.duration), 0);
+  const durationUs = timeUs(last);
+  const info: VideoInfo = {
+    codec: track.codec,
+    width: Math.round(track.track_width) || track.video!.width,
+    height: Math.round(track.track_height) || track.video!.height,
+    frames: samples.length,
+    durationUs,
+    timestampsUs,
+    fps: samples.length / (durationUs / 1e6),
+  };
+  return { info, file, track, samples, timeUs };
+}

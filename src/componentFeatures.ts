@@ -1,0 +1,157 @@
+/**
+ * Component features as flowmark reports them (struct-of-arrays, by ascending canonical label), the filter that
+ * selects them, and the one place they are derived from exact integer sums: `setComponent`, shared by the GPU
+ * results' decoding (nodes/features/) and the CPU reference (reference/featuresCpu.ts).
+ */
+
+/** Which components `features()` keeps; the same rule on the GPU and in the CPU reference. */
+export interface FeatureFilter {
+  minArea?: number;
+  maxArea?: number;
+  /** Bounds on the bounding box's shorter and longer sides. */
+  minSide?: number;
+  maxSide?: number;
+  /** Longest allowed ratio of the box's longer to shorter side. */
+  maxAspect?: number;
+  /** Drop components whose box touches the frame border. */
+  dropBorder?: boolean;
+}
+
+/** Features of the components that passed the filter, by ascending canonical label. */
+export interface ComponentFeatures {
+  /** Components in the frame, before filtering. */
+  count: number;
+  /** Components that passed the filter (can exceed `label.length` when `truncated`). */
+  passed: number;
+  /**
+   * The frame held more components (or, without `label()`, more 32×32-tile parts of components) than
+   * `maxComponents`: some components were not measured, or only in part.
+   */
+  overflow: boolean;
+  /** More components passed than `maxResults`; the ones returned are an arbitrary subset. */
+  truncated: boolean;
+  label: Uint32Array;
+  area: Uint32Array;
+  /** Bounding box, inclusive. */
+  x0: Uint32Array;
+  y0: Uint32Array;
+  x1: Uint32Array;
+  y1: Uint32Array;
+  /** Mean pixel coordinates. */
+  cx: Float64Array;
+  cy: Float64Array;
+  /** Second-order central moments (divided by area). */
+  mu20: Float64Array;
+  mu02: Float64Array;
+  mu11: Float64Array;
+  /** Angle of the major axis in radians, from +x toward +y (image rows grow downward). */
+  orientation: Float64Array;
+  /** Axis lengths of the ellipse with the same second moments (4·sqrt of the eigenvalues). */
+  majorAxis: Float64Array;
+  minorAxis: Float64Array;
+  eccentricity: Float64Array;
+  /** Foreground pixels with a background 4-neighbour or on the frame border. */
+  perimeter: Uint32Array;
+  meanGray: Float64Array;
+  minGray: Uint8Array;
+  maxGray: Uint8Array;
+  /** 1 when the bounding box touches the frame border. */
+  touchesBorder: Uint8Array;
+}
+
+/** Derived shape values from exact sums (shared by the GPU decode and the CPU reference). */
+export function shape(n: number, sx: number, sy: number, sxx: number, syy: number, sxy: number) {
+  const cx = sx / n;
+  const cy = sy / n;
+  // Central moments from raw sums; the sums are exact integers, so only the divisions round.
+  const mu20 = (sxx - sx * cx) / n;
+  const mu02 = (syy - sy * cy) / n;
+  const mu11 = (sxy - sx * cy) / n;
+  const half = (mu20 + mu02) / 2;
+  const d = Math.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 * mu11);
+  const l1 = half + d;
+  const l2 = Math.max(0, half - d);
+  return {
+    cx,
+    cy,
+    mu20,
+    mu02,
+    mu11,
+    orientation: 0.5 * Math.atan2(2 * mu11, mu20 - mu02),
+    majorAxis: 4 * Math.sqrt(l1),
+    minorAxis: 4 * Math.sqrt(l2),
+    eccentricity: l1 > 0 ? Math.sqrt(1 - l2 / l1) : 0,
+  };
+}
+
+/** The exact sums and extremes of one component, as both the GPU record and the CPU reference hold them. */
+export interface ComponentSums {
+  area: number;
+  sx: number;
+  sy: number;
+  sxx: number;
+  syy: number;
+  sxy: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  perim: number;
+  sg: number;
+  gmin: number;
+  gmax: number;
+}
+
+/** Writes component i of `f` from its sums: the one place features are derived. */
+export function setComponent(f: ComponentFeatures, i: number, labelValue: number, a: ComponentSums, width: number, height: number): void {
+  const s = shape(a.area, a.sx, a.sy, a.sxx, a.syy, a.sxy);
+  f.label[i] = labelValue;
+  f.area[i] = a.area;
+  f.x0[i] = a.x0;
+  f.y0[i] = a.y0;
+  f.x1[i] = a.x1;
+  f.y1[i] = a.y1;
+  f.cx[i] = s.cx;
+  f.cy[i] = s.cy;
+  f.mu20[i] = s.mu20;
+  f.mu02[i] = s.mu02;
+  f.mu11[i] = s.mu11;
+  f.orientation[i] = s.orientation;
+  f.majorAxis[i] = s.majorAxis;
+  f.minorAxis[i] = s.minorAxis;
+  f.eccentricity[i] = s.eccentricity;
+  f.perimeter[i] = a.perim;
+  f.meanGray[i] = a.sg / a.area;
+  f.minGray[i] = a.gmin;
+  f.maxGray[i] = a.gmax;
+  f.touchesBorder[i] = a.x0 === 0 || a.y0 === 0 || a.x1 === width - 1 || a.y1 === height - 1 ? 1 : 0;
+}
+
+export function emptyFeatures(n: number, passed = n, truncated = false, count = n, overflow = false): ComponentFeatures {
+  return {
+    count,
+    passed,
+    overflow,
+    truncated,
+    label: new Uint32Array(n),
+    area: new Uint32Array(n),
+    x0: new Uint32Array(n),
+    y0: new Uint32Array(n),
+    x1: new Uint32Array(n),
+    y1: new Uint32Array(n),
+    cx: new Float64Array(n),
+    cy: new Float64Array(n),
+    mu20: new Float64Array(n),
+    mu02: new Float64Array(n),
+    mu11: new Float64Array(n),
+    orientation: new Float64Array(n),
+    majorAxis: new Float64Array(n),
+    minorAxis: new Float64Array(n),
+    eccentricity: new Float64Array(n),
+    perimeter: new Uint32Array(n),
+    meanGray: new Float64Array(n),
+    minGray: new Uint8Array(n),
+    maxGray: new Uint8Array(n),
+    touchesBorder: new Uint8Array(n),
+  };
+}

@@ -1,0 +1,116 @@
+// Video files in Node (fromVideoFile): clips made by ffmpeg with known content (a white square moving 4 px right and
+// 2 px down per frame), decoded to the GPU and checked through the labeling pipeline; timestamps against mp4box's.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { clipFrames, codecs, makeClips } from '../../support/clips.js';
+import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lastValueFrom, take, toArray } from 'rxjs';
+import { DecodeError, features, label, readResults, threshold, type GpuContext } from '../../../index.js';
+import { fromVideoFile, probeVideo } from '../../../node.js';
+import { testContext } from '../../support/gpu.js';
+
+let ctx: GpuContext;
+let dir: string;
+const frames = clipFrames;
+const clips = codecs;
+
+beforeAll(async () => {
+  ctx = await testContext();
+  dir = makeClips();
+}, 120_000);
+afterAll(() => ctx?.destroy());
+
+/** Command lines of running ffmpeg processes that read files in `folder` (from /proc, no tools needed). */
+function ffmpegsOn(folder: string): string[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => {
+      try {
+        return readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' ');
+      } catch {
+        return '';
+      }
+    })
+    .filter((c) => c.includes('ffmpeg') && c.includes(folder));
+}
+
+describe('flowmark label on videos', () => {
+  it('writes one JSON line per frame with the components, and reports a bad video while labelling the rest', () => {
+    const cli = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
+    const out = join(dir, 'cli');
+    const r = spawnSync(process.execPath, [cli, 'label', join(dir, 'truncated.mp4'), join(dir, 'vp9.mp4'), '--out-dir', out, '--labels', '--algorithm', 'auto', '--threshold', '128'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/truncated\.mp4: error:/);
+    expect(r.stdout).toMatch(/vp9\.mp4: 64x48 vp09\S*, 12 frames/);
+    const lines = readFileSync(join(out, 'vp9.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.frame)).toEqual(Array.from({ length: frames }, (_, n) => n));
+    expect(lines.map((l) => l.timeUs)).toEqual(Array.from({ length: frames }, (_, n) => n * 100_000));
+    lines.forEach((l, n) => {
+      expect(l.count).toBe(1);
+      expect(Math.abs(l.components[0].cx - (4 + 4 * n + 3.5))).toBeLessThanOrEqual(1);
+    });
+    const labels = readFileSync(join(out, 'vp9-00003.u32'));
+    expect(labels.length).toBe(64 * 48 * 4);
+    expect(new Uint32Array(labels.buffer, labels.byteOffset, 64 * 48).filter((v) => v === 1).length).toBe(lines[3].components[0].area);
+  });
+});
+
+describe('fromVideoFile (Node, ffmpeg)', () => {
+  for (const name of Object.keys(clips)) {
+    it(`decodes every frame of ${name} in order, with the container's timestamps and the right content`, async () => {
+      const info = await probeVideo(join(dir, name));
+      expect(info.frames).toBe(frames);
+      expect([info.width, info.height]).toEqual([64, 48]);
+      const results = await lastValueFrom(
+        fromVideoFile(ctx, join(dir, name)).pipe(threshold({ level: 128 }), label({ algorithm: 'auto' }), features(), readResults(), toArray()),
+      );
+      expect(results).toHaveLength(frames);
+      expect(results.map((r) => r.timeUs)).toEqual(info.timestampsUs);
+      expect(info.timestampsUs).toEqual(Array.from({ length: frames }, (_, n) => n * 100_000));
+      results.forEach((r, n) => {
+        const f = r.features!;
+        expect(f.label.length, `frame ${n}`).toBe(1);
+        // Within a pixel of the square drawn at (4 + 4n, 8 + 2n): decoder rounding blurs its edges.
+        expect(Math.abs(f.cx[0] - (4 + 4 * n + 3.5)), `frame ${n} cx`).toBeLessThanOrEqual(1);
+        expect(Math.abs(f.cy[0] - (8 + 2 * n + 3.5)), `frame ${n} cy`).toBeLessThanOrEqual(1);
+        expect(Math.abs(f.area[0] - 64), `frame ${n} area`).toBeLessThanOrEqual(12);
+      });
+    });
+  }
+
+  it('decodes what ffmpeg decodes, MPEG-4 Part 2 included, and says plainly when ffmpeg is missing', async () => {
+    const results = await lastValueFrom(fromVideoFile(ctx, join(dir, 'mpeg4.mp4')).pipe(threshold({ level: 128 }), label(), readResults(), toArray()));
+    expect(results).toHaveLength(frames);
+    const err = await lastValueFrom(fromVideoFile(ctx, join(dir, 'h264.mp4'), { ffmpeg: 'no-such-ffmpeg' }).pipe(readResults(), toArray())).catch((e) => e);
+    expect(err).toBeInstanceOf(DecodeError);
+    expect((err as Error).message).toMatch(/ffmpeg was not found; install it/);
+  });
+
+  it('stops ffmpeg and releases buffers when unsubscribed early', async () => {
+    const firstTwo = await lastValueFrom(fromVideoFile(ctx, join(dir, 'h264.mp4')).pipe(threshold(), label(), readResults(), take(2), toArray()));
+    expect(firstTwo.map((r) => r.seq)).toEqual([0, 1]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ctx.pool.stats().inUse).toBe(0);
+    expect(ffmpegsOn(dir)).toEqual([]); // no ffmpeg left running
+  });
+
+  for (const [file, message] of [
+    ['missing.mp4', /no such file/],
+    ['empty.mp4', /empty file/],
+    ['truncated.mp4', /truncated|not an MP4|could not decode|decoded/],
+    ['audio.mp4', /no video track/],
+  ] as const) {
+    it(`a bad input (${file}) is a DecodeError on the stream, with nothing left held`, async () => {
+      const err = await lastValueFrom(fromVideoFile(ctx, join(dir, file)).pipe(threshold(), label(), readResults(), toArray())).catch((e) => e);
+      expect(err).toBeInstanceOf(DecodeError);
+      expect((err as Error).message).toMatch(message);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(ctx.pool.stats().inUse).toBe(0);
+    });
+  }
+});
