@@ -52,6 +52,8 @@ struct Params {
 
 #include "common/mask.wgsl"
 #include "common/record.wgsl"
+// Parts are added into their root's part, which holds the component's first pixel and so its first row.
+const MERGE_Y0: bool = false;
 #include "common/recordMerge.wgsl"
 #include "common/find.wgsl"
 #include "common/union.wgsl"

@@ -37,6 +37,8 @@ fn resetResults() {
 }
 #include "common/mask.wgsl"
 #include "common/gray.wgsl"
+// Pieces arrive from any row: the first row is a minimum like the others.
+const MERGE_Y0: bool = true;
 #include "common/recordMerge.wgsl"
 
 // Sets every record to its identity values; run once when the accumulators are (re)allocated. After that the

@@ -19,24 +19,14 @@ const SG: u32 = 16u;
 const GMIN: u32 = 18u;
 const GMAX: u32 = 19u;
 
-// How each field of two records of one component merges: the one rule every merge follows.
-const MERGE_SUM: u32 = 0u;    // u32 sum
-const MERGE_SUM64: u32 = 1u;  // low word of a 64-bit sum; the high word follows, with the carry
-const MERGE_HIGH: u32 = 2u;   // high word of a 64-bit sum, merged with its low word
-const MERGE_MIN: u32 = 3u;
-const MERGE_MAX: u32 = 4u;
-fn mergeOf(f: u32) -> u32 {
-  switch f {
-    case SX, SY, SXX, SYY, SXY, SG: { return MERGE_SUM64; }
-    case SX + 1u, SY + 1u, SXX + 1u, SYY + 1u, SXY + 1u, SG + 1u: { return MERGE_HIGH; }
-    case X0, Y0, GMIN: { return MERGE_MIN; }
-    case X1, Y1, GMAX: { return MERGE_MAX; }
-    default: { return MERGE_SUM; }
-  }
-}
+// How the fields of two records of one component merge: the one rule every merge follows.
+const SUMS64: array<u32, 6> = array<u32, 6>(SX, SY, SXX, SYY, SXY, SG); // low word at f, high at f+1, with the carry
+const SUMS: array<u32, 2> = array<u32, 2>(AREA, PERIM);
+const MINS: array<u32, 3> = array<u32, 3>(X0, Y0, GMIN);
+const MAXS: array<u32, 3> = array<u32, 3>(X1, Y1, GMAX);
 
 // A record's value before anything is added: sums 0, minima all ones.
-fn identity(f: u32) -> u32 { return select(0u, 0xffffffffu, mergeOf(f) == MERGE_MIN); }
+fn identity(f: u32) -> u32 { return select(0u, 0xffffffffu, f == MINS[0] || f == MINS[1] || f == MINS[2]); }
 
 // The filter of `features()`: area, bounding-box sides and aspect, frame border.
 fn keep(rec: array<u32, REC>) -> bool {
