@@ -75,6 +75,7 @@ function validate(options: LabelOptions, analysis: Analysis): LabelChoices {
     canonical: options.canonical ?? true,
     readLabels: options.readLabels ?? false,
     ha4Segments: options.ha4Segments ?? 'bits',
+    firstBatch: analysis.firstBatch ?? 8,
   };
   if (o.ha4Segments !== 'ballot' && o.ha4Segments !== 'bits') {
     throw new InvalidOptionError(`label: ha4Segments must be 'ballot' or 'bits', got ${String(o.ha4Segments)}`);

@@ -17,6 +17,11 @@ import { dispatch, dispatchItems } from './kernels.js';
 export interface Analysis {
   readonly split: boolean;
   readonly repeat: number;
+  /**
+   * Tests: Shibata's first `until-converged` batch (default 8), so that small images need several batches and the
+   * resume path runs where no test-sized image needs more than 8 passes.
+   */
+  readonly firstBatch?: number;
 }
 
 export const production: Analysis = { split: false, repeat: 1 };

@@ -17,8 +17,9 @@ export const labelingBindings = ['uniform', 'read-only-storage', 'storage', 'sto
 /** `label()` options after validation, as the algorithms see them. */
 export interface LabelSettings {
   readonly connectivity: 4 | 8;
-  /** Shibata's propagation passes. */
+  /** Shibata's propagation passes, and the first batch of `until-converged` (8 unless a test asks otherwise). */
   readonly passes: number | 'until-converged';
+  readonly firstBatch: number;
   /** HA4's segments: from byte reads or subgroup ballots. */
   readonly ha4Segments: 'ballot' | 'bits';
 }

@@ -16,9 +16,6 @@ interface ShibataBuffers {
   readback: GPUBuffer | null;
 }
 
-/** The first batch of `until-converged`; later frames start at the passes the last one needed, plus two. */
-const firstBatch = 8;
-
 /** params, info and the indirect arguments (shibata.wgsl's control group). */
 const controlBindings = ['uniform', 'storage', 'storage'] as const;
 
@@ -68,7 +65,8 @@ export const shibata: LabelingAlgorithm<ShibataBuffers> = {
     };
     return (run) => {
       const control = run.bind('control', k.reset, [run.params, run.info, run.own.args]);
-      const batch = s.passes === 'until-converged' ? Math.max(firstBatch, lastPasses + 2) : s.passes;
+      // A frame starts at the passes the last one needed, plus two, and at least the first batch.
+      const batch = s.passes === 'until-converged' ? Math.max(s.firstBatch, lastPasses + 2) : s.passes;
       // reset (indirect arguments, info) and prepare, then the passes.
       run.rec.grid('reset', k.reset, control, 1);
       run.rec.items('prepare', k.prepare, run.group, run.pixels);

@@ -60,6 +60,23 @@ describe('label', () => {
     expect(firstDiff(exact[0].labels!, ref.labels)).toBe(-1);
   });
 
+  it('until-converged resumes batch after batch (first batches of one pass) and stays exact', async () => {
+    const imgs = corpus.filter((_, i) => i % 4 === 0);
+    const results = await run(
+      ctx,
+      imgs.map((c) => gray(c.width, c.height, c.data)),
+      threshold(),
+      labelWith({ algorithm: 'shibata', passes: 'until-converged', readLabels: true }, { split: false, repeat: 1, firstBatch: 1 }),
+    );
+    let resumed = 0;
+    imgs.forEach((c, i) => {
+      expect(results[i].labeling!.converged, c.name).toBe(true);
+      expect(firstDiff(results[i].labels!, labelCpu(c.data, c.width, c.height, 8).labels), c.name).toBe(-1);
+      if (results[i].labeling!.passes > 3) resumed++;
+    });
+    expect(resumed).toBeGreaterThan(5); // frames that took three batches or more
+  });
+
   it('stops early on the GPU once converged, within a fixed pass budget', async () => {
     const img = new Uint8Array(50 * 40).fill(255);
     const [r] = await run(ctx, [gray(50, 40, img)], threshold(), label({ passes: 64 }));
