@@ -70,6 +70,19 @@ describe('architecture (ARCHITECTURE.md)', () => {
     }
   });
 
+  it('the main entry reaches no Node built-in (browsers bundle it); flowmark/node holds what needs Node', () => {
+    const reached = new Set<string>();
+    const visit = (f: string) => {
+      if (reached.has(f)) return;
+      reached.add(f);
+      graph.get(f)?.files.forEach(visit);
+    };
+    visit('index.ts');
+    const builtins = [...reached].flatMap((f) => (graph.get(f)?.packages ?? []).filter((p) => p.startsWith('node:')).map((p) => `${f} → ${p}`));
+    expect(builtins).toEqual([]);
+    expect(graph.get('node.ts')!.files.every((t) => t.startsWith('nodes/sources/'))).toBe(true);
+  });
+
   it('nothing imports in a circle', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
