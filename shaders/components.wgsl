@@ -5,8 +5,8 @@
 //    segment accumulation: the count, Σx in closed form, y times the count, …) in tile coordinates, where every
 //    sum fits 32 bits. Each local root then writes its part of the component to a compact list of parts: frame
 //    coordinates, exact 64-bit sums, its own pixel index last. One atomic per tile allocates the tile's range,
-//    and parts are numbered in raster order within the tile. A tile with more parts than workgroup memory holds
-//    (SLOTS) accumulates them SLOTS at a time.
+//    and parts are numbered in raster order within the tile. Parts past what workgroup memory holds (SLOTS)
+//    accumulate in place in `records` with global atomics.
 // 2. mergeTiles: C2FL's border merge unites the tiles' forests.
 // 3. resolve: a part whose local root is still a root of the forest is a component's first part (its root is
 //    the component's first pixel); it marks its pixel in the row's root bits. Every other part adds its record
@@ -87,10 +87,12 @@ const W_COLS: u32 = 6u;
 const W_ROWS: u32 = 7u;
 const W_GMIN: u32 = 8u;
 const W_GMAX: u32 = 9u;
-// Parts of a tile accumulated in workgroup memory at a time; a tile with more (many small components: up to 256
-// parts with 8-connectivity, 512 with 4) takes them SLOTS at a time. Workgroup memory is costly (it is zeroed per
-// workgroup and bounds occupancy): on the H100, 256 slots made the kernel ~40 µs slower at 2048×2048 than 64, and
-// 64 ~4 µs slower than 32 (BENCHMARKS.md).
+// Parts of a tile accumulated in workgroup memory; those past SLOTS (tiles of many small components: up to 256
+// parts with 8-connectivity, 512 with 4) accumulate in place in `records` with global atomics. Workgroup memory
+// is costly (it is zeroed per workgroup and bounds occupancy): on the H100, 256 slots made the kernel ~40 µs
+// slower at 2048×2048 than 64, and 64 ~4 µs slower than 32. Taking a busy tile's parts SLOTS at a time in
+// workgroup memory instead (one address space, no global branch) cost 2 µs at g = 4 and 18 µs at g = 1
+// (BENCHMARKS.md).
 const SLOTS: u32 = 32u;
 var<workgroup> slotWords: array<atomic<u32>, SLOTS * LW>;
 var<workgroup> rootRow: array<atomic<u32>, 32>;     // local roots, one bit word per tile row, being built
@@ -103,24 +105,42 @@ var<workgroup> wgKept: u32;
 
 fn localIdentity(w: u32) -> u32 { return select(0u, 0xffffffffu, w == W_GMIN); }
 
-// Adds one run to the record in workgroup slot `slot`.
+// Adds one run to part `slot`'s record: in workgroup memory, or in place in `records` past SLOTS. Both follow the
+// local record's rule (sums, covered columns and rows ORed, gray minimum and maximum); WGSL cannot pass pointers to
+// workgroup and storage atomics to one function, so each address space has its branch.
 fn addToSlot(slot: u32, areaSx: u32, syPerim: u32, sxx: u32, syy: u32, sxy: u32, g: u32, cols: u32, rows: u32, gmin: u32, gmax: u32) {
-  let r = slot * LW;
-  atomicAdd(&slotWords[r + W_AREA_SX], areaSx);
-  atomicAdd(&slotWords[r + W_SY_PERIM], syPerim);
-  atomicAdd(&slotWords[r + W_SXX], sxx);
-  atomicAdd(&slotWords[r + W_SYY], syy);
-  atomicAdd(&slotWords[r + W_SXY], sxy);
-  atomicAdd(&slotWords[r + W_G], g);
-  atomicOr(&slotWords[r + W_COLS], cols);
-  atomicOr(&slotWords[r + W_ROWS], rows);
-  atomicMin(&slotWords[r + W_GMIN], gmin);
-  atomicMax(&slotWords[r + W_GMAX], gmax);
+  if (slot < SLOTS) {
+    let r = slot * LW;
+    atomicAdd(&slotWords[r + W_AREA_SX], areaSx);
+    atomicAdd(&slotWords[r + W_SY_PERIM], syPerim);
+    atomicAdd(&slotWords[r + W_SXX], sxx);
+    atomicAdd(&slotWords[r + W_SYY], syy);
+    atomicAdd(&slotWords[r + W_SXY], sxy);
+    atomicAdd(&slotWords[r + W_G], g);
+    atomicOr(&slotWords[r + W_COLS], cols);
+    atomicOr(&slotWords[r + W_ROWS], rows);
+    atomicMin(&slotWords[r + W_GMIN], gmin);
+    atomicMax(&slotWords[r + W_GMAX], gmax);
+  } else {
+    let r = (wgBase + slot) * PREC;
+    atomicAdd(&records[r + W_AREA_SX], areaSx);
+    atomicAdd(&records[r + W_SY_PERIM], syPerim);
+    atomicAdd(&records[r + W_SXX], sxx);
+    atomicAdd(&records[r + W_SYY], syy);
+    atomicAdd(&records[r + W_SXY], sxy);
+    atomicAdd(&records[r + W_G], g);
+    atomicOr(&records[r + W_COLS], cols);
+    atomicOr(&records[r + W_ROWS], rows);
+    atomicMin(&records[r + W_GMIN], gmin);
+    atomicMax(&records[r + W_GMAX], gmax);
+  }
 }
 
 fn readSlot(slot: u32) -> array<u32, LW> {
   var d: array<u32, LW>;
-  for (var w = 0u; w < LW; w++) { d[w] = atomicLoad(&slotWords[slot * LW + w]); }
+  for (var w = 0u; w < LW; w++) {
+    if (slot < SLOTS) { d[w] = atomicLoad(&slotWords[slot * LW + w]); } else { d[w] = atomicLoad(&records[(wgBase + slot) * PREC + w]); }
+  }
   return d;
 }
 
@@ -256,10 +276,19 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
   if (li < 32u) {
     atomicStore(&book[rootBitsAt(oy + li, wid.x)], 0u);
   }
-  // The first SLOTS records start at their identities while invocation 0 allocates (the load below orders both).
+  // Records start at their identities: in workgroup memory for the first SLOTS parts (while invocation 0
+  // allocates; the load below orders both), in place in `records` beyond (which needs the allocation first).
   clearSlots(li, min(n, SLOTS));
   let kept = workgroupUniformLoad(&wgKept);
   let base = wgBase;
+  if (kept > SLOTS) {
+    for (var s = SLOTS + li; s < kept; s += TILE_WG) {
+      for (var f = 0u; f < LW; f++) { atomicStore(&records[(base + s) * PREC + f], localIdentity(f)); }
+    }
+    storageBarrier();
+    workgroupBarrier();
+  }
+  // Each run start adds its run (within the tile row) to its local root's record.
   var up = 0u;
   var down = 0u;
   if (ly > 0u) { up = atomicLoad(&rowBits[ly - 1u]); } else { up = atomicLoad(&edges[0]); }
@@ -268,45 +297,36 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
   let right = (bits >> 1u) | (((atomicLoad(&edges[3]) >> ly) & 1u) << 31u);
   // Perimeter pixels: foreground with a background 4-neighbour (outside the frame counts as background).
   let perim = bits & ~(up & down & left & right);
-  // Parts first..first+SLOTS-1 at a time (one round for all but the busiest tiles): each run start adds its run
-  // (within the tile row) to its local root's record, then each local root writes its part.
-  for (var first = 0u; first < kept; first += SLOTS) {
-    let last = min(kept, first + SLOTS);
-    if (first > 0u) {
-      clearSlots(li, last - first);
-      workgroupBarrier();
+  for (var k = 0u; k < 4u; k++) {
+    let lx = lx0 + k;
+    if (((bits >> lx) & 1u) == 0u || runStart(bits, lx) != lx) { continue; }
+    let rest = ~bits & ~((1u << lx) - 1u);
+    let end = select(31u, firstTrailingBit(rest) - 1u, rest != 0u);
+    let run = select(0xffffffffu, (2u << end) - 1u, end < 31u) & ~((1u << lx) - 1u);
+    let r = atomicLoad(&sl[ly * TS + lx]);
+    let slot = rowPrefix[r >> 5u] + countOneBits(rowWords[r >> 5u] & ((1u << (r & 31u)) - 1u));
+    if (slot >= kept) { continue; }
+    let len = end - lx + 1u;
+    let sx = (len * (lx + end)) >> 1u;
+    var gs = 0u;
+    var gmin = 255u;
+    var gmax = 0u;
+    for (var x = lx; x <= end; x++) {
+      let g = (grayWords[ly * 8u + (x >> 2u)] >> (8u * (x & 3u))) & 0xffu;
+      gs += g;
+      gmin = min(gmin, g);
+      gmax = max(gmax, g);
     }
-    for (var k = 0u; k < 4u; k++) {
-      let lx = lx0 + k;
-      if (((bits >> lx) & 1u) == 0u || runStart(bits, lx) != lx) { continue; }
-      let r = atomicLoad(&sl[ly * TS + lx]);
-      let slot = rowPrefix[r >> 5u] + countOneBits(rowWords[r >> 5u] & ((1u << (r & 31u)) - 1u));
-      if (slot < first || slot >= last) { continue; }
-      let rest = ~bits & ~((1u << lx) - 1u);
-      let end = select(31u, firstTrailingBit(rest) - 1u, rest != 0u);
-      let run = select(0xffffffffu, (2u << end) - 1u, end < 31u) & ~((1u << lx) - 1u);
-      let len = end - lx + 1u;
-      let sx = (len * (lx + end)) >> 1u;
-      var gs = 0u;
-      var gmin = 255u;
-      var gmax = 0u;
-      for (var x = lx; x <= end; x++) {
-        let g = (grayWords[ly * 8u + (x >> 2u)] >> (8u * (x & 3u))) & 0xffu;
-        gs += g;
-        gmin = min(gmin, g);
-        gmax = max(gmax, g);
-      }
-      addToSlot(slot - first, len | (sx << 11u), (len * ly) | (countOneBits(perim & run) << 15u), sumSquares(lx, end), len * ly * ly, ly * sx, gs, run, 1u << ly, gmin, gmax);
-    }
-    workgroupBarrier();
-    for (var k = 0u; k < 4u; k++) {
-      let lx = lx0 + k;
-      if (((roots >> lx) & 1u) == 0u) { continue; }
-      let slot = rowPrefix[ly] + countOneBits(rowWords[ly] & ((1u << lx) - 1u));
-      if (slot >= first && slot < last) { writePart(base + slot, y * w + ox + lx, ox, oy, readSlot(slot - first)); }
-    }
-    // The next round clears the slots this one reads.
-    if (last < kept) { workgroupBarrier(); }
+    addToSlot(slot, len | (sx << 11u), (len * ly) | (countOneBits(perim & run) << 15u), sumSquares(lx, end), len * ly * ly, ly * sx, gs, run, 1u << ly, gmin, gmax);
+  }
+  storageBarrier();
+  workgroupBarrier();
+  // Each local root writes its part.
+  for (var k = 0u; k < 4u; k++) {
+    let lx = lx0 + k;
+    if (((roots >> lx) & 1u) == 0u) { continue; }
+    let slot = rowPrefix[ly] + countOneBits(rowWords[ly] & ((1u << lx) - 1u));
+    if (slot < kept) { writePart(base + slot, y * w + ox + lx, ox, oy, readSlot(slot)); }
   }
   return out;
 }

@@ -59,7 +59,7 @@ describe('features', () => {
   }
 
   it('from the mask: tiles with more parts than workgroup memory holds (4-connected checkerboards), and big sums', async () => {
-    // A 4-connected checkerboard has 512 parts per 32×32 tile, 16 rounds of the 32 kept in workgroup memory; an all-white
+    // A 4-connected checkerboard has 512 parts per 32×32 tile, 480 past the 32 kept in workgroup memory; an all-white
     // 1500×1400 frame has sums of x² past 2^32.
     const board = (w: number, h: number, cell: number) => Uint8Array.from({ length: w * h }, (_, p) => ((Math.floor((p % w) / cell) + Math.floor(p / w / cell)) % 2 ? 200 : 10));
     const cases = [
