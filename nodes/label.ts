@@ -163,7 +163,7 @@ export function labelWith(options: LabelOptions, analysis: Analysis): OperatorFu
           resources,
           params: set.params,
           info: set.info,
-          bind: (part, kernel, r) => set.bind(part, kernel, r),
+          bind: set.bind,
           own: set.own,
           async checkpoint(readback) {
             rec.end();

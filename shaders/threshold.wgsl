@@ -187,7 +187,7 @@ fn binarize(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
 // ---- adaptive: window sums, rows then columns. rowSum[p] = sum of gray over x-r..x+r (clipped) on p's row.
 @group(0) @binding(2) var<storage, read_write> rowSumOut: array<u32>;
 
-fn grayAt(p: u32) -> u32 { return (gray[p >> 2u] >> (8u * (p & 3u))) & 0xffu; }
+#include "common/gray.wgsl"
 
 @compute @workgroup_size(WG)
 fn boxRows(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
