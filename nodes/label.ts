@@ -126,11 +126,10 @@ export function labelWith(options: LabelOptions, analysis: Analysis): OperatorFu
 
       const sets = node.perFrame((size, alloc) => {
         const pixels = size.width * size.height;
-        const [groupsX, groupsY] = dispatchSize(pixels, WG, maxDim);
         // The canonical kernels give each invocation several pixels: one block of counts per workgroup.
         const canonicalThreads = Math.ceil(pixels / canonicalPixelsPerThread);
         const [cx, cy] = dispatchSize(canonicalThreads, WG, maxDim);
-        const values = { width: size.width, height: size.height, pixels, groupsX, groupsY, blocks: cx * cy, level: 0 };
+        const values = { width: size.width, height: size.height, pixels, blocks: cx * cy, level: 0 };
         const S = GPUBufferUsage.STORAGE;
         return {
           pixels,
@@ -161,8 +160,6 @@ export function labelWith(options: LabelOptions, analysis: Analysis): OperatorFu
           },
           group,
           resources,
-          params: set.params,
-          info: set.info,
           bind: set.bind,
           own: set.own,
           async checkpoint(readback) {

@@ -42,6 +42,11 @@ export class PassRecorder {
     this.#split = split;
   }
 
+  /** The device's workgroups per dispatch dimension, for stages that dispatch 1-D work themselves. */
+  get maxPerDim(): number {
+    return this.#maxPerDim;
+  }
+
   /** A recorder into the frame's own encoder. */
   static of(frame: GpuFrame, name: string, analysis: Analysis = production): PassRecorder {
     return new PassRecorder(frame.encoder, frame.profile, name, frame.ctx.limits.maxComputeWorkgroupsPerDimension, analysis.split);

@@ -43,9 +43,6 @@ export interface LabelRun<Own> {
   /** The labeling bind group, and its resources in binding order (to bind variants, e.g. another uniform). */
   readonly group: GPUBindGroup;
   readonly resources: readonly BindingResource[];
-  /** Two of those resources: the labeling uniform, and `info` (read back as LabelInfo). */
-  readonly params: GPUBuffer;
-  readonly info: GPUBuffer;
   /** A bind group made once for this frame's buffer set. */
   bind(name: string, kernel: Kernel, resources: readonly BindingResource[]): GPUBindGroup;
   /** The algorithm's own buffers in this frame's set. */

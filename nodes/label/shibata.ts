@@ -1,77 +1,66 @@
 /**
  * Shibata & Yamamoto's fixed-pass labeling (JIP 22(1), 2014) as a labeling algorithm: a preparation kernel, then
- * propagation passes recorded back to back with no host round trip. Each pass is an indirect dispatch whose size a
- * one-invocation control kernel sets to zero once a pass changed nothing, so converged frames stop early on the
- * GPU and `info` says whether the last pass changed anything. `passes: 'until-converged'` records a batch, checks
- * once, and goes on with doubling batches only while needed (one host round trip per batch, not per pass).
+ * propagation passes recorded back to back with no host round trip. A one-invocation control kernel after each
+ * pass marks the labeling converged once a pass changed nothing, and the passes left return at once, so converged
+ * frames stop early on the GPU and `info` says whether the last pass changed anything. `passes: 'until-converged'`
+ * records a batch, checks once, and goes on with doubling batches only while needed (one host round trip per
+ * batch, not per pass).
+ *
+ * Every dispatch is direct, over the labeling bind group. (Passes used to be indirect dispatches that the control
+ * kernel shrank to nothing: Dawn validates each indirect dispatch with a dispatch of its own, and that made
+ * Shibata the slowest algorithm per frame by far; BENCHMARKS.md.)
  */
-import { dispatch } from '../../src/kernels.js';
+import { dispatch, dispatchItems } from '../../src/kernels.js';
+import { WG } from '../../src/dispatch.js';
 import type { Kernel, KernelSpec } from '../../src/PipelineCache.js';
 import type { PassRecorder } from '../../src/PassRecorder.js';
-import { labelingBindings, type LabelingAlgorithm, type LabelRun, type LabelSettings } from './LabelingAlgorithm.js';
+import { labelingBindings as bindings, type LabelingAlgorithm, type LabelRun, type LabelSettings } from './LabelingAlgorithm.js';
 
-/** Shibata's own buffers in a frame's set: the indirect arguments of `propagate`, and where checks read `info`. */
-interface ShibataBuffers {
-  args: GPUBuffer;
-  readback: GPUBuffer | null;
-}
+/** Where `until-converged` checks read `info` (Shibata's only buffer of its own). */
+type ShibataBuffers = GPUBuffer | null;
 
-/** params, info and the indirect arguments (shibata.wgsl's control group). */
-const controlBindings = ['uniform', 'storage', 'storage'] as const;
+/**
+ * Invocations of a propagation pass: each strides over the frame's pixels. 1024 workgroups fill a large GPU once
+ * (an H100 holds about 1056 of 256 invocations) and make a pass after convergence, which returns at once, cheap.
+ */
+const passThreads = 1024 * WG;
 
 export const shibata: LabelingAlgorithm<ShibataBuffers> = {
   kernels: (s: LabelSettings) => {
     const constants = { CONN8: s.connectivity === 8 ? 1 : 0 };
-    const kernel = (entryPoint: string, bindings: KernelSpec['bindings']): KernelSpec => ({ shader: 'label/shibata', entryPoint, bindings, constants });
-    return {
-      reset: kernel('reset', controlBindings),
-      prepare: kernel('prepare', labelingBindings),
-      propagate: kernel('propagate', labelingBindings),
-      control: kernel('control', controlBindings),
-      resume: kernel('resume', controlBindings),
-    };
+    const kernel = (entryPoint: string): KernelSpec => ({ shader: 'label/shibata', entryPoint, bindings, constants });
+    return { reset: kernel('reset'), prepare: kernel('prepare'), propagate: kernel('propagate'), control: kernel('control') };
   },
-  buffers: (alloc, _size, s) => ({
-    args: alloc.buffer('args', 16, GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT),
-    readback: s.passes === 'until-converged' ? alloc.buffer('check', 32, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST) : null,
-  }),
+  buffers: (alloc, _size, s) => (s.passes === 'until-converged' ? alloc.buffer('check', 32, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST) : null),
   recorder: (k: Readonly<Record<string, Kernel>>, s: LabelSettings) => {
     let lastPasses = 0;
-    /**
-     * `count` propagation passes, each followed by the control kernel that stops the next once nothing changed
-     * (after `resume`, when going on after a check).
-     */
-    const propagate = (rec: PassRecorder, run: LabelRun<ShibataBuffers>, control: GPUBindGroup, count: number, resume = false) =>
+    /** `count` propagation passes, each followed by the control kernel. */
+    const propagate = (rec: PassRecorder, run: LabelRun<ShibataBuffers>, count: number) =>
       rec.stage('propagate', (pass) => {
-        if (resume) dispatch(pass, k.resume, control, 1);
         for (let i = 0; i < count; i++) {
-          pass.setPipeline(k.propagate.pipeline);
-          pass.setBindGroup(0, run.group);
-          pass.dispatchWorkgroupsIndirect(run.own.args, 0);
-          dispatch(pass, k.control, control, 1);
+          dispatchItems(pass, k.propagate, run.group, Math.min(run.pixels, passThreads), rec.maxPerDim);
+          dispatch(pass, k.control, run.group, 1);
         }
       });
-    const converge = async (run: LabelRun<ShibataBuffers>, control: GPUBindGroup, batch: number): Promise<void> => {
+    const converge = async (run: LabelRun<ShibataBuffers>, batch: number): Promise<void> => {
       for (;;) {
-        const checked = await run.checkpoint(run.own.readback!);
+        const checked = await run.checkpoint(run.own!);
         if (!checked) return;
         if (checked.info.converged) {
           lastPasses = checked.info.passes;
           return;
         }
         batch *= 2;
-        propagate(checked.rec, run, control, batch, true);
+        propagate(checked.rec, run, batch);
       }
     };
     return (run) => {
-      const control = run.bind('control', k.reset, [run.params, run.info, run.own.args]);
       // A frame starts at the passes the last one needed, plus two, and at least the first batch.
       const batch = s.passes === 'until-converged' ? Math.max(s.firstBatch, lastPasses + 2) : s.passes;
-      // reset (indirect arguments, info) and prepare, then the passes.
-      run.rec.grid('reset', k.reset, control, 1);
+      run.rec.grid('reset', k.reset, run.group, 1);
       run.rec.items('prepare', k.prepare, run.group, run.pixels);
-      propagate(run.rec, run, control, batch);
-      return s.passes === 'until-converged' ? converge(run, control, batch) : undefined;
+      propagate(run.rec, run, batch);
+      return s.passes === 'until-converged' ? converge(run, batch) : undefined;
     };
   },
 };

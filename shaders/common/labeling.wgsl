@@ -7,8 +7,6 @@ struct Params {
   width: u32,
   height: u32,
   pixels: u32,
-  groupsX: u32,   // full-size dispatch, restored into the indirect arguments
-  groupsY: u32,
   blocks: u32,    // canonical blocks (workgroups), one root count each
   level: u32,     // tiles: the merge level this uniform buffer belongs to
 }

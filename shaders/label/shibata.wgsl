@@ -1,8 +1,10 @@
 // Shibata-style fixed-pass labeling: a preparation kernel points each foreground pixel at its smallest earlier
 // neighbour; each propagation pass takes the minimum over the neighbourhood and one pointer jump, and lowers both
-// the pixel and its old label (root) to it with atomic minima. Passes are dispatched
-// indirectly: a one-thread control kernel after each pass zeroes the next dispatch once a pass changed nothing,
-// so a fixed pass count costs no host round trip and stops early on the GPU.
+// the pixel and its old label (root) to it with atomic minima. A one-invocation control kernel after each pass
+// clears `pending` once a pass changed nothing, and every later pass returns at once: a fixed pass count costs no
+// host round trip and stops early on the GPU. The passes are direct dispatches over the whole frame, not indirect
+// ones sized by the control kernel: Dawn validates every indirect dispatch with a dispatch of its own, which cost
+// far more than a pass that returns at once (BENCHMARKS.md).
 override WG: u32;
 override CONN8: bool = true;
 override JUMPS: u32 = 6u;
@@ -35,10 +37,7 @@ fn neighbourMin(q: u32, m: u32) -> u32 {
 // One propagation pass with O(1) work per pixel, so a pass has bounded latency whatever the image: the minimum of
 // the neighbours' labels, then JUMPS pointer jumps from it. At a fixed point every label
 // points at a root and neighbours agree, so "nothing changed" means the labels are exact.
-@compute @workgroup_size(WG)
-fn propagate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let p = linearIndex(gid, nwg);
-  if (p >= params.pixels) { return; }
+fn propagatePixel(p: u32) {
   let lp = atomicLoad(&L[p]);
   if (lp == BG) { return; }
   let w = params.width;
@@ -70,35 +69,26 @@ fn propagate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
   }
 }
 
-// ---- control group: info (plain view) and the indirect arguments of `propagate`.
-@group(0) @binding(1) var<storage, read_write> ctl: array<u32>;
-@group(0) @binding(2) var<storage, read_write> args: array<u32>;
+// A pass over the frame with a bounded grid (each invocation strides over the pixels), so a pass after convergence,
+// which returns at once, launches few workgroups.
+@compute @workgroup_size(WG)
+fn propagate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  if (atomicLoad(&info[2]) == 0u) { return; }
+  let stride = nwg.x * nwg.y * WG;
+  for (var p = linearIndex(gid, nwg); p < params.pixels; p += stride) { propagatePixel(p); }
+}
 
+// ---- control: one invocation, over the labeling bind group's `info` (common/labeling.wgsl).
 @compute @workgroup_size(1)
 fn reset() {
-  args[0] = params.groupsX;
-  args[1] = params.groupsY;
-  args[2] = 1u;
-  for (var i = 0u; i < 8u; i++) { ctl[i] = 0u; }
-  ctl[2] = 1u; // pending until a pass changes nothing
+  for (var i = 0u; i < 8u; i++) { atomicStore(&info[i], 0u); }
+  atomicStore(&info[2], 1u); // pending until a pass changes nothing
 }
 
 @compute @workgroup_size(1)
 fn control() {
-  if (args[0] == 0u) { return; }
-  ctl[1] += 1u;
-  if (ctl[0] == 0u) {
-    ctl[2] = 0u;
-    args[0] = 0u;
-  }
-  ctl[0] = 0u;
-}
-
-// Resumes propagation after a host check found the labels not yet converged (`until-converged`).
-@compute @workgroup_size(1)
-fn resume() {
-  args[0] = params.groupsX;
-  args[1] = params.groupsY;
-  args[2] = 1u;
-  ctl[0] = 0u;
+  if (atomicLoad(&info[2]) == 0u) { return; }
+  atomicAdd(&info[1], 1u);
+  if (atomicLoad(&info[0]) == 0u) { atomicStore(&info[2], 0u); }
+  atomicStore(&info[0], 0u);
 }

@@ -43,9 +43,9 @@ describe('uniform layouts come from the WGSL', () => {
 
   it('packs little-endian values and refuses missing or unknown fields', () => {
     const layout = uniformLayout('label/shibata', 'Params');
-    const values = { width: 3, height: 2, pixels: 6, groupsX: 1, groupsY: 1, blocks: 1, level: 0 };
+    const values = { width: 3, height: 2, pixels: 6, blocks: 4, level: 0 };
     const view = new Uint32Array(packUniform(layout, values));
-    expect(Array.from(view.slice(0, 6))).toEqual([3, 2, 6, 1, 1, 1]);
+    expect(Array.from(view.slice(0, 5))).toEqual([3, 2, 6, 4, 0]);
     expect(() => packUniform(layout, { ...values, extra: 1 })).toThrow(/no field extra/);
     const { blocks: _omit, ...missing } = values;
     expect(() => packUniform(layout, missing)).toThrow(/blocks/);

@@ -1,0 +1,151 @@
+/**
+ * Latency benchmark (a camera's case): one frame at a time, uploaded from the CPU, each submitted alone and read
+ * back before the next is uploaded (`maxInFlight: 1`, `framesPerSubmit: 1`). For every density of random images
+ * (g×g blocks, 8-connectivity) it prints the wall time per frame (p50 and p99 over `--frames` frames, after
+ * `--warmup` frames not counted) beside the GPU time of the passes (median, timestamp queries), for each labeling
+ * algorithm asked for, and for the whole chains `threshold → label(c2fl) → features → readResults` and
+ * `threshold → features → readResults` (`--chains yes`).
+ *
+ *   node dist/bench/latency.js [--sizes 1280x720,2048x2048] [--algorithms shibata,c2fl] [--passes 8]
+ *                              [--frames 200] [--warmup 20] [--g 4] [--chains yes|no] [--source upload|gpu]
+ *                              [--dawn backend=vulkan]
+ */
+import { parseArgs } from 'node:util';
+import { GpuContext, features, fromGpuBuffers, fromPixels, label, readResults, threshold, type FrameResult, type GpuFrame, type LabelAlgorithm, type PixelImage } from '../index.js';
+import { tap, type Observable, type OperatorFunction } from 'rxjs';
+import { defaultDawnFlags } from '../src/gpu.js';
+import { randomBlocks } from '../src/reference/images.js';
+import { runMain } from './timing.js';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1280x720,2048x2048' },
+    algorithms: { type: 'string', default: 'shibata,c2fl' },
+    passes: { type: 'string', default: '8' },
+    frames: { type: 'string', default: '200' },
+    warmup: { type: 'string', default: '20' },
+    g: { type: 'string', default: '4' },
+    chains: { type: 'string', default: 'yes' },
+    source: { type: 'string', default: 'upload' },
+    dawn: { type: 'string', multiple: true, default: [] },
+  },
+});
+const frames = Number(values.frames);
+const warmup = Number(values.warmup);
+const g = Number(values.g);
+const passes = values.passes === 'until-converged' ? 'until-converged' : Number(values.passes);
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const gpuOf = (r: FrameResult, prefix = '') => r.timings.filter((t) => t.name.startsWith(prefix)).reduce((s, t) => s + t.ms, 0);
+
+interface Cell {
+  wall: number[];
+  /** From the last result to this frame's emission (release, next item, upload): host work before recording. */
+  prepare: number[];
+  results: FrameResult[];
+}
+
+/** Runs `warmup + frames` frames one at a time through `ops`; wall time per frame from one result to the next. */
+async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<GpuFrame, GpuFrame>[]): Promise<Cell> {
+  const total = warmup + frames;
+  const images = function* () {
+    for (let i = 0; i < total; i++) yield img;
+  };
+  const wall: number[] = [];
+  const prepare: number[] = [];
+  const results: FrameResult[] = [];
+  let last = performance.now();
+  let emitted = last;
+  // `--source gpu`: the image is uploaded once and every frame reads it in place (no upload per frame).
+  let buffer: GPUBuffer | null = null;
+  let source: Observable<GpuFrame>;
+  if (values.source === 'gpu') {
+    const bytes = Math.ceil(img.data.length / 4) * 4;
+    buffer = ctx.device.createBuffer({ label: 'bench:image', size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const padded = new Uint8Array(bytes);
+    padded.set(img.data);
+    ctx.device.queue.writeBuffer(buffer, 0, padded);
+    const b = buffer;
+    source = fromGpuBuffers(ctx, (function* () { for (let i = 0; i < total; i++) yield { buffer: b, width: img.width, height: img.height, format: 'gray' as const }; })(), { maxInFlight: 1 });
+  } else {
+    source = fromPixels(ctx, images(), { maxInFlight: 1 });
+  }
+  await new Promise<void>((resolve, reject) =>
+    ops
+      .reduce((s, op) => s.pipe(op), source.pipe(tap(() => (emitted = performance.now()))))
+      .pipe(readResults({ framesPerSubmit: 1 }))
+      .subscribe({
+        next(r) {
+          const now = performance.now();
+          if (r.seq >= warmup) {
+            wall.push(now - last);
+            prepare.push(emitted - last);
+            results.push(r);
+          }
+          last = now;
+        },
+        error: reject,
+        complete: resolve,
+      }),
+  );
+  buffer?.destroy();
+  return { wall, prepare, results };
+}
+
+const f3 = (x: number) => x.toFixed(3);
+
+async function main(): Promise<void> {
+  const ctx = await GpuContext.create({ label: 'bench-latency', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  console.log(`flowmark latency benchmark — ${new Date().toISOString()}`);
+  console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
+  console.log(`one frame at a time, ${values.source === 'gpu' ? 'already on the GPU' : 'uploaded'} (gray), 8-connectivity, g = ${g}, shibata passes ${passes}; ${frames} frames per cell after ${warmup} not counted; wall = result to result, of which "prepare" = result to the next frame's emission (release, next item, upload)`);
+  const runs: [string, () => OperatorFunction<GpuFrame, GpuFrame>[]][] = (values.algorithms as string)
+    .split(',')
+    .filter(Boolean)
+    .map((a) => [a, () => [threshold(), label({ algorithm: a as LabelAlgorithm, passes })]]);
+  if (values.chains === 'yes') {
+    runs.push(['threshold → c2fl → features', () => [threshold(), label({ algorithm: 'c2fl' }), features({ maxResults: 1024 })]]);
+    runs.push(['threshold → features (one labeling)', () => [threshold(), features({ maxResults: 1024 })]]);
+  }
+  for (const size of (values.sizes as string).split(',')) {
+    const [w, h] = size.split('x').map(Number);
+    console.log(`\n${w}×${h}\n`);
+    console.log('| run | density | components | wall p50 ms | wall p99 ms | p99/p50 | prepare p50 ms | GPU ms (median) | label GPU ms | label passes |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    const summary: string[] = [];
+    for (const [name, ops] of runs) {
+      const p50s: number[] = [];
+      const ratios: number[] = [];
+      const gpus: number[] = [];
+      for (let i = 0; i <= 10; i++) {
+        const d = i / 10;
+        const img: PixelImage = { width: w, height: h, format: 'gray', data: randomBlocks(w, h, d, g, 100 + i) };
+        const cell = await measure(ctx, img, ops());
+        const p50 = quantile(cell.wall, 0.5);
+        const p99 = quantile(cell.wall, 0.99);
+        const gpu = quantile(cell.results.map((r) => gpuOf(r)), 0.5);
+        const last = cell.results.at(-1)!;
+        const count = last.labeling?.count ?? last.features?.count ?? 0;
+        const chain = name.includes('→');
+        const label = chain ? '' : `${last.labeling!.passes}${last.labeling!.converged ? '' : '!'}`;
+        const labelGpu = chain ? '' : f3(quantile(cell.results.map((r) => gpuOf(r, `label:${name}`)), 0.5));
+        p50s.push(p50);
+        ratios.push(p99 / p50);
+        gpus.push(gpu);
+        console.log(`| ${name} | ${d.toFixed(1)} | ${count} | ${f3(p50)} | ${f3(p99)} | ${(p99 / p50).toFixed(2)} | ${f3(quantile(cell.prepare, 0.5))} | ${f3(gpu)} | ${labelGpu} | ${label} |`);
+      }
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      summary.push(`| ${name} | ${f3(mean(p50s))} | ${Math.max(...ratios).toFixed(2)} | ${f3(mean(gpus))} |`);
+    }
+    console.log(`\n${w}×${h}, means over densities:\n`);
+    console.log('| run | wall p50 ms | worst p99/p50 | GPU ms |');
+    console.log('|---|---|---|---|');
+    summary.forEach((l) => console.log(l));
+  }
+  ctx.destroy();
+}
+
+runMain(main);
