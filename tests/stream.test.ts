@@ -1,14 +1,16 @@
 // Stream semantics on a real GPU: resource reuse over many frames, teardown, errors, ordering.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
+import { firstValueFrom, lastValueFrom, take, tap, toArray } from 'rxjs';
 import {
   GpuContext,
   GpuDeviceLostError,
   InvalidFrameError,
   fromPixels,
+  gpuNode,
   label,
   readResults,
   threshold,
+  type GpuFrame,
   type PixelImage,
 } from '../index.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
@@ -151,6 +153,31 @@ describe('streams', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(ctx.pool.stats().inUse).toBe(0);
     expect(() => fromPixels(ctx, [], { maxInFlight: 0 })).toThrow(/maxInFlight/);
+  });
+
+  it('releases a frame a node was still working on when the subscription ended (no profiler slot or buffer leaks)', async () => {
+    // An operator whose work on a frame resolves later, as a convergence check does.
+    const slow = gpuNode('slow', async () => (f) => new Promise<GpuFrame>((resolve) => setTimeout(() => resolve(f), 5)));
+    // More cancellations than the profiler has slots (16): a frame dropped without its release would use them up.
+    for (let i = 0; i < 20; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const sub = fromPixels(ctx, frames(3))
+          .pipe(
+            threshold(),
+            // The second frame arrives while slow() works on the first (the first created it: \`tap\` hides the
+            // stream's tag): end then, with the first frame pending.
+            tap((f) => f.seq === 1 && queueMicrotask(() => (sub.unsubscribe(), resolve()))),
+            slow,
+            label(),
+            readResults(),
+          )
+          .subscribe({ error: reject });
+      });
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ctx.pool.stats().inUse).toBe(0);
+    const [r] = await lastValueFrom(pipeline(frames(1)).pipe(toArray()));
+    expect(r.timings.length).toBeGreaterThan(0);
   });
 
   it('turns device loss into GpuDeviceLostError on the stream', async () => {

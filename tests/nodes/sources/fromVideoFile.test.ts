@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastValueFrom, take, toArray } from 'rxjs';
-import { DecodeError, features, label, readResults, threshold, type GpuContext } from '../../../index.js';
+import { DecodeError, InvalidOptionError, features, fromVideo, label, readResults, threshold, type GpuContext } from '../../../index.js';
 import { fromVideoFile, probeVideo } from '../../../node.js';
 import { testContext } from '../../support/gpu.js';
 
@@ -89,6 +89,14 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     const err = await lastValueFrom(fromVideoFile(ctx, join(dir, 'h264.mp4'), { ffmpeg: 'no-such-ffmpeg' }).pipe(readResults(), toArray())).catch((e) => e);
     expect(err).toBeInstanceOf(DecodeError);
     expect((err as Error).message).toMatch(/ffmpeg was not found; install it/);
+  });
+
+  it("refuses bad options at once, and the browser's fromVideo says in Node which source to use", () => {
+    expect(() => fromVideoFile(ctx, join(dir, 'h264.mp4'), { format: 'yuv' as 'gray' })).toThrow(InvalidOptionError);
+    expect(() => fromVideoFile(ctx, join(dir, 'h264.mp4'), { format: 'yuv' as 'gray' })).toThrow(/format must be 'gray' or 'rgba', got yuv/);
+    expect(() => fromVideoFile(ctx, join(dir, 'h264.mp4'), { maxInFlight: 0 })).toThrow(/maxInFlight/);
+    expect(() => fromVideo(ctx, join(dir, 'h264.mp4'))).toThrow(InvalidOptionError);
+    expect(() => fromVideo(ctx, join(dir, 'h264.mp4'))).toThrow(/in Node use fromVideoFile from 'flowmark\/node'/);
   });
 
   it('stops ffmpeg and releases buffers when unsubscribed early', async () => {
