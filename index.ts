@@ -32,4 +32,5 @@ export { PassRecorder } from './src/PassRecorder.js';
 export type { WgslModule, ShaderSource } from './src/shaderSource.js';
 export { uniformLayout, packUniform, wgslConstant, type UniformLayout } from './src/uniforms.js';
 export { frameSource, leasedFrame, type FrameInputs } from './src/frameSource.js';
+export { tagSource } from './src/streamInfo.js';
 export { InFlight, type InFlightPlace } from './src/InFlight.js';
