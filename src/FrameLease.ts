@@ -21,10 +21,6 @@ export class FrameLease {
     this.#onRelease = onRelease;
   }
 
-  get released(): boolean {
-    return this.#released;
-  }
-
   /** Keeps something until the frame is done; `giveBack` runs when the lease is released (at once if it was). */
   hold(giveBack: () => void): void {
     if (this.#released) giveBack();

@@ -59,11 +59,6 @@ export class PerFrame<S extends object> {
     this.#build = build;
   }
 
-  /** Sets made and not dropped (held by frames, or free for the next ones). */
-  get sets(): number {
-    return this.#free.length + this.#held.size;
-  }
-
   /** The set this frame owns until its lease is released. */
   take(frame: GpuFrame): S & FrameSet {
     const size = `${frame.width}x${frame.height}`;

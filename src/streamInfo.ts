@@ -21,7 +21,7 @@ export interface StreamInfo {
 }
 
 /** The shape of frames straight from a source. */
-export const sourceShape: FrameShape = { labels: false };
+const sourceShape: FrameShape = { labels: false };
 
 /** The shape a frame has. */
 export function shapeOf(frame: GpuFrame): FrameShape {
