@@ -29,7 +29,7 @@ import { shapeOf } from '../src/streamInfo.js';
 import type { FeatureFilter } from '../src/componentFeatures.js';
 import { featuresFromLabels } from './features/fromLabels.js';
 import { featuresFromMask } from './features/fromMask.js';
-import type { FeaturesSettings } from './features/settings.js';
+import { checkDeviceLimits, type FeaturesSettings } from './features/settings.js';
 
 export interface FeaturesOptions extends FeatureFilter {
   /** Components read back per frame at most (default 4096); more set `truncated`. */
@@ -73,6 +73,7 @@ export function features(options: FeaturesOptions = {}): OperatorFunction<GpuFra
 export function featuresWith(options: FeaturesOptions, analysis: Analysis): OperatorFunction<GpuFrame, GpuFrame> {
   const s = validate(options, analysis);
   return gpuNode('features', async (node) => {
+    checkDeviceLimits(s, node.ctx);
     const labelled = node.input.labels;
     if (!labelled && s.method === 'per-pixel') throw new InvalidFrameError("features: method 'per-pixel' needs labels; put label() before features()");
     const process = await (labelled ? featuresFromLabels : featuresFromMask)(node, s, analysis);

@@ -43,8 +43,20 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
       const fail = (e: unknown) => {
         if (!closed) subscriber.error(e);
       };
+      // Gives the staging buffers back (those still mapping are destroyed by the pool rather than reused). Idempotent.
+      const releaseStaging = () => {
+        // Held command buffers use these staging buffers: submit them before the buffers go back.
+        ctx?.flush();
+        for (const b of all) ctx?.pool.release(b);
+        all.clear();
+        free.length = 0;
+      };
       const maybeComplete = () => {
-        if (!closed && upstreamDone && pending === 0) subscriber.complete();
+        if (closed || !upstreamDone || pending !== 0) return;
+        // Released before `complete`, so that a leak check there (`ctx.pool.stats().inUse`) sees nothing held.
+        stopListening?.();
+        releaseStaging();
+        subscriber.complete();
       };
 
       const staging = (size: number): GPUBuffer => {
@@ -100,6 +112,7 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
           } catch (cause) {
             frame.lease.release();
             if (buffer) all.has(buffer) && free.push(buffer);
+            ctx?.checkAlive('readResults: a frame was being read back');
             throw ctx?.lostError ?? new GpuDeviceLostError(`readback failed: ${(cause as Error)?.message ?? cause}`);
           }
           if (closed) {
@@ -144,11 +157,7 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
         closed = true;
         upstream.unsubscribe();
         stopListening?.();
-        // Held command buffers use this sink's staging buffers: submit them before the buffers go back.
-        ctx?.flush();
-        // Buffers still mapping are destroyed by the pool rather than reused.
-        for (const b of all) ctx?.pool.release(b);
-        all.clear();
+        releaseStaging();
       };
     });
 }

@@ -29,10 +29,11 @@ struct Params {
 
 fn count() -> u32 { return min(info[6], params.capacity - 1u); }
 
-// The results header for this frame: nothing passed yet, the component count, and whether some did not fit.
+// The results header for this frame: nothing passed yet, the components measured (every one, unless some did
+// not fit: then those that did, as the one labeling reports), and whether some did not fit.
 fn resetResults() {
   atomicStore(&results[0], 0u);
-  atomicStore(&results[1], info[6]);
+  atomicStore(&results[1], count());
   atomicStore(&results[2], select(0u, 1u, info[6] >= params.capacity));
 }
 #include "common/mask.wgsl"

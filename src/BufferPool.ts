@@ -2,6 +2,8 @@
  * Buffers pooled by size and usage. Operators take persistent buffers when they see the first frame of a size and
  * give them back on resize or unsubscribe; `stats()` shows what is in use, so leaks are visible in tests.
  */
+import { InvalidFrameError } from './errors.js';
+
 export interface BufferPoolStats {
   /** Buffers handed out and not yet released. */
   inUse: number;
@@ -32,6 +34,10 @@ export class BufferPool {
     const bytes = Math.max(16, Math.ceil(size / 16) * 16);
     const key = `${bytes}|${usage}`;
     let buffer = this.#free.get(key)?.pop();
+    if (!buffer && bytes > this.#device.limits.maxBufferSize) {
+      // Dawn would hand back an invalid buffer of that size (and count it here): refuse before creating it.
+      throw new InvalidFrameError(`${label}: ${bytes} bytes exceed this device's limit of ${this.#device.limits.maxBufferSize} bytes per buffer`);
+    }
     if (!buffer) {
       buffer = this.#device.createBuffer({ label, size: bytes, usage });
       this.#created++;

@@ -7,7 +7,7 @@ import { acquireGpu, releaseGpu, defaultDawnFlags } from './gpu.js';
 import { BufferPool } from './BufferPool.js';
 import { PipelineCache } from './PipelineCache.js';
 import { Profiler } from './Profiler.js';
-import { GpuDeviceLostError, GpuUnavailableError, GpuValidationError, type FlowmarkError } from './errors.js';
+import { DisposedError, GpuDeviceLostError, GpuUnavailableError, GpuValidationError, type FlowmarkError } from './errors.js';
 
 export interface GpuContextOptions {
   /** Use this GPU instead of `navigator.gpu` / Dawn. */
@@ -140,11 +140,27 @@ export class GpuContext {
     return this.#lostError;
   }
 
-  /** Listens for device loss and uncaptured GPU errors; returns the function that stops listening. */
+  /**
+   * Listens for device loss, uncaptured GPU errors and `destroy()` (a `DisposedError`); returns the function that
+   * stops listening. A listener added after the loss or the destruction hears of it at once (in a microtask).
+   */
   onError(listener: ErrorListener): () => void {
+    if (this.#destroyed) {
+      queueMicrotask(() => listener(this.#disposedError('a stream started')));
+      return () => undefined;
+    }
     this.#listeners.add(listener);
     if (this.#lostError) queueMicrotask(() => this.#listeners.has(listener) && listener(this.#lostError!));
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Throws a `DisposedError` once the context is destroyed; sources call it before they make a frame. */
+  checkAlive(what: string): void {
+    if (this.#destroyed) throw this.#disposedError(what);
+  }
+
+  #disposedError(what: string): DisposedError {
+    return new DisposedError(`${what} after GpuContext "${this.label}" was destroyed; create a new context, and destroy it only once its streams have ended`);
   }
 
   #emit(error: FlowmarkError): void {
@@ -178,10 +194,15 @@ export class GpuContext {
     callbacks.forEach((f) => f());
   }
 
-  /** Destroys the buffers, profiler and (if created here) the device. Idempotent. */
+  /**
+   * Destroys the buffers, profiler and (if created here) the device. Idempotent. Streams still running on the
+   * context end first, each with one `DisposedError`.
+   */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    const running = new DisposedError(`GpuContext "${this.label}" was destroyed while a stream was running on it; destroy it once the streams have completed (or unsubscribe them first)`);
+    this.#emit(running);
     this.#listeners.clear();
     this.pool.destroy();
     this.profiler.destroy();

@@ -19,7 +19,10 @@ export interface FeatureFilter {
 
 /** Features of the components that passed the filter, by ascending canonical label. */
 export interface ComponentFeatures {
-  /** Components in the frame, before filtering. */
+  /**
+   * Components measured, before filtering: every component of the frame, unless `overflow` is set; then only those
+   * that fit `maxComponents` (both ways into `features()`; after `label()`, `labeling.count` still has them all).
+   */
   count: number;
   /** Components that passed the filter (can exceed `label.length` when `truncated`). */
   passed: number;

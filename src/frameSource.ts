@@ -7,7 +7,7 @@ import type { GpuContext } from './GpuContext.js';
 import { makeFrame, type GpuFrame } from './GpuFrame.js';
 import { InFlight, type InFlightPlace } from './InFlight.js';
 import { FrameLease } from './FrameLease.js';
-import { InvalidFrameError, InvalidOptionError } from './errors.js';
+import { InvalidOptionError } from './errors.js';
 import { tagSource } from './streamInfo.js';
 import type { ProfileScope } from './Profiler.js';
 
@@ -58,6 +58,12 @@ export function frameSource<T>(
     new Observable<GpuFrame>((subscriber) => {
       const inFlight = new InFlight(maxInFlight);
       let closed = false;
+      let disposed = false;
+      const release = () => {
+        if (disposed) return;
+        disposed = true;
+        dispose();
+      };
       (async () => {
         let seq = 0;
         for await (const item of items as AsyncIterable<T>) {
@@ -69,7 +75,7 @@ export function frameSource<T>(
           }
           let frame: GpuFrame;
           try {
-            if (ctx.destroyed) throw new InvalidFrameError(`${source}: the GpuContext was destroyed`);
+            ctx.checkAlive(`${source}: a frame was read`);
             frame = leasedFrame(ctx, place, seq, prepare(item, place.slot, seq));
           } catch (e) {
             place.release();
@@ -78,16 +84,19 @@ export function frameSource<T>(
           seq++;
           subscriber.next(frame);
         }
-        // Complete only once every frame is read back: per-slot resources are released on completion.
+        // Complete only once every frame is read back, and give the per-slot resources back first: a sink's
+        // `complete` then sees nothing of the stream held (`ctx.pool.stats()` as a leak check).
         await inFlight.idle();
-        if (!closed) subscriber.complete();
+        if (closed) return;
+        release();
+        subscriber.complete();
       })().catch((e) => {
         if (!closed) subscriber.error(e);
       });
       return () => {
         closed = true;
         inFlight.close();
-        dispose();
+        release();
       };
     }),
     ctx,

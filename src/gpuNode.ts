@@ -157,7 +157,12 @@ export function gpuNode(
             }
             subscriber.next(out);
           }
-          if (!ended && upstreamDone && !busy && queue.length === 0) subscriber.complete();
+          if (!ended && upstreamDone && !busy && queue.length === 0) {
+            // Give everything back before completing, so that `complete` downstream sees none of it held.
+            stopListening?.();
+            scope?.dispose();
+            subscriber.complete();
+          }
         };
 
         if (info) start(info.ctx, info.shape);

@@ -2,8 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstValueFrom, lastValueFrom, take, tap, toArray } from 'rxjs';
 import {
+  DisposedError,
   GpuContext,
   GpuDeviceLostError,
+  InvalidOptionError,
+  features,
   InvalidFrameError,
   fromPixels,
   gpuNode,
@@ -199,5 +202,61 @@ describe('streams', () => {
     });
     expect(err).toBeInstanceOf(GpuDeviceLostError);
     own.destroy();
+  });
+
+  it('ctx.destroy() while frames are in flight ends the stream with one DisposedError; later streams get it too', async () => {
+    for (const framesPerSubmit of [1, 4]) {
+      const own = await testContext();
+      const endless = function* () {
+        for (let i = 0; ; i++) yield gray(64, 48, randomBlocks(64, 48, 0.5, 1, i));
+      };
+      const errors: unknown[] = [];
+      let n = 0;
+      await new Promise<void>((resolve) => {
+        fromPixels(own, endless(), { maxInFlight: 4 })
+          .pipe(threshold(), label({ passes: 'until-converged' }), features(), readResults({ framesPerSubmit }))
+          .subscribe({
+            next() {
+              if (++n === 3) own.destroy();
+            },
+            error: (e) => (errors.push(e), resolve()),
+            complete: resolve,
+          });
+      });
+      // Anything else that failed would arrive late: give it the time to.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toBeInstanceOf(DisposedError);
+      expect((errors[0] as Error).message).toMatch(/destroyed while a stream was running/);
+      const late = await new Promise<unknown>((resolve) =>
+        fromPixels(own, frames(1)).pipe(threshold(), readResults()).subscribe({ error: resolve, complete: () => resolve(null) }),
+      );
+      expect(late).toBeInstanceOf(DisposedError);
+      expect((late as Error).message).toMatch(/after GpuContext "test" was destroyed/);
+    }
+  });
+
+  it('gives every buffer and pipeline back before complete, so a leak check in complete works', async () => {
+    const held = await new Promise<[number, number]>((resolve, reject) =>
+      fromPixels(ctx, frames(5))
+        .pipe(threshold({ method: 'otsu' }), label({ passes: 'until-converged' }), features(), readResults({ framesPerSubmit: 2 }))
+        .subscribe({ error: reject, complete: () => resolve([ctx.pool.stats().inUse, ctx.pipelines.stats().refs]) }),
+    );
+    expect(held).toEqual([0, 0]);
+  });
+
+  it("features({ maxResults }) beyond the device's buffer limit is an InvalidOptionError, and nothing is allocated", async () => {
+    const before = ctx.pool.stats();
+    const err = await new Promise<unknown>((resolve) =>
+      fromPixels(ctx, frames(1)).pipe(threshold(), features({ maxResults: 1e9 }), readResults()).subscribe({ error: resolve, complete: () => resolve(null) }),
+    );
+    expect(err).toBeInstanceOf(InvalidOptionError);
+    expect((err as Error).message).toMatch(/maxResults 1000000000 needs \d+ bytes of results, over this device's limit of \d+ bytes per buffer; at most \d+/);
+    await new Promise((r) => setTimeout(r, 50));
+    const after = ctx.pool.stats();
+    expect([after.inUse, after.bytesInUse]).toEqual([0, 0]);
+    expect(after.bytesFree).toBeLessThanOrEqual(before.bytesFree + (1 << 20));
+    expect(() => ctx.pool.acquire('too big', ctx.limits.maxBufferSize + 16, GPUBufferUsage.STORAGE)).toThrow(InvalidFrameError);
+    expect(ctx.pool.stats().created).toBe(after.created);
   });
 });

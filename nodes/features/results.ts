@@ -15,9 +15,14 @@ export const record: Readonly<Record<(typeof names)[number], number>> = Object.f
   names.map((n) => [n, wgslConstant('features', n)]),
 ) as Record<(typeof names)[number], number>;
 
+/** Bytes of the results buffer for `maxResults` components. */
+export function resultBytes(maxResults: number): number {
+  return (record.HEAD + maxResults * (record.REC + 1)) * 4;
+}
+
 /** The results buffer of a frame set, and the read request that decodes it. */
 export function featureResults(alloc: SetAllocator, maxResults: number) {
-  const bytes = (record.HEAD + maxResults * (record.REC + 1)) * 4;
+  const bytes = resultBytes(maxResults);
   const buffer = alloc.buffer('results', bytes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
   return {
     buffer,

@@ -1,5 +1,8 @@
 /** `features()` options after validation, and the filter as the shaders' Params fields. */
 import type { FeatureFilter } from '../../src/componentFeatures.js';
+import type { GpuContext } from '../../src/GpuContext.js';
+import { InvalidOptionError } from '../../src/errors.js';
+import { resultBytes, record } from './results.js';
 
 export interface FeaturesSettings extends FeatureFilter {
   readonly maxResults: number;
@@ -21,4 +24,16 @@ export function filterParams(s: FeaturesSettings): Record<string, number> {
     maxAspect: s.maxAspect ?? 3.4e38,
     dropBorder: s.dropBorder ? 1 : 0,
   };
+}
+
+/**
+ * `maxResults` against this device: the results buffer is one storage binding. Checked when the operator is built
+ * on a context (at subscription), before anything is allocated.
+ */
+export function checkDeviceLimits(s: FeaturesSettings, ctx: GpuContext): void {
+  const limit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
+  if (resultBytes(s.maxResults) > limit) {
+    const most = Math.floor((limit / 4 - record.HEAD) / (record.REC + 1));
+    throw new InvalidOptionError(`features: maxResults ${s.maxResults} needs ${resultBytes(s.maxResults)} bytes of results, over this device's limit of ${limit} bytes per buffer; at most ${most}`);
+  }
 }

@@ -72,6 +72,7 @@ export function fromCamera(ctx: GpuContext, options: CameraOptions = {}): Camera
       }
       let frame: GpuFrame;
       try {
+        ctx.checkAlive('fromCamera: a camera frame arrived');
         const w = video.videoWidth;
         const h = video.videoHeight;
         const upload = uploader.upload(place.slot, video, w, h);

@@ -85,8 +85,30 @@ describe('features', () => {
       run(ctx, [frame], threshold({ level }), features()),
     ]);
     expect(small.map((r) => r.features!.overflow)).toEqual([true, true]);
+    // count means the same both ways: the components measured (those that fit), not the frame's total.
+    expect(small.map((r) => r.features!.count)).toEqual([10, 10]);
     expect(full[0].features!.overflow).toBe(false);
     expect(full[0].features!.count).toBe(featuresCpu(labelCpu(mask(img.gray), img.width, img.height, 8).labels, img.gray, img.width, img.height).count);
+  });
+
+  it('after label(): more components than maxComponents sets overflow, and count is those measured, as from the mask', async () => {
+    // 60 separate 2×2 squares, one per 32×32 tile: as many parts as components from the mask.
+    const w = 320;
+    const h = 192;
+    const g = new Uint8Array(w * h);
+    for (let t = 0; t < 60; t++) for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) g[((t / 10) | 0) * 32 * w + 5 * w + (t % 10) * 32 + 5 + dy * w + dx] = 200;
+    const frame: PixelImage = { width: w, height: h, format: 'gray', data: g };
+    const [fromLabels, fromMask] = await Promise.all([
+      run(ctx, [frame], threshold({ level }), label({ algorithm: 'c2fl' }), features({ maxComponents: 10 })),
+      run(ctx, [frame], threshold({ level }), features({ maxComponents: 10 })),
+    ]);
+    for (const r of [fromLabels[0], fromMask[0]]) {
+      expect(r.features!.overflow).toBe(true);
+      expect(r.features!.count).toBe(10);
+      expect(r.features!.passed).toBe(10);
+    }
+    expect(fromLabels[0].labeling!.count).toBe(60);
+    expect(Array.from(fromLabels[0].features!.label)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
   });
 
   for (const algorithm of labelAlgorithms) {
