@@ -1,4 +1,4 @@
 // The Node entry point (`flowmark/node`): sources that read files (node:fs) and decode video with ffmpeg.
-export { readPng } from './nodes/sources/readPng.js';
+export { readPng, type ReadPngOptions } from './nodes/sources/readPng.js';
 export { fromPng } from './nodes/sources/fromPng.js';
 export { fromVideoFile, probeVideo, type FromVideoFileOptions } from './nodes/sources/fromVideoFile.js';

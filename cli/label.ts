@@ -3,12 +3,12 @@
  * per pixel, row-major), and for each video a JSON line per frame. One GPU device serves every file; a file that
  * fails is reported and the rest still run. Built on the public entry points only, as a user's program would be.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
-import { concatMap, lastValueFrom } from 'rxjs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { lastValueFrom, tap } from 'rxjs';
 import {
   GpuContext,
-  FlowmarkError,
   features,
   fromPixels,
   label,
@@ -17,9 +17,13 @@ import {
   threshold,
   type ComponentFeatures,
   type LabelOptions,
+  type ThresholdOptions,
   type VideoInfo,
 } from '../index.js';
 import { fromVideoFile, readPng } from '../node.js';
+import { UsageError, checkOutputClashes, isVideo, makeOutDir, outputStem, videoExtensions } from './outputs.js';
+
+export { UsageError, OutputError, videoExtensions } from './outputs.js';
 
 export interface LabelCommand {
   files: string[];
@@ -27,7 +31,8 @@ export interface LabelCommand {
   connectivity: 4 | 8;
   algorithm: string;
   passes: number | 'until-converged';
-  threshold: number | null;
+  /** How the foreground is found (threshold() options). */
+  threshold: ThresholdOptions;
   stats: boolean;
   /** Videos: also write each frame's labels as DIR/<name>-<frame>.u32. */
   labels: boolean;
@@ -35,33 +40,67 @@ export interface LabelCommand {
   maxComponents: number;
 }
 
-/** Files taken as video (MP4 container); everything else is read as PNG. */
-export const videoExtensions = ['.mp4', '.m4v', '.mov'];
-
-export class UsageError extends FlowmarkError {
-  override name = 'UsageError';
-}
-
 export const labelUsage = `Usage: flowmark label <png|mp4...> --out-dir DIR [options]
 
-Labels the connected components of each image on the GPU and writes DIR/<name>.u32: one little-endian uint32
-per pixel, row-major; 0 is background, components are 1..N in raster order of their first pixel.
+Labels the connected components of each image or video frame on the GPU. For an image it writes DIR/<name>.u32:
+one little-endian uint32 per pixel, row-major; 0 is background, components are 1..N in raster order of their
+first pixel.
 
 Options:
-  --out-dir DIR            where to write the label files (created if missing)
+  --out-dir DIR            where to write (created if missing); two inputs that would write one file are refused
   --connectivity 4|8       pixel connectivity (default 8)
   --algorithm NAME         ${labelAlgorithms.join(', ')}, auto (default shibata)
   --passes N|until-converged
                            propagation passes for shibata (default until-converged: exact labels)
-  --threshold T            foreground is gray > T (default: any nonzero gray value)
+
+Foreground (default: any nonzero gray value):
+  --method fixed|otsu|adaptive
+                           fixed: gray > --threshold T; otsu: Otsu's level per frame; adaptive: gray > the mean of
+                           the --window W × W neighbourhood (odd, default 15) minus --offset C (default 5)
+  --threshold T            fixed level 0..255 (default 0)
+  --invert                 foreground is what the rule leaves out (dark objects on a light background)
+
   --stats                  also write DIR/<name>.json: per component area, box, centroid, perimeter,
                            orientation, eccentricity and mean gray, computed on the GPU
 
 Video files (${videoExtensions.join(', ')}: H.264, VP9, AV1 in MP4, decoded by ffmpeg) give DIR/<name>.jsonl, one
-line per frame: {"frame","timeUs","count","components":[...the --stats fields]}, with a progress bar on a terminal.
+line per frame as it is labelled: {"frame","timeUs","count","components":[...the --stats fields]}, with a progress
+bar on a terminal. A video that fails part way keeps the lines of the frames done.
   --labels                 videos: also write DIR/<name>-<frame>.u32 for every frame
   --max-components N       videos: components written per frame at most (default 4096; more sets "truncated")
 `;
+
+/** An integer option given as text: digits only (so "" or "1e2" are refused, not taken as 0 or 100). */
+function integerArg(name: string, value: string | boolean | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const text = String(value).trim();
+  const n = /^-?\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer ${min}..${max}, got "${value}"`);
+  return n;
+}
+
+function thresholdArgs(values: Record<string, string | boolean | undefined>): ThresholdOptions {
+  const method = String(values.method ?? 'fixed');
+  const invert = values.invert === true;
+  const onlyFor = (option: string, wanted: string) => {
+    if (values[option] !== undefined && method !== wanted) throw new UsageError(`--${option} goes with --method ${wanted}, not ${method}`);
+  };
+  onlyFor('threshold', 'fixed');
+  onlyFor('window', 'adaptive');
+  onlyFor('offset', 'adaptive');
+  let options: ThresholdOptions;
+  if (method === 'fixed') options = { method, level: integerArg('threshold', values.threshold, 0, 0, 255), invert };
+  else if (method === 'otsu') options = { method, invert };
+  else if (method === 'adaptive') {
+    options = { method, window: integerArg('window', values.window, 15, 3, 255), offset: integerArg('offset', values.offset, 5, -255, 255), invert };
+  } else throw new UsageError(`--method must be fixed, otsu or adaptive, got "${method}"`);
+  try {
+    threshold(options); // validates the rest (an even window), as the stream would
+  } catch (e) {
+    throw new UsageError((e as Error).message.replace(/^threshold: /, '--'));
+  }
+  return options;
+}
 
 export function parseLabelArgs(values: Record<string, string | boolean | undefined>, files: string[]): LabelCommand {
   if (files.length === 0) throw new UsageError('no input images given');
@@ -71,28 +110,23 @@ export function parseLabelArgs(values: Record<string, string | boolean | undefin
   if (conn !== 4 && conn !== 8) throw new UsageError(`--connectivity must be 4 or 8, got ${values.connectivity}`);
   const passesArg = String(values.passes ?? 'until-converged');
   const passes = passesArg === 'until-converged' ? passesArg : Number(passesArg);
-  let t: number | null = null;
-  if (values.threshold !== undefined) {
-    t = Number(values.threshold);
-    if (!Number.isInteger(t) || t < 0 || t > 255) throw new UsageError(`--threshold must be an integer 0..255, got ${values.threshold}`);
-  }
   const cmd: LabelCommand = {
     files,
     outDir,
     connectivity: conn,
     algorithm: String(values.algorithm ?? 'shibata'),
     passes,
-    threshold: t,
+    threshold: thresholdArgs(values),
     stats: values.stats === true,
     labels: values.labels === true,
-    maxComponents: Number(values['max-components'] ?? 4096),
+    maxComponents: integerArg('max-components', values['max-components'], 4096, 1, 2 ** 24),
   };
-  if (!Number.isInteger(cmd.maxComponents) || cmd.maxComponents < 1) throw new UsageError(`--max-components must be a positive integer, got ${values['max-components']}`);
   try {
     label(labelOptions(cmd)); // validates the options, as the stream would
   } catch (e) {
     throw new UsageError((e as Error).message.replace(/^label: /, '--'));
   }
+  checkOutputClashes(files, outDir, cmd.stats, cmd.labels);
   return cmd;
 }
 
@@ -102,28 +136,28 @@ function labelOptions(cmd: LabelCommand): LabelOptions {
 
 /** Runs the command; returns the process exit code (1 if any image failed). */
 export async function runLabel(cmd: LabelCommand, log = console.log, warn = console.error): Promise<number> {
-  await mkdir(cmd.outDir, { recursive: true });
+  await makeOutDir(cmd.outDir);
   const ctx = await GpuContext.create({ label: 'flowmark-cli' });
   let failed = 0;
   try {
     for (const file of cmd.files) {
       try {
-        if (videoExtensions.includes(extname(file).toLowerCase())) {
+        if (isVideo(file)) {
           await labelVideo(ctx, file, cmd, log);
           continue;
         }
-        const img = await readPng(file);
+        const img = await readPng(file, { maxPixels: ctx.maxFramePixels });
         const result = await lastValueFrom(
-          fromPixels(ctx, [img]).pipe(threshold({ level: cmd.threshold ?? 0 }), label(labelOptions(cmd)), readResults()),
+          fromPixels(ctx, [img]).pipe(threshold(cmd.threshold), label(labelOptions(cmd)), readResults()),
         );
-        const name = basename(file, extname(file));
+        const name = outputStem(file);
         const labels = result.labels!;
         await writeFile(join(cmd.outDir, `${name}.u32`), new Uint8Array(labels.buffer, labels.byteOffset, labels.byteLength));
         if (cmd.stats) {
           // A second run sized by the count just read, so the readback holds every component and no more.
           const withStats = await lastValueFrom(
             fromPixels(ctx, [img]).pipe(
-              threshold({ level: cmd.threshold ?? 0 }),
+              threshold(cmd.threshold),
               label({ ...labelOptions(cmd), readLabels: false }),
               features({ maxResults: Math.max(1, result.labeling!.count) }),
               readResults(),
@@ -171,41 +205,51 @@ function componentsJson(f: ComponentFeatures) {
   }));
 }
 
-/** One video: a JSON line per frame, a progress bar on a terminal, a summary line at the end. */
+/**
+ * One video: a JSON line per frame, written as each frame completes (a video that fails part way keeps the lines
+ * of the frames done, then the error is reported), a progress bar on a terminal, a summary line at the end.
+ */
 async function labelVideo(ctx: GpuContext, file: string, cmd: LabelCommand, log: (s: string) => void): Promise<void> {
-  const name = basename(file, extname(file));
-  const lines: string[] = [];
+  const name = outputStem(file);
+  // Written synchronously as each result arrives: an error that ends the stream cannot overtake a line.
+  const out = openSync(join(cmd.outDir, `${name}.jsonl`), 'w');
   let info: VideoInfo | null = null;
   const start = performance.now();
   const bar = process.stderr.isTTY ? (n: number) => {
     const total = info?.frames ?? 0;
-    const done = total ? Math.round((20 * n) / total) : 0;
+    const done = total ? Math.min(20, Math.round((20 * n) / total)) : 0;
     const fps = n / ((performance.now() - start) / 1000);
     process.stderr.write(`\r${name} [${'#'.repeat(done)}${'.'.repeat(20 - done)}] ${n}/${total} frames, ${fps.toFixed(0)} frames/s `);
   } : null;
   let frames = 0;
-  await lastValueFrom(
-    fromVideoFile(ctx, file, { onInfo: (i) => (info = i) }).pipe(
-      threshold({ level: cmd.threshold ?? 0 }),
-      label({ ...labelOptions(cmd), readLabels: cmd.labels }),
-      features({ maxResults: cmd.maxComponents }),
-      readResults(),
-      concatMap(async (r) => {
-        const f = r.features!;
-        lines.push(JSON.stringify({ frame: r.seq, timeUs: r.timeUs, count: r.labeling!.count, ...(f.truncated ? { truncated: true } : {}), components: componentsJson(f) }));
-        if (cmd.labels) {
-          const l = r.labels!;
-          await writeFile(join(cmd.outDir, `${name}-${String(r.seq).padStart(5, '0')}.u32`), new Uint8Array(l.buffer, l.byteOffset, l.byteLength));
-        }
-        bar?.(++frames);
-        return r;
-      }),
-    ),
-    { defaultValue: null },
-  );
-  if (bar) process.stderr.write('\n');
-  await writeFile(join(cmd.outDir, `${name}.jsonl`), lines.length ? lines.join('\n') + '\n' : '');
+  try {
+    await lastValueFrom(
+      fromVideoFile(ctx, file, { onInfo: (i) => (info = i) }).pipe(
+        threshold(cmd.threshold),
+        label({ ...labelOptions(cmd), readLabels: cmd.labels }),
+        features({ maxResults: cmd.maxComponents }),
+        readResults(),
+        tap((r) => {
+          const f = r.features!;
+          const line = { frame: r.seq, timeUs: r.timeUs, count: r.labeling!.count, ...(f.truncated ? { truncated: true } : {}), components: componentsJson(f) };
+          writeSync(out, JSON.stringify(line) + '\n');
+          if (cmd.labels) {
+            const l = r.labels!;
+            writeFileSync(join(cmd.outDir, `${name}-${String(r.seq).padStart(5, '0')}.u32`), new Uint8Array(l.buffer, l.byteOffset, l.byteLength));
+          }
+          frames++;
+          bar?.(frames);
+        }),
+      ),
+      { defaultValue: null },
+    );
+  } catch (e) {
+    throw new Error(`${(e as Error).message} (${frames} frames written to ${join(cmd.outDir, `${name}.jsonl`)})`, { cause: e });
+  } finally {
+    if (bar) process.stderr.write('\n');
+    closeSync(out);
+  }
   const seconds = (performance.now() - start) / 1000;
   const v = info as VideoInfo | null;
-  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${lines.length} frames, ${(lines.length / seconds).toFixed(1)} frames/s`);
+  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${frames} frames, ${(frames / seconds).toFixed(1)} frames/s`);
 }

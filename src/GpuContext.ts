@@ -131,6 +131,14 @@ export class GpuContext {
     }
   }
 
+  /**
+   * The largest frame, in pixels, this device takes: each buffer of one u32 per pixel (labels, masks) must fit one
+   * storage binding. Sources refuse larger frames; `readPng(path, { maxPixels })` refuses them before decoding.
+   */
+  get maxFramePixels(): number {
+    return Math.floor(Math.min(this.limits.maxStorageBufferBindingSize, this.limits.maxBufferSize) / 4);
+  }
+
   get destroyed(): boolean {
     return this.#destroyed;
   }

@@ -90,7 +90,9 @@ export function frameSource<T>(
         if (closed) return;
         release();
         subscriber.complete();
-      })().catch((e) => {
+      })().catch(async (e) => {
+        // The frames already emitted still complete (a truncated video keeps what was decoded); then the error.
+        await inFlight.idle();
         if (!closed) subscriber.error(e);
       });
       return () => {

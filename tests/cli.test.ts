@@ -1,7 +1,8 @@
 // The `flowmark label` command as a user runs it: real PNG files in, .u32 label files out, errors per file.
 import { describe, expect, it, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,7 @@ import { PNG } from 'pngjs';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { featuresCpu } from '../src/reference/featuresCpu.js';
 import { randomBlocks } from '../src/reference/images.js';
+import { grayFromRgba, otsuLevel, thresholdAdaptive, thresholdFixed } from '../src/reference/thresholdCpu.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-'));
@@ -35,6 +37,22 @@ beforeAll(() => {
   writeFileSync(join(dir, 'text.png'), 'this is not a png');
   writeFileSync(join(dir, 'truncated.png'), readFileSync(join(dir, 'gray.png')).subarray(0, 60));
 });
+
+/** A PNG whose header claims width×height, with one small IDAT: too large to decode, or corrupt if decoded. */
+function claimPng(path: string, width: number, height: number): void {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    return Buffer.concat([head, data, Buffer.alloc(4)]); // CRC not checked before the size is
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth; colour type 0 (gray)
+  const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  writeFileSync(path, Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1000))), chunk('IEND', Buffer.alloc(0))]));
+}
 
 const u32 = (path: string) => {
   const b = readFileSync(path);
@@ -102,5 +120,72 @@ describe('flowmark label', () => {
     expect(run(['frobnicate']).status).toBe(2);
     expect(run(['label', join(dir, 'gray.png'), '--out-dir', dir, '--algorithm', 'ha9']).stderr).toMatch(/algorithm must be one of/);
     expect(run(['--help']).stdout).toMatch(/flowmark <command>/);
+  });
+
+  it('refuses an image too large for the device from its header, before decoding it', () => {
+    claimPng(join(dir, 'big.png'), 30000, 30000);
+    claimPng(join(dir, 'huge.png'), 100000, 100000);
+    const r = run(['label', join(dir, 'big.png'), join(dir, 'huge.png'), join(dir, 'gray.png'), '--out-dir', join(dir, 'out-big')]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/big\.png: error: image too large: 30000×30000 is 900000000 pixels, over the limit of \d+ pixels per frame/);
+    expect(r.stderr).toMatch(/huge\.png: error: image too large: 100000×100000/);
+    expect(r.stderr).not.toMatch(/corrupt/);
+    expect(r.stdout).toMatch(/gray\.png: 67x41/);
+  });
+
+  it('refuses two inputs that would write one output, before any work', () => {
+    mkdirSync(join(dir, 'a'), { recursive: true });
+    mkdirSync(join(dir, 'b'), { recursive: true });
+    writePng(join(dir, 'a', 'x.png'), 67, 41, grayImg, 0);
+    writePng(join(dir, 'b', 'x.png'), 67, 41, grayImg, 0);
+    const out = join(dir, 'out-clash');
+    const r = run(['label', join(dir, 'a', 'x.png'), join(dir, 'b', 'x.png'), '--out-dir', out]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${join(dir, 'a', 'x.png')} and ${join(dir, 'b', 'x.png')} would both write ${join(out, 'x.u32')}`);
+    expect(existsSync(out)).toBe(false);
+    // A video's per-frame label files against an image's name; the same input twice.
+    expect(run(['label', join(dir, 'clip.mp4'), join(dir, 'clip-00001.png'), '--out-dir', out, '--labels']).stderr).toMatch(/would both write .*clip-00001\.u32/);
+    expect(run(['label', join(dir, 'gray.png'), join(dir, 'gray.png'), '--out-dir', out]).status).toBe(2);
+  });
+
+  it('says why an output folder cannot be made, at once', () => {
+    const r = run(['label', join(dir, 'gray.png'), '--out-dir', '/proc/flowmark-no/such']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/--out-dir \/proc\/flowmark-no\/such: cannot create \/proc\/flowmark-no/);
+    writeFileSync(join(dir, 'plain-file'), '');
+    expect(run(['label', join(dir, 'gray.png'), '--out-dir', join(dir, 'plain-file', 'o')]).stderr).toMatch(/plain-file exists and is not a folder/);
+  });
+
+  it('thresholds as the library does: --method fixed|otsu|adaptive, --window, --offset, --invert', () => {
+    const gray = grayFromRgba(Array.from(rgbaImg).flatMap((v) => [v, v, v, 255]), 50 * 30);
+    const cases: [string[], Uint8Array][] = [
+      [['--method', 'otsu'], thresholdFixed(gray, otsuLevel(gray))],
+      [['--method', 'adaptive', '--window', '31', '--offset', '12', '--invert'], thresholdAdaptive(gray, 50, 30, 31, 12, true)],
+      [['--method', 'adaptive'], thresholdAdaptive(gray, 50, 30, 15, 5)],
+      [['--threshold', '100', '--invert'], thresholdFixed(gray, 100, true)],
+    ];
+    cases.forEach(([args, mask], i) => {
+      const out = join(dir, `out-method-${i}`);
+      const r = run(['label', join(dir, 'colour.png'), '--out-dir', out, '--algorithm', 'c2fl', ...args]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(Array.from(u32(join(out, 'colour.u32'))), args.join(' ')).toEqual(Array.from(labelCpu(mask, 50, 30, 8).labels));
+    });
+  });
+
+  it('refuses threshold options that do not fit, and an empty --threshold', () => {
+    const bad = (args: string[]) => run(['label', join(dir, 'gray.png'), '--out-dir', join(dir, 'o-bad'), ...args]);
+    for (const [args, message] of [
+      [['--threshold', ''], /--threshold must be an integer 0\.\.255, got ""/],
+      [['--threshold', '1e2'], /--threshold must be an integer/],
+      [['--method', 'otsu', '--threshold', '5'], /--threshold goes with --method fixed, not otsu/],
+      [['--window', '9'], /--window goes with --method adaptive, not fixed/],
+      [['--method', 'adaptive', '--window', '8'], /window must be an odd integer/],
+      [['--method', 'median'], /--method must be fixed, otsu or adaptive/],
+    ] as const) {
+      const r = bad([...args]);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    expect(run(['label', '--help']).stdout).toMatch(/--method fixed\|otsu\|adaptive/);
   });
 });

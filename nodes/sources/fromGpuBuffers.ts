@@ -14,7 +14,6 @@ import type { GpuFrame } from '../../src/GpuFrame.js';
 import { InvalidFrameError } from '../../src/errors.js';
 import { wordsFor } from '../../src/dispatch.js';
 import { frameSource } from '../../src/frameSource.js';
-import { maxPixels } from './fromPixels.js';
 
 export interface GpuImage {
   buffer: GPUBuffer;
@@ -43,7 +42,7 @@ export function fromGpuBuffers(
     const need = format === 'rgba' ? width * height * 4 : wordsFor(width * height) * 4;
     if (!buffer || !(buffer.usage & GPUBufferUsage.STORAGE)) throw new InvalidFrameError(`image ${seq}: the buffer needs STORAGE usage`);
     if (buffer.size < need) throw new InvalidFrameError(`image ${seq}: ${width}×${height} ${format} needs ${need} bytes, the buffer has ${buffer.size}`);
-    if (width * height > maxPixels(ctx)) throw new InvalidFrameError(`image ${seq}: ${width}×${height} exceeds this device's limit of ${maxPixels(ctx)} pixels`);
+    if (width * height > ctx.maxFramePixels) throw new InvalidFrameError(`image ${seq}: ${width}×${height} exceeds this device's limit of ${ctx.maxFramePixels} pixels`);
     const timeUs = img.timeUs ?? Math.round((seq * 1e6) / 30);
     return { width, height, timeUs, rgba: format === 'rgba' ? buffer : null, gray: format === 'gray' ? buffer : null };
   });

@@ -35,11 +35,6 @@ export interface FromPixelsOptions {
   maxInFlight?: number;
 }
 
-/** Largest frame a context can take: each u32-per-pixel buffer must fit one storage binding. */
-export function maxPixels(ctx: GpuContext): number {
-  return Math.floor(Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize) / 4);
-}
-
 export function validateImage(ctx: GpuContext, img: PixelImage, index: number): void {
   const { width, height, format, data } = img ?? ({} as PixelImage);
   const what = `image ${index}`;
@@ -51,8 +46,8 @@ export function validateImage(ctx: GpuContext, img: PixelImage, index: number): 
   if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray) || data.length !== expected) {
     throw new InvalidFrameError(`${what}: ${width}×${height} ${format} needs ${expected} bytes, got ${data?.length ?? 'no data'}`);
   }
-  if (width * height > maxPixels(ctx)) {
-    throw new InvalidFrameError(`${what}: ${width}×${height} exceeds this device's limit of ${maxPixels(ctx)} pixels per frame`);
+  if (width * height > ctx.maxFramePixels) {
+    throw new InvalidFrameError(`${what}: ${width}×${height} exceeds this device's limit of ${ctx.maxFramePixels} pixels per frame`);
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Source (Node): PNG files to GPU frames, in order, every file processed. A file that cannot be read errors the
- * stream with a `DecodeError`; to carry on past bad files, run one stream per file (as the CLI does).
+ * stream with a `DecodeError` (an image too large for the device with an `InvalidFrameError`, before it is
+ * decoded); to carry on past bad files, run one stream per file (as the CLI does).
  *
  * @example
  * fromPng(ctx, ['a.png', 'b.png']).pipe(threshold({ method: 'otsu' }), label(), readResults())
@@ -15,7 +16,7 @@ export function fromPng(ctx: GpuContext, paths: Iterable<string>, options: FromP
   const fps = options.fps ?? 30;
   async function* images(): AsyncGenerator<PixelImage> {
     let i = 0;
-    for (const path of paths) yield { ...(await readPng(path)), timeUs: Math.round((i++ * 1e6) / fps) };
+    for (const path of paths) yield { ...(await readPng(path, { maxPixels: ctx.maxFramePixels })), timeUs: Math.round((i++ * 1e6) / fps) };
   }
   return fromPixels(ctx, images(), options);
 }

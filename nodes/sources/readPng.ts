@@ -1,37 +1,74 @@
 /**
  * Reads a PNG file into a `PixelImage` (Node only). Gray, gray+alpha, palette and RGB(A) PNGs of 8 or 16 bits
- * all arrive as RGBA8 through pngjs; gray PNGs come back as gray. Failures are `DecodeError`s naming the file.
+ * all arrive as RGBA8 through pngjs; gray PNGs come back as gray. The size is read from the header first, so an
+ * image too large for the device is refused before anything is decoded (a small file can claim 30000×30000
+ * pixels and take gigabytes to decode). Failures are `DecodeError`s naming the file, and `InvalidFrameError` for
+ * an image over `maxPixels`.
+ *
+ * @example
+ * const img = await readPng('a.png', { maxPixels: ctx.maxFramePixels });
  */
 import { readInput } from './readInput.js';
 import { PNG } from 'pngjs';
-import { DecodeError } from '../../src/errors.js';
+import { DecodeError, InvalidFrameError } from '../../src/errors.js';
 import type { PixelImage } from './fromPixels.js';
 
-const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+export interface ReadPngOptions {
+  /**
+   * Refuse images of more pixels than this before decoding (default 2^28, a 1 GiB RGBA image). Pass
+   * `ctx.maxFramePixels` to refuse what the device could not take.
+   */
+  maxPixels?: number;
+}
 
-export async function readPng(path: string): Promise<PixelImage> {
-  const bytes = await readInput(path);
+/** What the IHDR chunk says: size, bit depth and colour type (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA). */
+export interface PngHeader {
+  width: number;
+  height: number;
+  bitDepth: number;
+  colorType: number;
+}
+
+const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const defaultMaxPixels = 2 ** 28;
+
+/** The header of a PNG file's bytes; a `DecodeError` when they are not a PNG or the header is malformed. */
+export function pngHeader(bytes: Buffer, path: string): PngHeader {
   if (bytes.length === 0) throw new DecodeError(`${path}: empty file`, path);
   if (bytes.length < 8 || !bytes.subarray(0, 8).equals(signature)) throw new DecodeError(`${path}: not a PNG file`, path);
+  // The first chunk must be IHDR: length 13, then width, height (big-endian), bit depth, colour type.
+  if (bytes.length < 33 || bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') {
+    throw new DecodeError(`${path}: corrupt PNG (no IHDR header)`, path);
+  }
+  const header = { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20), bitDepth: bytes[24], colorType: bytes[25] };
+  if (header.width === 0 || header.height === 0 || header.width > 0x7fffffff || header.height > 0x7fffffff) {
+    throw new DecodeError(`${path}: corrupt PNG (size ${header.width}×${header.height} in its header)`, path);
+  }
+  return header;
+}
+
+export async function readPng(path: string, options: ReadPngOptions = {}): Promise<PixelImage> {
+  const maxPixels = options.maxPixels ?? defaultMaxPixels;
+  const bytes = await readInput(path);
+  const { width, height, colorType } = pngHeader(bytes, path);
+  if (width * height > maxPixels) {
+    throw new InvalidFrameError(
+      `${path}: image too large: ${width}×${height} is ${width * height} pixels, over the limit of ${maxPixels}` +
+        (options.maxPixels === undefined ? " (readPng's maxPixels)" : ' pixels per frame'),
+    );
+  }
   let png: PNG;
   try {
     png = PNG.sync.read(bytes);
   } catch (cause) {
     throw new DecodeError(`${path}: corrupt PNG (${(cause as Error).message})`, path, { cause });
   }
-  const { width, height, data } = png;
-  const rgba = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const rgba = new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength);
   // colorType 0 (gray) and 4 (gray + alpha): send one byte per pixel rather than four.
-  const colorType = colorTypeOf(bytes);
   if (colorType === 0 || colorType === 4) {
     const gray = new Uint8Array(width * height);
     for (let p = 0; p < gray.length; p++) gray[p] = rgba[4 * p];
     return { width, height, format: 'gray', data: gray };
   }
   return { width, height, format: 'rgba', data: rgba };
-}
-
-/** The IHDR colour type byte (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA). */
-function colorTypeOf(bytes: Buffer): number {
-  return bytes[25];
 }

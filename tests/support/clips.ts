@@ -1,7 +1,7 @@
 // Test clips made by ffmpeg with known content: a white 8×8 square on black, 64×48, 12 frames at 10 frames/s,
 // moving 4 px right and 2 px down per frame (its centre at 7.5 + 4n, 11.5 + 2n), in H.264 (with B-frames, so
-// the MP4 carries an edit list), VP9 and AV1; plus a truncated copy, an empty file, an audio-only MP4 and an
-// MPEG-4 Part 2 clip.
+// the MP4 carries an edit list), VP9 and AV1; plus a truncated copy (its index lost), one cut after its index
+// (cut.mp4: some frames decode), an empty file, an audio-only MP4 and an MPEG-4 Part 2 clip.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,11 @@ export function makeClips(): string {
   const h264 = readFileSync(join(dir, 'h264.mp4'));
   writeFileSync(join(dir, 'truncated.mp4'), h264.subarray(0, Math.floor(h264.length * 0.6)));
   writeFileSync(join(dir, 'empty.mp4'), '');
+  // Index first (faststart), 30 frames, cut at 85%: ffmpeg decodes the first dozen frames, then fails.
+  const long = `color=c=black:s=64x48:r=10:d=3[bg];color=c=white:s=8x8:r=10:d=3[sq];[bg][sq]overlay=x='4+10*t':y='8+5*t':eval=frame,format=yuv420p`;
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', long, ...codecs['h264.mp4'], '-movflags', '+faststart', join(dir, 'long.mp4')]);
+  const whole = readFileSync(join(dir, 'long.mp4'));
+  writeFileSync(join(dir, 'cut.mp4'), whole.subarray(0, Math.floor(whole.length * 0.85)));
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=0.5', '-c:a', 'aac', join(dir, 'audio.mp4')]);
   // MPEG-4 Part 2 ('mp4v'): ffmpeg decodes it, WebCodecs in Chromium does not.
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', square, '-c:v', 'mpeg4', join(dir, 'mpeg4.mp4')]);

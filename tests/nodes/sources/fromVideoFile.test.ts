@@ -58,6 +58,19 @@ describe('flowmark label on videos', () => {
     expect(labels.length).toBe(64 * 48 * 4);
     expect(new Uint32Array(labels.buffer, labels.byteOffset, 64 * 48).filter((v) => v === 1).length).toBe(lines[3].components[0].area);
   });
+
+  it('writes the lines of a video as its frames complete: a video cut short keeps every decoded frame, then the error', () => {
+    const cli = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
+    const out = join(dir, 'cli-cut');
+    const r = spawnSync(process.execPath, [cli, 'label', join(dir, 'cut.mp4'), '--out-dir', out, '--threshold', '128'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status).toBe(1);
+    const decoded = Number(/decoded (\d+) of 30 frames/.exec(r.stderr)?.[1]);
+    expect(decoded).toBeGreaterThan(0);
+    expect(r.stderr).toContain(`(${decoded} frames written to ${join(out, 'cut.jsonl')})`);
+    const lines = readFileSync(join(out, 'cut.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.frame)).toEqual(Array.from({ length: decoded }, (_, n) => n));
+    lines.forEach((l, n) => expect(Math.abs(l.components[0].cx - (4 + n + 3.5))).toBeLessThanOrEqual(1));
+  });
 });
 
 describe('fromVideoFile (Node, ffmpeg)', () => {
@@ -121,4 +134,17 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
       expect(ctx.pool.stats().inUse).toBe(0);
     });
   }
+
+  it('a video that fails part way delivers every frame decoded before the DecodeError', async () => {
+    const seqs: number[] = [];
+    const err = await new Promise<unknown>((resolve) =>
+      fromVideoFile(ctx, join(dir, 'cut.mp4'), { maxInFlight: 4 })
+        .pipe(threshold({ level: 128 }), label({ passes: 'until-converged' }), readResults())
+        .subscribe({ next: (r) => seqs.push(r.seq), error: resolve, complete: () => resolve(null) }),
+    );
+    expect(err).toBeInstanceOf(DecodeError);
+    const decoded = Number(/decoded (\d+) of 30 frames/.exec((err as Error).message)?.[1]);
+    expect(decoded).toBeGreaterThan(0);
+    expect(seqs).toEqual(Array.from({ length: decoded }, (_, n) => n));
+  });
 });

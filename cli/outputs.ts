@@ -1,0 +1,87 @@
+/**
+ * Where `flowmark label` writes: the output folder made before any GPU work (with a message that says why when it
+ * cannot be), and the files each input will write, so that two inputs never write one file.
+ */
+import { mkdir, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { FlowmarkError } from '../index.js';
+
+/** A command-line mistake the user can correct (exit code 2, usage shown). */
+export class UsageError extends FlowmarkError {
+  override name = 'UsageError';
+}
+
+/** An output folder that cannot be made or written (exit code 1). */
+export class OutputError extends FlowmarkError {
+  override name = 'OutputError';
+}
+
+/** Files taken as video (MP4 container); everything else is read as PNG. */
+export const videoExtensions = ['.mp4', '.m4v', '.mov'];
+
+export const isVideo = (file: string) => videoExtensions.includes(extname(file).toLowerCase());
+
+/** The stem every output of `file` is named after. */
+export const outputStem = (file: string) => basename(file, extname(file));
+
+/**
+ * Makes `dir` and its missing parents, one level at a time. (Node's recursive mkdir never returns under /proc,
+ * where every level says ENOENT; here a level that cannot be made is an error naming it.)
+ */
+export async function makeOutDir(dir: string): Promise<void> {
+  const path = resolve(dir);
+  const missing: string[] = [];
+  for (let p = path; ; p = dirname(p)) {
+    try {
+      if (!(await stat(p)).isDirectory()) throw new OutputError(`--out-dir ${dir}: ${p} exists and is not a folder`);
+      break;
+    } catch (e) {
+      if (e instanceof OutputError) throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      // ENOTDIR: a file stands where a parent folder should; the walk up finds and names it.
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || dirname(p) === p) throw new OutputError(`--out-dir ${dir}: cannot use ${p} (${(e as Error).message})`);
+      missing.unshift(p);
+    }
+  }
+  for (const p of missing) {
+    try {
+      await mkdir(p);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new OutputError(`--out-dir ${dir}: cannot create ${p} (${(e as Error).message})`);
+    }
+  }
+}
+
+/** What each input writes in the output folder: file names, and for videos' --labels a per-frame prefix. */
+function outputsOf(file: string, stats: boolean, labels: boolean): { names: string[]; framePrefix: string | null } {
+  const stem = outputStem(file);
+  if (isVideo(file)) return { names: [`${stem}.jsonl`], framePrefix: labels ? `${stem}-` : null };
+  return { names: stats ? [`${stem}.u32`, `${stem}.json`] : [`${stem}.u32`], framePrefix: null };
+}
+
+/**
+ * Refuses, before any work, inputs that would write the same output file (`a/x.png b/x.png` both write x.u32), or
+ * one input given twice: a `UsageError` naming both.
+ */
+export function checkOutputClashes(files: string[], outDir: string, stats: boolean, labels: boolean): void {
+  const owner = new Map<string, string>();
+  const outs = files.map((f) => outputsOf(f, stats, labels));
+  const clash = (name: string, a: string, b: string) =>
+    new UsageError(`${a} and ${b} would both write ${join(outDir, name)}; rename one, or run them with different --out-dir`);
+  files.forEach((file, i) => {
+    for (const name of outs[i].names) {
+      const other = owner.get(name);
+      if (other !== undefined) throw clash(name, other, file);
+      owner.set(name, file);
+    }
+  });
+  // A video's per-frame label files (<stem>-00000.u32, …) against every other input's names.
+  files.forEach((file, i) => {
+    const prefix = outs[i].framePrefix;
+    if (!prefix) return;
+    for (const [name, other] of owner) {
+      if (other !== file && name.startsWith(prefix) && /^\d+\.u32$/.test(name.slice(prefix.length))) throw clash(name, other, file);
+    }
+  });
+}
