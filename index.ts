@@ -8,6 +8,7 @@ export { fromGpuBuffers, type GpuImage, type FromGpuBuffersOptions } from './nod
 export { fromCamera, type CameraOptions, type CameraStats, type CameraSource } from './nodes/sources/fromCamera.js';
 export { fromVideo, type FromVideoOptions } from './nodes/sources/fromVideo.js';
 export { probeMp4, type VideoInfo } from './nodes/sources/probeMp4.js';
+export type { DisplayTransform } from './nodes/sources/displayTransform.js';
 export { threshold, type ThresholdOptions } from './nodes/threshold.js';
 export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from './nodes/label.js';
 export { features, type FeaturesOptions } from './nodes/features.js';

@@ -1,8 +1,8 @@
 /**
  * Frames that arrive as images the GPU can copy (a camera's video element, a WebCodecs `VideoFrame`) go into a
  * texture with `copyExternalImageToTexture` (no CPU copy), then a compute pass recorded in the frame's encoder
- * packs them into the RGBA storage buffer every node reads. One texture and buffer per in-flight slot, so a new
- * frame never overwrites one still in use.
+ * packs them into the RGBA storage buffer every node reads, turned as displayed (a video's track header). One
+ * texture and buffer per in-flight slot, so a new frame never overwrites one still in use.
  */
 import type { GpuContext } from '../../src/GpuContext.js';
 import type { Kernel } from '../../src/PipelineCache.js';
@@ -10,6 +10,7 @@ import type { ProfileScope } from '../../src/Profiler.js';
 import { bindGroup } from '../../src/kernels.js';
 import { PassRecorder } from '../../src/PassRecorder.js';
 import { packUniform, uniformLayout } from '../../src/uniforms.js';
+import { displayTransform, type DisplayTransform } from './displayTransform.js';
 
 interface Slot {
   texture: GPUTexture;
@@ -18,6 +19,7 @@ interface Slot {
   group: GPUBindGroup;
   w: number;
   h: number;
+  turn: string;
 }
 
 export class TextureUploader {
@@ -36,13 +38,23 @@ export class TextureUploader {
   }
 
   /**
-   * Copies `source` (w×h, its display size) into slot `i` now (a queue operation) and returns the packed buffer
-   * and the pass that fills it, to record into the frame's encoder.
+   * Copies `source` (w×h as decoded) into slot `i` now (a queue operation) and returns the packed buffer, turned as
+   * `display` says (a video's track header; none by default), with its size, and the pass that fills it, to record
+   * into the frame's encoder.
    */
-  upload(i: number, source: GPUCopyExternalImageSource, w: number, h: number): { rgba: GPUBuffer; record(encoder: GPUCommandEncoder, profile: ProfileScope | null): void } {
+  upload(
+    i: number,
+    source: GPUCopyExternalImageSource,
+    w: number,
+    h: number,
+    display?: DisplayTransform,
+  ): { rgba: GPUBuffer; width: number; height: number; record(encoder: GPUCommandEncoder, profile: ProfileScope | null): void } {
     const ctx = this.#ctx;
+    // The same turn on this frame's own size (a stream's frames may change size).
+    const turn = display ? displayTransform(w, h, [display.a, display.b, 0, display.c, display.d]) : displayTransform(w, h);
+    const key = `${turn.a},${turn.b},${turn.c},${turn.d}`;
     let s = this.#slots[i];
-    if (!s || s.w !== w || s.h !== h) {
+    if (!s || s.w !== w || s.h !== h || s.turn !== key) {
       if (s) this.#free(s);
       const layout = uniformLayout('fromTexture', 'Params');
       const texture = ctx.device.createTexture({
@@ -53,14 +65,17 @@ export class TextureUploader {
       });
       const rgba = ctx.pool.acquire(`${this.#label}:rgba${i}`, w * h * 4, GPUBufferUsage.STORAGE);
       const params = ctx.pool.acquire(`${this.#label}:params${i}`, layout.size, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
-      ctx.device.queue.writeBuffer(params, 0, packUniform(layout, { width: w, height: h }));
+      const { a, b, c, d, tx, ty } = turn;
+      ctx.device.queue.writeBuffer(params, 0, packUniform(layout, { width: turn.width, height: turn.height, a, b, c, d, tx, ty }));
       const group = bindGroup(ctx.device, `${this.#label}:slot${i}`, this.#kernel!, [params, texture.createView(), rgba]);
-      s = this.#slots[i] = { texture, rgba, params, group, w, h };
+      s = this.#slots[i] = { texture, rgba, params, group, w, h, turn: key };
     }
     ctx.device.queue.copyExternalImageToTexture({ source }, { texture: s.texture }, [w, h]);
     const slot = s;
     return {
       rgba: slot.rgba,
+      width: turn.width,
+      height: turn.height,
       record: (encoder, profile) => {
         const rec = new PassRecorder(encoder, profile, this.#label, ctx.limits.maxComputeWorkgroupsPerDimension);
         rec.items('pack', this.#kernel!, slot.group, w * h);

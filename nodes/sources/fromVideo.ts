@@ -1,7 +1,8 @@
 /**
  * Source (browser): an MP4 (URL, Blob or ArrayBuffer) demuxed with mp4box and decoded with WebCodecs'
  * `VideoDecoder` (H.264, VP9, AV1: whatever the browser decodes). Every frame, in presentation order, with the
- * container's timestamps (edit lists applied) and the display size; each `VideoFrame` is copied to the GPU
+ * container's timestamps (edit lists applied), as displayed (the display size, turned as the track header says,
+ * as `fromVideoFile` does); each `VideoFrame` is copied to the GPU
  * (`copyExternalImageToTexture`) and closed at once. Decoding stays a few frames ahead, no more. Pacing:
  * `'as-fast-as-possible'` (default) or `'realtime'` (frames released at their timestamps). In Node, use
  * `fromVideoFile` from `flowmark/node` (ffmpeg); called in Node, this one throws an `InvalidOptionError` saying so.
@@ -20,6 +21,7 @@ import { DecodeError, InvalidOptionError } from '../../src/errors.js';
 import { frameSource } from '../../src/frameSource.js';
 import { TextureUploader } from './TextureUploader.js';
 import { demuxMp4, type VideoInfo } from './probeMp4.js';
+import type { DisplayTransform } from './displayTransform.js';
 
 export interface FromVideoOptions {
   pacing?: 'as-fast-as-possible' | 'realtime';
@@ -45,9 +47,15 @@ async function bytesOf(source: string | Blob | ArrayBuffer, name: string): Promi
   return response.arrayBuffer();
 }
 
-async function* decodeFrames(source: string | Blob | ArrayBuffer, options: FromVideoOptions, ready: () => Promise<void>): AsyncGenerator<VideoFrame> {
+async function* decodeFrames(
+  source: string | Blob | ArrayBuffer,
+  options: FromVideoOptions,
+  ready: () => Promise<void>,
+  onInfo: (info: VideoInfo) => void,
+): AsyncGenerator<VideoFrame> {
   const name = typeof source === 'string' ? source : 'video';
   const { info, config, chunks } = demuxMp4(await bytesOf(source, name), name);
+  onInfo(info);
   options.onInfo?.(info);
   if (typeof VideoDecoder === 'undefined') throw new DecodeError(`${name}: this browser has no WebCodecs VideoDecoder`, name);
   const support = await VideoDecoder.isConfigSupported(config);
@@ -121,15 +129,17 @@ export function fromVideo(ctx: GpuContext, source: string | Blob | ArrayBuffer, 
   return tagSource(
     defer(() => {
       const uploader = new TextureUploader(ctx, 'fromVideo');
+      let display: DisplayTransform | undefined;
       return frameSource(
         ctx,
         'fromVideo',
-        decodeFrames(source, options, () => uploader.ready()),
+        decodeFrames(source, options, () => uploader.ready(), (info) => (display = info.display)),
         options.maxInFlight ?? 2,
         (frame: VideoFrame, slot) => {
           try {
-            const up = uploader.upload(slot, frame, frame.displayWidth, frame.displayHeight);
-            return { width: frame.displayWidth, height: frame.displayHeight, timeUs: frame.timestamp, rgba: up.rgba, gray: null, record: up.record };
+            // Decoded as stored; turned as displayed by the pack pass (the track header's rotation).
+            const up = uploader.upload(slot, frame, frame.displayWidth, frame.displayHeight, display);
+            return { width: up.width, height: up.height, timeUs: frame.timestamp, rgba: up.rgba, gray: null, record: up.record };
           } finally {
             frame.close(); // on the GPU now: give the decoder its memory back
           }

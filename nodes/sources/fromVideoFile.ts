@@ -2,8 +2,9 @@
  * Source (Node, `flowmark/node`): a video file's frames on the GPU, in presentation order, every frame. The
  * container is read with mp4box (tracks, codec, frame count, timestamps); frames are decoded by ffmpeg running as
  * a child process that writes raw frames to a pipe, read with backpressure (ffmpeg waits while frames are in
- * flight) and killed on unsubscribe. Timestamps come from the container. (In browsers, `fromVideo` decodes with
- * WebCodecs.)
+ * flight) and killed on unsubscribe. Timestamps come from the container. Frames arrive as displayed: a track
+ * header that turns the video (portrait phone video) turns the frames, `info.width`×`info.height` (`probeVideo`).
+ * (In browsers, `fromVideo` decodes with WebCodecs, and turns frames the same way.)
  *
  * @example
  * fromVideoFile(ctx, 'clip.mp4').pipe(threshold(), label({ algorithm: 'auto' }), features(), readResults())
@@ -22,6 +23,7 @@ import { DecodeError, InvalidOptionError } from '../../src/errors.js';
 import { fromPixels, type PixelImage } from './fromPixels.js';
 import { validateInFlight } from '../../src/frameSource.js';
 import { probeMp4, type VideoInfo } from './probeMp4.js';
+import { ffmpegTurn } from './displayTransform.js';
 import { tagSource } from '../../src/streamInfo.js';
 
 export interface FromVideoFileOptions {
@@ -41,8 +43,11 @@ export async function probeVideo(path: string): Promise<VideoInfo> {
 
 async function* decode(path: string, info: VideoInfo, format: 'gray' | 'rgba', ffmpeg: string): AsyncGenerator<PixelImage> {
   const frameBytes = info.width * info.height * (format === 'rgba' ? 4 : 1);
-  const args = ['-v', 'error', '-nostdin', '-i', path, '-map', '0:v:0', '-fps_mode', 'passthrough'];
-  args.push('-vf', `scale=${info.width}:${info.height}`, '-f', 'rawvideo', '-pix_fmt', format, '-');
+  // The turn is ours (the same as the browser's fromVideo), not ffmpeg's autorotation: scale to the stored size
+  // (pixel aspect ratio), then turn as the track header says.
+  const filters = [`scale=${info.storedWidth}:${info.storedHeight}`, ffmpegTurn(info.display)].filter(Boolean).join(',');
+  const args = ['-v', 'error', '-nostdin', '-noautorotate', '-i', path, '-map', '0:v:0', '-fps_mode', 'passthrough'];
+  args.push('-vf', filters, '-f', 'rawvideo', '-pix_fmt', format, '-');
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));

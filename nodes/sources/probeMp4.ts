@@ -1,16 +1,23 @@
 /**
- * Reads an MP4's video track with mp4box: codec, display size, frame count, duration and every frame's
- * presentation time (composition times in presentation order, shifted by the edit list as players do).
+ * Reads an MP4's video track with mp4box: codec, stored and displayed size (the track header's rotation), frame
+ * count, duration and every frame's presentation time (composition times in presentation order, shifted by the edit list as players do).
  * Works on any ArrayBuffer, so browsers and Node share it.
  */
 import { createFile, DataStream, Endianness, MP4BoxBuffer, type ISOFile, type Sample, type Track } from 'mp4box';
 import { DecodeError } from '../../src/errors.js';
+import { displayTransform, type DisplayTransform } from './displayTransform.js';
 
 export interface VideoInfo {
   /** RFC 6381 codec string, e.g. `avc1.64000a`, `vp09.00.10.08`, `av01.0.00M.08`. */
   codec: string;
+  /** The size frames are delivered in: as displayed, after the track's rotation (`display`). */
   width: number;
   height: number;
+  /** The size as stored in the file (before the rotation; after the pixel aspect ratio). */
+  storedWidth: number;
+  storedHeight: number;
+  /** The track header's turn (phones write a quarter turn for portrait video): frames arrive turned by it. */
+  display: DisplayTransform;
   frames: number;
   durationUs: number;
   /** Presentation time of every frame, in presentation order, in microseconds. */
@@ -53,7 +60,8 @@ export function demuxMp4(bytes: ArrayBuffer, source: string): DemuxedMp4 {
   const video = track.video!;
   return {
     info,
-    config: { codec: track.codec, codedWidth: video.width, codedHeight: video.height, displayAspectWidth: info.width, displayAspectHeight: info.height, description },
+    // Decoded as stored; the source turns each frame as `info.display` says.
+    config: { codec: track.codec, codedWidth: video.width, codedHeight: video.height, displayAspectWidth: info.storedWidth, displayAspectHeight: info.storedHeight, description },
     chunks: samples.map((s) => ({
       type: s.is_sync ? 'key' : 'delta',
       timestamp: timeUs(s.cts),
@@ -102,10 +110,16 @@ function parseMp4(bytes: ArrayBuffer, source: string): ParsedMp4 {
     .map(timeUs);
   const last = samples.reduce((m, s) => Math.max(m, s.cts + s.duration), 0);
   const durationUs = timeUs(last);
+  const storedWidth = Math.round(track.track_width) || track.video!.width;
+  const storedHeight = Math.round(track.track_height) || track.video!.height;
+  const display = displayTransform(storedWidth, storedHeight, (track as { matrix?: ArrayLike<number> }).matrix);
   const info: VideoInfo = {
     codec: track.codec,
-    width: Math.round(track.track_width) || track.video!.width,
-    height: Math.round(track.track_height) || track.video!.height,
+    width: display.width,
+    height: display.height,
+    storedWidth,
+    storedHeight,
+    display,
     frames: samples.length,
     durationUs,
     timestampsUs,

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { callInPage, launchChromium, pageFiles, serve } from '../support/chromium.js';
-import { clipFrames, codecs, makeClips, squareCentre } from '../support/clips.js';
+import { clipFrames, codecs, makeClips, squareCentre, turnedBoxAt, turnedName, turns } from '../support/clips.js';
 import type { ClipSummary } from './video.js';
 
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -16,7 +16,7 @@ const bad = ['truncated.mp4', 'empty.mp4', 'audio.mp4', 'missing.mp4', 'mpeg4.mp
 beforeAll(async () => {
   const dir = makeClips();
   const files = await pageFiles(new URL('./video.ts', import.meta.url));
-  for (const name of [...Object.keys(codecs), 'truncated.mp4', 'empty.mp4', 'audio.mp4', 'mpeg4.mp4']) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
+  for (const name of [...Object.keys(codecs), 'truncated.mp4', 'empty.mp4', 'audio.mp4', 'mpeg4.mp4', ...turns.map(turnedName)]) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
   ({ url, server } = await serve(files));
   browser = await launchChromium();
 }, 120_000);
@@ -61,4 +61,18 @@ it("paces frames at their timestamps with pacing: 'realtime'", async () => {
   // 12 frames at 10 frames/s: the last is due 1.1 s after the first.
   expect(seconds).toBeGreaterThanOrEqual(1.05);
   expect(seconds).toBeLessThan(10);
+});
+
+it('delivers frames as displayed, turned as the track header says (all eight turns), as fromVideoFile does in Node', async () => {
+  const { result, errors } = await callInPage<{ clips: ClipSummary[] }>(browser.browser, url, 'runVideoTest', turns.map(turnedName));
+  expect(errors).toEqual([]);
+  result.clips.forEach((c, i) => {
+    const want = turnedBoxAt(turns[i]);
+    expect(c.error, c.name).toBeUndefined();
+    expect(c.frames, c.name).toHaveLength(3);
+    for (const f of c.frames!) {
+      expect([f.width, f.height], c.name).toEqual([want.width, want.height]);
+      expect(f.box, c.name).toEqual([want.x0, want.y0, want.x1, want.y1]);
+    }
+  });
 });

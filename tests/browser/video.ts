@@ -5,7 +5,7 @@ import { GpuContext, features, fromVideo, label, readResults, threshold } from '
 
 export interface ClipSummary {
   name: string;
-  frames?: { timeUs: number; width: number; height: number; count: number; cx: number; cy: number }[];
+  frames?: { timeUs: number; width: number; height: number; count: number; cx: number; cy: number; box: number[] }[];
   info?: { frames: number; codec: string };
   error?: { name: string; message: string };
 }
@@ -34,7 +34,10 @@ async function runVideoTest(names: string[]): Promise<{ clips: ClipSummary[]; in
           toArray(),
         ),
       );
-      summary.frames = results.map((r) => ({ timeUs: r.timeUs, width: r.width, height: r.height, count: r.labeling!.count, cx: r.features!.cx[0], cy: r.features!.cy[0] }));
+      summary.frames = results.map((r) => {
+        const f = r.features!;
+        return { timeUs: r.timeUs, width: r.width, height: r.height, count: r.labeling!.count, cx: f.cx[0], cy: f.cy[0], box: [f.x0[0], f.y0[0], f.x1[0], f.y1[0]] };
+      });
     } catch (e) {
       summary.error = { name: (e as Error).name, message: (e as Error).message };
     }

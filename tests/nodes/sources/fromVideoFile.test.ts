@@ -1,8 +1,8 @@
 // Video files in Node (fromVideoFile): clips made by ffmpeg with known content (a white square moving 4 px right and
 // 2 px down per frame), decoded to the GPU and checked through the labeling pipeline; timestamps against mp4box's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { clipFrames, codecs, makeClips } from '../../support/clips.js';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { clipFrames, codecs, makeClips, turnedBoxAt, turnedName, turns } from '../../support/clips.js';
 import { fileURLToPath } from 'node:url';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -146,5 +146,28 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     const decoded = Number(/decoded (\d+) of 30 frames/.exec((err as Error).message)?.[1]);
     expect(decoded).toBeGreaterThan(0);
     expect(seqs).toEqual(Array.from({ length: decoded }, (_, n) => n));
+  });
+
+  it("delivers frames as displayed, turned as the track header says (all eight turns), as ffmpeg's own rotation does", async () => {
+    for (const t of turns) {
+      const file = join(dir, turnedName(t));
+      const want = turnedBoxAt(t);
+      const info = await probeVideo(file);
+      expect([info.width, info.height, info.storedWidth, info.storedHeight], file).toEqual([want.width, want.height, 64, 48]);
+      const results = await lastValueFrom(fromVideoFile(ctx, file).pipe(threshold({ level: 128 }), features(), readResults(), toArray()));
+      expect(results).toHaveLength(3);
+      for (const r of results) {
+        const f = r.features!;
+        expect([r.width, r.height], file).toEqual([want.width, want.height]);
+        expect([f.label.length, f.x0[0], f.y0[0], f.x1[0], f.y1[0]], file).toEqual([1, want.x0, want.y0, want.x1, want.y1]);
+      }
+      // ffmpeg's own autorotation (quarter turns; Debian's ffmpeg 5.1 ignores mirrors) puts the box there too.
+      if (info.display.mirrored) continue;
+      const raw = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-']);
+      const lit = [...raw.keys()].filter((p) => raw[p] > 128);
+      const xs = lit.map((p) => p % want.width);
+      const ys = lit.map((p) => Math.floor(p / want.width));
+      expect([Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], `${file} by ffmpeg`).toEqual([want.x0, want.y0, want.x1, want.y1]);
+    }
   });
 });
