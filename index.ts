@@ -1,3 +1,5 @@
+/// <reference types="@webgpu/types" preserve="true" />
+// (Kept in the published .d.ts, preserve="true": they need the WebGPU types, a dependency of the package.)
 // flowmark: composable RxJS operators that turn camera and video frames into labelled components and their
 // features on the GPU (WebGPU + WGSL). The package's entry point: the operators (nodes/) and what a user or an
 // operator written outside the package needs of the runtime (src/). ARCHITECTURE.md says what lives where.

@@ -1,3 +1,4 @@
+/// <reference types="@webgpu/types" preserve="true" />
 // The Node entry point (`flowmark/node`): sources that read files (node:fs) and decode video with ffmpeg.
 export { readPng, type ReadPngOptions } from './nodes/sources/readPng.js';
 export { fromPng } from './nodes/sources/fromPng.js';
