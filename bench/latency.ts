@@ -4,13 +4,15 @@
  * (g×g blocks, 8-connectivity) it prints the wall time per frame (p50 and p99 over `--frames` frames, after
  * `--warmup` frames not counted) beside the GPU time of the passes (median, timestamp queries), for each labeling
  * algorithm asked for, and for the whole chains `threshold → label(c2fl) → features → readResults` and
- * `threshold → features → readResults` (`--chains yes`).
+ * `threshold → features → readResults` (`--chains yes`). "slow frames (GC)": frames over twice the median wall time,
+ * and in parentheses those that overlapped a garbage collection (perf_hooks 'gc' entries).
  *
  *   node dist/bench/latency.js [--sizes 1280x720,2048x2048] [--algorithms shibata,c2fl] [--passes 8]
  *                              [--frames 200] [--warmup 20] [--g 4] [--chains yes|no] [--source upload|gpu]
  *                              [--dawn backend=vulkan]
  */
 import { parseArgs } from 'node:util';
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { GpuContext, features, fromGpuBuffers, fromPixels, label, readResults, threshold, type FrameResult, type GpuFrame, type LabelAlgorithm, type PixelImage } from '../index.js';
 import { tap, type Observable, type OperatorFunction } from 'rxjs';
 import { defaultDawnFlags } from '../src/gpu.js';
@@ -41,7 +43,13 @@ const quantile = (xs: number[], q: number) => {
 };
 const gpuOf = (r: FrameResult, prefix = '') => r.timings.filter((t) => t.name.startsWith(prefix)).reduce((s, t) => s + t.ms, 0);
 
+/** Garbage collections seen (start, end in performance.now() time), to tell host pauses apart. */
+const gcs: [number, number][] = [];
+new PerformanceObserver((list) => list.getEntries().forEach((e: PerformanceEntry) => gcs.push([e.startTime, e.startTime + e.duration]))).observe({ entryTypes: ['gc'] });
+
 interface Cell {
+  /** [start, end] of each frame's wall interval. */
+  spans: [number, number][];
   wall: number[];
   /** From the last result to this frame's emission (release, next item, upload): host work before recording. */
   prepare: number[];
@@ -55,6 +63,7 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
     for (let i = 0; i < total; i++) yield img;
   };
   const wall: number[] = [];
+  const spans: [number, number][] = [];
   const prepare: number[] = [];
   const results: FrameResult[] = [];
   let last = performance.now();
@@ -82,6 +91,7 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
           const now = performance.now();
           if (r.seq >= warmup) {
             wall.push(now - last);
+            spans.push([last, now]);
             prepare.push(emitted - last);
             results.push(r);
           }
@@ -92,7 +102,7 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
       }),
   );
   buffer?.destroy();
-  return { wall, prepare, results };
+  return { spans, wall, prepare, results };
 }
 
 const f3 = (x: number) => x.toFixed(3);
@@ -113,8 +123,8 @@ async function main(): Promise<void> {
   for (const size of (values.sizes as string).split(',')) {
     const [w, h] = size.split('x').map(Number);
     console.log(`\n${w}×${h}\n`);
-    console.log('| run | density | components | wall p50 ms | wall p99 ms | p99/p50 | prepare p50 ms | GPU ms (median) | label GPU ms | label passes |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| run | density | components | wall p50 ms | wall p99 ms | p99/p50 | prepare p50 ms | GPU ms (median) | label GPU ms | label passes | slow frames (GC) |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     const summary: string[] = [];
     for (const [name, ops] of runs) {
       const p50s: number[] = [];
@@ -135,7 +145,10 @@ async function main(): Promise<void> {
         p50s.push(p50);
         ratios.push(p99 / p50);
         gpus.push(gpu);
-        console.log(`| ${name} | ${d.toFixed(1)} | ${count} | ${f3(p50)} | ${f3(p99)} | ${(p99 / p50).toFixed(2)} | ${f3(quantile(cell.prepare, 0.5))} | ${f3(gpu)} | ${labelGpu} | ${label} |`);
+        // Frames over twice the median, and how many of them overlapped a garbage collection.
+        const slow = cell.spans.filter((_, k) => cell.wall[k] > 2 * p50);
+        const inGc = slow.filter(([a, b]) => gcs.some(([s, e]) => s < b && e > a)).length;
+        console.log(`| ${name} | ${d.toFixed(1)} | ${count} | ${f3(p50)} | ${f3(p99)} | ${(p99 / p50).toFixed(2)} | ${f3(quantile(cell.prepare, 0.5))} | ${f3(gpu)} | ${labelGpu} | ${label} | ${slow.length} (${inGc}) |`);
       }
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       summary.push(`| ${name} | ${f3(mean(p50s))} | ${Math.max(...ratios).toFixed(2)} | ${f3(mean(gpus))} |`);

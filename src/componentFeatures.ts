@@ -62,31 +62,6 @@ export interface ComponentFeatures {
   touchesBorder: Uint8Array;
 }
 
-/** Derived shape values from exact sums (shared by the GPU decode and the CPU reference). */
-export function shape(n: number, sx: number, sy: number, sxx: number, syy: number, sxy: number) {
-  const cx = sx / n;
-  const cy = sy / n;
-  // Central moments from raw sums; the sums are exact integers, so only the divisions round.
-  const mu20 = (sxx - sx * cx) / n;
-  const mu02 = (syy - sy * cy) / n;
-  const mu11 = (sxy - sx * cy) / n;
-  const half = (mu20 + mu02) / 2;
-  const d = Math.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 * mu11);
-  const l1 = half + d;
-  const l2 = Math.max(0, half - d);
-  return {
-    cx,
-    cy,
-    mu20,
-    mu02,
-    mu11,
-    orientation: 0.5 * Math.atan2(2 * mu11, mu20 - mu02),
-    majorAxis: 4 * Math.sqrt(l1),
-    minorAxis: 4 * Math.sqrt(l2),
-    eccentricity: l1 > 0 ? Math.sqrt(1 - l2 / l1) : 0,
-  };
-}
-
 /** The exact sums and extremes of one component, as both the GPU record and the CPU reference hold them. */
 export interface ComponentSums {
   area: number;
@@ -105,29 +80,47 @@ export interface ComponentSums {
   gmax: number;
 }
 
-/** Writes component i of `f` from its sums: the one place features are derived. */
+/** Writes component i of `f` from its sums: the one place features are derived (CPU reference and GPU decode). */
 export function setComponent(f: ComponentFeatures, i: number, labelValue: number, a: ComponentSums, width: number, height: number): void {
-  const s = shape(a.area, a.sx, a.sy, a.sxx, a.syy, a.sxy);
   f.label[i] = labelValue;
   f.area[i] = a.area;
   f.x0[i] = a.x0;
   f.y0[i] = a.y0;
   f.x1[i] = a.x1;
   f.y1[i] = a.y1;
-  f.cx[i] = s.cx;
-  f.cy[i] = s.cy;
-  f.mu20[i] = s.mu20;
-  f.mu02[i] = s.mu02;
-  f.mu11[i] = s.mu11;
-  f.orientation[i] = s.orientation;
-  f.majorAxis[i] = s.majorAxis;
-  f.minorAxis[i] = s.minorAxis;
-  f.eccentricity[i] = s.eccentricity;
   f.perimeter[i] = a.perim;
-  f.meanGray[i] = a.sg / a.area;
   f.minGray[i] = a.gmin;
   f.maxGray[i] = a.gmax;
   f.touchesBorder[i] = a.x0 === 0 || a.y0 === 0 || a.x1 === width - 1 || a.y1 === height - 1 ? 1 : 0;
+  setMoments(f, i, a.area, a.sx, a.sy, a.sxx, a.syy, a.sxy, a.sg);
+}
+
+/**
+ * The derived values of component i from its exact sums (n pixels): centroid, central moments, the equivalent
+ * ellipse, mean gray. Written straight into the arrays: the GPU decode runs it for every component of every frame.
+ */
+export function setMoments(f: ComponentFeatures, i: number, n: number, sx: number, sy: number, sxx: number, syy: number, sxy: number, sg: number): void {
+  const cx = sx / n;
+  const cy = sy / n;
+  // Central moments from raw sums; the sums are exact integers, so only the divisions round.
+  const mu20 = (sxx - sx * cx) / n;
+  const mu02 = (syy - sy * cy) / n;
+  const mu11 = (sxy - sx * cy) / n;
+  const half = (mu20 + mu02) / 2;
+  const h = (mu20 - mu02) / 2;
+  const d = Math.sqrt(h * h + mu11 * mu11);
+  const l1 = half + d;
+  const l2 = Math.max(0, half - d);
+  f.cx[i] = cx;
+  f.cy[i] = cy;
+  f.mu20[i] = mu20;
+  f.mu02[i] = mu02;
+  f.mu11[i] = mu11;
+  f.orientation[i] = 0.5 * Math.atan2(2 * mu11, mu20 - mu02);
+  f.majorAxis[i] = 4 * Math.sqrt(l1);
+  f.minorAxis[i] = 4 * Math.sqrt(l2);
+  f.eccentricity[i] = l1 > 0 ? Math.sqrt(1 - l2 / l1) : 0;
+  f.meanGray[i] = sg / n;
 }
 
 export function emptyFeatures(n: number, passed = n, truncated = false, count = n, overflow = false): ComponentFeatures {

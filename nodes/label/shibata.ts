@@ -1,8 +1,8 @@
 /**
  * Shibata & Yamamoto's fixed-pass labeling (JIP 22(1), 2014) as a labeling algorithm: a preparation kernel, then
- * propagation passes recorded back to back with no host round trip. A one-invocation control kernel after each
- * pass marks the labeling converged once a pass changed nothing, and the passes left return at once, so converged
- * frames stop early on the GPU and `info` says whether the last pass changed anything. `passes: 'until-converged'`
+ * propagation passes recorded back to back with no host round trip. The last workgroup of each pass marks the
+ * labeling converged once a pass changed nothing, and the passes left return at once, so converged frames stop
+ * early on the GPU and `info` says whether the last pass changed anything. `passes: 'until-converged'`
  * records a batch, checks once, and goes on with doubling batches only while needed (one host round trip per
  * batch, not per pass).
  *
@@ -10,7 +10,7 @@
  * kernel shrank to nothing: Dawn validates each indirect dispatch with a dispatch of its own, and that made
  * Shibata the slowest algorithm per frame by far; BENCHMARKS.md.)
  */
-import { dispatch, dispatchItems } from '../../src/kernels.js';
+import { dispatchItems } from '../../src/kernels.js';
 import { WG } from '../../src/dispatch.js';
 import type { Kernel, KernelSpec } from '../../src/PipelineCache.js';
 import type { PassRecorder } from '../../src/PassRecorder.js';
@@ -22,6 +22,7 @@ type ShibataBuffers = GPUBuffer | null;
 /**
  * Invocations of a propagation pass: each strides over the frame's pixels. 1024 workgroups fill a large GPU once
  * (an H100 holds about 1056 of 256 invocations) and make a pass after convergence, which returns at once, cheap.
+ * (The pass's control counts workgroups in 16 bits: at most 65535.)
  */
 const passThreads = 1024 * WG;
 
@@ -29,18 +30,15 @@ export const shibata: LabelingAlgorithm<ShibataBuffers> = {
   kernels: (s: LabelSettings) => {
     const constants = { CONN8: s.connectivity === 8 ? 1 : 0 };
     const kernel = (entryPoint: string): KernelSpec => ({ shader: 'label/shibata', entryPoint, bindings, constants });
-    return { reset: kernel('reset'), prepare: kernel('prepare'), propagate: kernel('propagate'), control: kernel('control') };
+    return { reset: kernel('reset'), prepare: kernel('prepare'), propagate: kernel('propagate') };
   },
   buffers: (alloc, _size, s) => (s.passes === 'until-converged' ? alloc.buffer('check', 32, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST) : null),
   recorder: (k: Readonly<Record<string, Kernel>>, s: LabelSettings) => {
     let lastPasses = 0;
-    /** `count` propagation passes, each followed by the control kernel. */
+    /** `count` propagation passes (each counts itself and checks convergence in its last workgroup). */
     const propagate = (rec: PassRecorder, run: LabelRun<ShibataBuffers>, count: number) =>
       rec.stage('propagate', (pass) => {
-        for (let i = 0; i < count; i++) {
-          dispatchItems(pass, k.propagate, run.group, Math.min(run.pixels, passThreads), rec.maxPerDim);
-          dispatch(pass, k.control, run.group, 1);
-        }
+        for (let i = 0; i < count; i++) dispatchItems(pass, k.propagate, run.group, Math.min(run.pixels, passThreads), rec.maxPerDim);
       });
     const converge = async (run: LabelRun<ShibataBuffers>, batch: number): Promise<void> => {
       for (;;) {

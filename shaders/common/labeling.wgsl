@@ -19,8 +19,8 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> Lplain: array<u32>;
 // Four labels at a time, for rows that start on 16-byte boundaries.
 @group(0) @binding(2) var<storage, read_write> Lquad: array<vec4<u32>>;
-// info (read back as LabelInfo): 0 changed in this pass, 1 passes run, 2 pending (the last pass changed something),
-// 6 component count. Zero means converged after no passes, which is what every direct algorithm leaves.
+// info (read back as LabelInfo): 1 passes run, 2 pending (the last pass changed something), 3 Shibata's arrivals
+// in the current pass, 6 component count. Zero means converged after no passes, which is what every direct algorithm leaves.
 @group(0) @binding(3) var<storage, read_write> info: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> blocks: array<u32>;
 @group(0) @binding(5) var<storage, read_write> outLabels: array<u32>;

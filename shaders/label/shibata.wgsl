@@ -1,10 +1,10 @@
 // Shibata-style fixed-pass labeling: a preparation kernel points each foreground pixel at its smallest earlier
-// neighbour; each propagation pass takes the minimum over the neighbourhood and one pointer jump, and lowers both
-// the pixel and its old label (root) to it with atomic minima. A one-invocation control kernel after each pass
-// clears `pending` once a pass changed nothing, and every later pass returns at once: a fixed pass count costs no
-// host round trip and stops early on the GPU. The passes are direct dispatches over the whole frame, not indirect
-// ones sized by the control kernel: Dawn validates every indirect dispatch with a dispatch of its own, which cost
-// far more than a pass that returns at once (BENCHMARKS.md).
+// neighbour; each propagation pass takes the minimum over the neighbourhood and a few pointer jumps, and lowers
+// both the pixel and its old label (root) to it with atomic minima. The last workgroup to finish a pass counts it
+// and clears `pending` when no workgroup changed anything; every later pass returns at once: a fixed pass count
+// costs no host round trip and stops early on the GPU. The passes are direct dispatches, not indirect ones sized
+// on the GPU: Dawn validates every indirect dispatch with a dispatch of its own, which cost far more than a pass
+// that returns at once (BENCHMARKS.md); and the control is in the pass, not a kernel of its own after it.
 override WG: u32;
 override CONN8: bool = true;
 override JUMPS: u32 = 6u;
@@ -35,11 +35,12 @@ fn neighbourMin(q: u32, m: u32) -> u32 {
 }
 
 // One propagation pass with O(1) work per pixel, so a pass has bounded latency whatever the image: the minimum of
-// the neighbours' labels, then JUMPS pointer jumps from it. At a fixed point every label
-// points at a root and neighbours agree, so "nothing changed" means the labels are exact.
-fn propagatePixel(p: u32) {
+// the neighbours' labels, then up to JUMPS pointer jumps from it (stopping at a root). At a fixed point every
+// label points at a root and neighbours agree, so "nothing changed" means the labels are exact. Returns whether
+// the pixel's labels changed.
+fn propagatePixel(p: u32) -> bool {
   let lp = atomicLoad(&L[p]);
-  if (lp == BG) { return; }
+  if (lp == BG) { return false; }
   let w = params.width;
   let x = p % w;
   let y = p / w;
@@ -60,35 +61,53 @@ fn propagatePixel(p: u32) {
     if (CONN8 && left) { m = neighbourMin(down - 1u, m); }
     if (CONN8 && right) { m = neighbourMin(down + 1u, m); }
   }
-  // Bounded pointer jumping: a fixed number of hops keeps the pass's latency independent of the image.
-  for (var j = 0u; j < JUMPS; j++) { m = atomicLoad(&L[m]); }
+  // Bounded pointer jumping: at most JUMPS dependent loads keep the pass's latency independent of the image; a
+  // root ends the walk early (most labels point at one after the first passes).
+  for (var j = 0u; j < JUMPS; j++) {
+    let n = atomicLoad(&L[m]);
+    if (n == m) { break; }
+    m = n;
+  }
   if (m < lp) {
     atomicMin(&L[lp], m);
     atomicMin(&L[p], m);
-    atomicStore(&info[0], 1u);
+    return true;
   }
+  return false;
 }
+
+var<workgroup> wgPending: u32;
+var<workgroup> wgChanged: atomic<u32>;
 
 // A pass over the frame with a bounded grid (each invocation strides over the pixels), so a pass after convergence,
-// which returns at once, launches few workgroups.
+// which returns at once, launches few workgroups. The pass's control is its last workgroup: each adds to one
+// word of `info` its arrival (low 16 bits) and whether it changed anything (high bits) with a single atomic, so
+// the last to arrive sees every other's contribution in the value it gets back, and counts the pass, clears
+// `pending` if nothing changed, and resets the word for the next pass. (Grids stay under 2^16 workgroups.)
 @compute @workgroup_size(WG)
-fn propagate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  if (atomicLoad(&info[2]) == 0u) { return; }
+fn propagate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) li: u32) {
+  if (li == 0u) {
+    wgPending = atomicLoad(&info[2]);
+    atomicStore(&wgChanged, 0u);
+  }
+  if (workgroupUniformLoad(&wgPending) == 0u) { return; }
   let stride = nwg.x * nwg.y * WG;
-  for (var p = linearIndex(gid, nwg); p < params.pixels; p += stride) { propagatePixel(p); }
+  var changed = false;
+  for (var p = linearIndex(gid, nwg); p < params.pixels; p += stride) { changed = propagatePixel(p) || changed; }
+  if (changed) { atomicStore(&wgChanged, 1u); }
+  workgroupBarrier();
+  if (li != 0u) { return; }
+  let mine = atomicLoad(&wgChanged);
+  let before = atomicAdd(&info[3], 1u | (mine << 16u));
+  if ((before & 0xffffu) + 1u < nwg.x * nwg.y) { return; }
+  atomicAdd(&info[1], 1u);
+  if ((before >> 16u) + mine == 0u) { atomicStore(&info[2], 0u); }
+  atomicStore(&info[3], 0u);
 }
 
-// ---- control: one invocation, over the labeling bind group's `info` (common/labeling.wgsl).
 @compute @workgroup_size(1)
 fn reset() {
   for (var i = 0u; i < 8u; i++) { atomicStore(&info[i], 0u); }
   atomicStore(&info[2], 1u); // pending until a pass changes nothing
-}
-
-@compute @workgroup_size(1)
-fn control() {
-  if (atomicLoad(&info[2]) == 0u) { return; }
-  atomicAdd(&info[1], 1u);
-  if (atomicLoad(&info[0]) == 0u) { atomicStore(&info[2], 0u); }
-  atomicStore(&info[0], 0u);
 }

@@ -1,12 +1,16 @@
 // fromPixels: images checked against the device's limits before anything is uploaded.
 import { describe, expect, it } from 'vitest';
-import { InvalidFrameError, type GpuContext } from '../../../index.js';
+import { GpuContext, InvalidFrameError } from '../../../index.js';
 import { validateImage } from '../../../nodes/sources/fromPixels.js';
 import { gray } from '../../support/gpu.js';
 
 describe('fromPixels', () => {
   it('refuses a frame beyond the device limits, or with the wrong data length, with InvalidFrameError', () => {
-    const small = { limits: { maxStorageBufferBindingSize: 4096, maxBufferSize: 1 << 20 } } as unknown as GpuContext;
+    // A device whose storage bindings hold 4096 bytes: a u32 per pixel for 1024 pixels.
+    const limits = { maxStorageBufferBindingSize: 4096, maxBufferSize: 1 << 20 };
+    const maxFramePixels = Object.getOwnPropertyDescriptor(GpuContext.prototype, 'maxFramePixels')!.get!.call({ limits });
+    expect(maxFramePixels).toBe(1024);
+    const small = { limits, maxFramePixels } as unknown as GpuContext;
     expect(() => validateImage(small, gray(33, 32, new Uint8Array(33 * 32)), 0)).toThrow(InvalidFrameError);
     expect(() => validateImage(small, gray(32, 32, new Uint8Array(32 * 32)), 0)).not.toThrow();
     expect(() => validateImage(small, gray(8, 8, new Uint8Array(10)), 3)).toThrow(/image 3: 8×8 gray needs 64 bytes, got 10/);

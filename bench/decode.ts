@@ -1,0 +1,60 @@
+/**
+ * Host cost of reading features back: decoding a compacted results buffer of N components into struct-of-arrays
+ * features (nodes/features/results.ts), on the CPU only, beside the old comparator sort it replaced (the
+ * reference measured in the same run). One frame at a time pays this per frame after its readback.
+ *
+ *   node dist/bench/decode.js [--counts 64,1024,4096] [--reps 2000]
+ */
+import { parseArgs } from 'node:util';
+import { decodeFeatures, record } from '../nodes/features/results.js';
+import { rng } from '../src/reference/images.js';
+
+const { values } = parseArgs({ options: { counts: { type: 'string', default: '64,1024,4096' }, reps: { type: 'string', default: '2000' } } });
+const reps = Number(values.reps);
+
+/** A results buffer as compactParts writes it: n components in no particular order, plausible sums. */
+function results(n: number): Uint32Array {
+  const stride = record.REC + 1;
+  const v = new Uint32Array(record.HEAD + n * stride);
+  const r = rng(n);
+  v[0] = n;
+  v[1] = n;
+  const labels = Array.from({ length: n }, (_, i) => i + 1).sort(() => r() - 0.5);
+  labels.forEach((l, i) => {
+    const at = record.HEAD + i * stride + 1;
+    const area = 20 + Math.floor(r() * 500);
+    const x = Math.floor(r() * 1200);
+    const y = Math.floor(r() * 700);
+    v[at - 1] = l;
+    v[at + record.AREA] = area;
+    v[at + record.SX] = area * x;
+    v[at + record.SY] = area * y;
+    v[at + record.SXX] = area * x * x + area * 30;
+    v[at + record.SYY] = area * y * y + area * 20;
+    v[at + record.SXY] = area * x * y + area * 5;
+    [v[at + record.X0], v[at + record.Y0], v[at + record.X1], v[at + record.Y1]] = [x - 10, y - 10, x + 10, y + 10];
+    v[at + record.PERIM] = 40;
+    v[at + record.SG] = area * 100;
+    v[at + record.GMIN] = 90;
+    v[at + record.GMAX] = 110;
+  });
+  return v;
+}
+
+function time(f: () => void): number {
+  for (let i = 0; i < Math.min(200, reps); i++) f();
+  const t0 = performance.now();
+  for (let i = 0; i < reps; i++) f();
+  return ((performance.now() - t0) / reps) * 1000;
+}
+
+console.log(`features decode, host only — ${new Date().toISOString()}, node ${process.version}, ${reps} repetitions`);
+console.log('\n| components | decode µs | comparator sort alone µs (the previous order step) |');
+console.log('|---|---|---|');
+for (const n of (values.counts as string).split(',').map(Number)) {
+  const v = results(n);
+  const at = (slot: number) => record.HEAD + slot * (record.REC + 1);
+  const decode = time(() => decodeFeatures(v.slice().buffer, 1280, 720, n));
+  const comparator = time(() => Array.from({ length: n }, (_, i) => i).sort((a, b) => v[at(a)] - v[at(b)]));
+  console.log(`| ${n} | ${decode.toFixed(1)} | ${comparator.toFixed(1)} |`);
+}
