@@ -19,6 +19,8 @@ export interface FrameInputs {
   gray: GPUBuffer | null;
   /** Passes to record first in the frame's encoder (e.g. packing a texture into `rgba`). */
   record?: (encoder: GPUCommandEncoder, profile: ProfileScope | null) => void;
+  /** Runs when the frame is released (its last submission has completed), before its in-flight place is freed. */
+  onRelease?: () => void;
 }
 
 /**
@@ -26,9 +28,10 @@ export interface FrameInputs {
  * `inputs.record` recorded first), its profiler scope, and the lease that gives back both, and every buffer set
  * the operators take for it, when the sink releases it. Every source builds its frames here.
  */
-export function leasedFrame(ctx: GpuContext, place: InFlightPlace, seq: number, { record, ...inputs }: FrameInputs): GpuFrame {
+export function leasedFrame(ctx: GpuContext, place: InFlightPlace, seq: number, { record, onRelease, ...inputs }: FrameInputs): GpuFrame {
   const profile = ctx.profiler.beginFrame();
   const lease = new FrameLease(place.slot, () => place.release());
+  if (onRelease) lease.hold(onRelease);
   if (profile) lease.hold(() => profile.release());
   const encoder = ctx.device.createCommandEncoder({ label: `frame:${seq}` });
   record?.(encoder, profile);

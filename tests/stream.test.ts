@@ -259,4 +259,26 @@ describe('streams', () => {
     expect(() => ctx.pool.acquire('too big', ctx.limits.maxBufferSize + 16, GPUBufferUsage.STORAGE)).toThrow(InvalidFrameError);
     expect(ctx.pool.stats().created).toBe(after.created);
   });
+
+  it('uploads through staging buffers it reuses: a bounded number however many frames, each frame its own pixels', async () => {
+    const own = await testContext();
+    const created: string[] = [];
+    const createBuffer = own.device.createBuffer.bind(own.device);
+    own.device.createBuffer = (d: GPUBufferDescriptor) => {
+      if (d.usage & GPUBufferUsage.MAP_WRITE) created.push(d.label ?? '');
+      return createBuffer(d);
+    };
+    for (const maxInFlight of [1, 3]) {
+      created.length = 0;
+      const images = [...frames(300, 40, 30)];
+      const results = await lastValueFrom(
+        fromPixels(own, images, { maxInFlight }).pipe(threshold(), label({ algorithm: 'c2fl', readLabels: true }), readResults(), toArray()),
+      );
+      results.forEach((r, i) => expect(Array.from(r.labels!), `frame ${i}`).toEqual(Array.from(labelCpu(images[i].data, 40, 30, 8).labels)));
+      // At most three per slot (one written, one in flight, one mapping back), never one per frame.
+      expect(created.length).toBeGreaterThan(0);
+      expect(created.length).toBeLessThanOrEqual(3 * maxInFlight);
+    }
+    own.destroy();
+  });
 });

@@ -19,6 +19,7 @@ import { InvalidFrameError } from '../../src/errors.js';
 import { wordsFor } from '../../src/dispatch.js';
 import { frameSource, validateInFlight } from '../../src/frameSource.js';
 import { tagSource } from '../../src/streamInfo.js';
+import { PixelUploader } from './PixelUploader.js';
 
 export interface PixelImage {
   width: number;
@@ -58,29 +59,11 @@ export function fromPixels(
 ): Observable<GpuFrame> {
   const maxInFlight = options.maxInFlight ?? 2;
   validateInFlight('fromPixels', maxInFlight);
-  // Each subscription has its own upload buffers, one per in-flight slot: an upload never overwrites a frame
-  // still in use.
   return tagSource(
     defer(() => {
-      const uploads: (GPUBuffer | null)[] = [];
-      const upload = (slot: number, img: PixelImage): GPUBuffer => {
-        const bytes = img.format === 'rgba' ? img.width * img.height * 4 : wordsFor(img.width * img.height) * 4;
-        let buf = uploads[slot] ?? null;
-        if (!buf || buf.size < bytes || buf.size > Math.max(256, bytes * 2)) {
-          ctx.pool.release(buf);
-          buf = uploads[slot] = ctx.pool.acquire(`fromPixels:upload${slot}`, bytes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST);
-        }
-        const data = img.data;
-        if (data.byteLength % 4 === 0) {
-          ctx.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
-        } else {
-          // writeBuffer wants a multiple of 4 bytes: pad gray images whose pixel count is not.
-          const padded = new Uint8Array(bytes);
-          padded.set(data);
-          ctx.device.queue.writeBuffer(buf, 0, padded);
-        }
-        return buf;
-      };
+      // Each subscription has its own upload buffers, one per in-flight slot: an upload never overwrites a frame
+      // still in use.
+      const uploader = new PixelUploader(ctx, 'fromPixels');
       return frameSource(
         ctx,
         'fromPixels',
@@ -88,11 +71,15 @@ export function fromPixels(
         maxInFlight,
         (img, slot, seq) => {
           validateImage(ctx, img, seq);
-          const buf = upload(slot, img);
+          // Copies are whole words: a gray image whose pixel count is not a multiple of 4 is padded with zeros.
+          const bytes = img.format === 'rgba' ? img.width * img.height * 4 : wordsFor(img.width * img.height) * 4;
+          const up = uploader.upload(slot, img.data, bytes);
           const timeUs = img.timeUs ?? Math.round((seq * 1e6) / 30);
-          return { width: img.width, height: img.height, timeUs, rgba: img.format === 'rgba' ? buf : null, gray: img.format === 'gray' ? buf : null };
+          const rgba = img.format === 'rgba' ? up.buffer : null;
+          const gray = img.format === 'gray' ? up.buffer : null;
+          return { width: img.width, height: img.height, timeUs, rgba, gray, record: up.record, onRelease: up.release };
         },
-        () => uploads.splice(0).forEach((b) => ctx.pool.release(b)),
+        () => uploader.dispose(),
       );
     }),
     ctx,
