@@ -5,11 +5,12 @@
  * `--warmup` frames not counted) beside the GPU time of the passes (median, timestamp queries), for each labeling
  * algorithm asked for, and for the whole chains `threshold → label(c2fl) → features → readResults` and
  * `threshold → features → readResults` (`--chains yes`). "slow frames (GC)": frames over twice the median wall time,
- * and in parentheses those that overlapped a garbage collection (perf_hooks 'gc' entries).
+ * and in parentheses those that overlapped a garbage collection (perf_hooks 'gc' entries). `--profile no` runs without
+ * timestamp queries (a camera app's production setting; no GPU column then).
  *
  *   node dist/bench/latency.js [--sizes 1280x720,2048x2048] [--algorithms shibata,c2fl] [--passes 8]
  *                              [--frames 200] [--warmup 20] [--g 4] [--chains yes|no] [--source upload|gpu]
- *                              [--dawn backend=vulkan]
+ *                              [--profile yes|no] [--dawn backend=vulkan]
  */
 import { parseArgs } from 'node:util';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     g: { type: 'string', default: '4' },
     chains: { type: 'string', default: 'yes' },
     source: { type: 'string', default: 'upload' },
+    profile: { type: 'string', default: 'yes' },
     dawn: { type: 'string', multiple: true, default: [] },
   },
 });
@@ -116,10 +118,10 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
 const f3 = (x: number) => x.toFixed(3);
 
 async function main(): Promise<void> {
-  const ctx = await GpuContext.create({ label: 'bench-latency', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench-latency', profile: values.profile !== 'no', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`flowmark latency benchmark — ${new Date().toISOString()}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
-  console.log(`one frame at a time, ${values.source === 'gpu' ? 'already on the GPU' : 'uploaded'} (gray), 8-connectivity, g = ${g}, shibata passes ${passes}; ${frames} frames per cell after ${warmup} not counted; wall = result to result, of which "prepare" = result to the next frame's emission (release, next item, upload)`);
+  console.log(`one frame at a time, ${values.source === 'gpu' ? 'already on the GPU' : 'uploaded'} (gray), 8-connectivity, g = ${g}, timestamps ${ctx.features.timestamps ? 'on' : 'off'}, shibata passes ${passes}; ${frames} frames per cell after ${warmup} not counted; wall = result to result, of which "prepare" = result to the next frame's emission (release, next item, upload)`);
   const runs: [string, () => OperatorFunction<GpuFrame, GpuFrame>[]][] = (values.algorithms as string)
     .split(',')
     .filter(Boolean)

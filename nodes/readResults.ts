@@ -75,10 +75,10 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
         const { encoder } = frame;
         const timing = frame.profile?.resolve(encoder) ?? null;
         // Lay every read out in one staging buffer, 8-byte aligned.
-        const layout: { key: string; at: number; size: number; decode(b: ArrayBuffer): unknown }[] = [];
+        const layout: { key: string; at: number; size: number; inPlace: boolean; decode(b: ArrayBuffer): unknown }[] = [];
         let size = 0;
         for (const r of frame.reads) {
-          layout.push({ key: r.key, at: size, size: r.size, decode: r.decode });
+          layout.push({ key: r.key, at: size, size: r.size, inPlace: !!r.inPlace, decode: r.decode });
           size += Math.ceil(r.size / 8) * 8;
         }
         const timingAt = size;
@@ -121,9 +121,14 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
           }
           const values: ResultValues & Record<string, unknown> = {};
           let timings: FrameResult['timings'] = [];
-          const bytes = buffer ? buffer.getMappedRange(0, size) : new ArrayBuffer(0);
-          for (const l of layout) values[l.key] = l.decode(bytes.slice(l.at, l.at + l.size));
-          if (timing && frame.profile) timings = frame.profile.decode(bytes.slice(timingAt, timingAt + timing.size));
+          // One mapped range per read (they do not overlap): copied for decoders that keep their bytes, read in
+          // place by those that copy what they keep (no per-frame copy of large results, less for the collector).
+          const range = (at: number, n: number) => (buffer && n > 0 ? buffer.getMappedRange(at, Math.ceil(n / 4) * 4) : new ArrayBuffer(0));
+          for (const l of layout) {
+            const bytes = range(l.at, l.size);
+            values[l.key] = l.decode(l.inPlace ? bytes : bytes.slice(0, l.size));
+          }
+          if (timing && frame.profile) timings = frame.profile.decode(range(timingAt, timing.size));
           if (buffer) {
             buffer.unmap();
             free.push(buffer);

@@ -14,7 +14,13 @@ export interface ReadRequest {
   readonly buffer: GPUBuffer;
   readonly offset: number;
   readonly size: number;
+  /** Turns the bytes read into the result's value: a copy of the range, the decoder's to keep (unless `inPlace`). */
   decode(bytes: ArrayBuffer): unknown;
+  /**
+   * The decoder reads the mapped staging range itself, valid only during the call, and copies what it keeps: no
+   * copy of the range per frame (for large results decoded into new arrays, such as features).
+   */
+  readonly inPlace?: boolean;
 }
 
 /** Per-frame state of the labeling node, for nodes that come after it. */

@@ -123,31 +123,45 @@ export function setMoments(f: ComponentFeatures, i: number, n: number, sx: numbe
   f.meanGray[i] = sg / n;
 }
 
+/**
+ * Features for n components. Every array is a view into one ArrayBuffer (doubles first, then words, then bytes, so
+ * each is aligned): one allocation per frame rather than 24, less for the collector to track.
+ */
 export function emptyFeatures(n: number, passed = n, truncated = false, count = n, overflow = false): ComponentFeatures {
+  const buffer = new ArrayBuffer(n * (10 * 8 + 7 * 4 + 3));
+  let at = 0;
+  const take = <T>(make: (b: ArrayBuffer, at: number, n: number) => T, bytes: number): T => {
+    const view = make(buffer, at, n);
+    at += bytes * n;
+    return view;
+  };
+  const f64 = () => take((b, o, k) => new Float64Array(b, o, k), 8);
+  const u32 = () => take((b, o, k) => new Uint32Array(b, o, k), 4);
+  const u8 = () => take((b, o, k) => new Uint8Array(b, o, k), 1);
   return {
     count,
     passed,
     overflow,
     truncated,
-    label: new Uint32Array(n),
-    area: new Uint32Array(n),
-    x0: new Uint32Array(n),
-    y0: new Uint32Array(n),
-    x1: new Uint32Array(n),
-    y1: new Uint32Array(n),
-    cx: new Float64Array(n),
-    cy: new Float64Array(n),
-    mu20: new Float64Array(n),
-    mu02: new Float64Array(n),
-    mu11: new Float64Array(n),
-    orientation: new Float64Array(n),
-    majorAxis: new Float64Array(n),
-    minorAxis: new Float64Array(n),
-    eccentricity: new Float64Array(n),
-    perimeter: new Uint32Array(n),
-    meanGray: new Float64Array(n),
-    minGray: new Uint8Array(n),
-    maxGray: new Uint8Array(n),
-    touchesBorder: new Uint8Array(n),
+    cx: f64(),
+    cy: f64(),
+    mu20: f64(),
+    mu02: f64(),
+    mu11: f64(),
+    orientation: f64(),
+    majorAxis: f64(),
+    minorAxis: f64(),
+    eccentricity: f64(),
+    meanGray: f64(),
+    label: u32(),
+    area: u32(),
+    x0: u32(),
+    y0: u32(),
+    x1: u32(),
+    y1: u32(),
+    perimeter: u32(),
+    minGray: u8(),
+    maxGray: u8(),
+    touchesBorder: u8(),
   };
 }

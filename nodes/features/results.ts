@@ -28,7 +28,8 @@ export function featureResults(alloc: SetAllocator, maxResults: number) {
     buffer,
     read(f: GpuFrame): GpuFrame {
       const { width, height } = f;
-      return withRead(f, { key: 'features', buffer, offset: 0, size: bytes, decode: (b) => decodeFeatures(b, width, height, maxResults) });
+      // Decoded in place: every value is copied into the features' own arrays.
+      return withRead(f, { key: 'features', buffer, offset: 0, size: bytes, inPlace: true, decode: (b) => decodeFeatures(b, width, height, maxResults) });
     },
   };
 }
