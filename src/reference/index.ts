@@ -4,3 +4,4 @@ export * from './thresholdCpu.js';
 export * from './images.js';
 export * from './corpus.js';
 export * from './featuresCpu.js';
+export * from './markerImage.js';

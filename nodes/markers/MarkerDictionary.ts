@@ -1,0 +1,145 @@
+/**
+ * A fiducial-marker dictionary (OpenCV's ArUco and AprilTag tables, nodes/markers/dictionaryData.ts): each
+ * marker's n×n bits, and decoding of an observed bit grid into an ID and orientation with error correction that
+ * never reports a wrong ID.
+ *
+ * Decoding compares the observed bits with every marker in its four orientations. A marker i whose nearest other
+ * codeword (another marker in any orientation, or itself turned) is `distances[i]` bits away is accepted when the
+ * observation is within r_i = floor((distances[i] − 1) / 2) bits of it: any two markers' balls of those radii are
+ * disjoint, so an observation of marker j with at most r_j flipped bits can only decode as j. Markers that look
+ * like another, or like themselves turned (distance 0), are never reported. (OpenCV's own `maxCorrectionBits` is
+ * the dictionary-wide radius, and 0 for ARUCO_ORIGINAL and APRILTAG_36h11.)
+ *
+ * @example
+ * const dict = markerDictionary('DICT_4X4_50');
+ * dict.decode(dict.bits(7)) // { id: 7, rotation: 0, distance: 0, margin: … }
+ */
+import { InvalidOptionError } from '../../src/errors.js';
+import { dictionaryData } from './dictionaryData.js';
+
+export type MarkerDictionaryName = keyof typeof dictionaryData;
+
+/** The dictionaries flowmark has, as OpenCV names them. */
+export const markerDictionaryNames = Object.keys(dictionaryData) as MarkerDictionaryName[];
+
+export interface MarkerMatch {
+  id: number;
+  /** Quarter turns clockwise from the marker as printed to the observed grid (0..3). */
+  rotation: 0 | 1 | 2 | 3;
+  /** Bits that differed from the marker (corrected). */
+  distance: number;
+  /** Distance to the next nearest marker or orientation, less `distance`: how far from doubt the decision was. */
+  margin: number;
+}
+
+/** Turns an n×n grid a quarter turn clockwise: cell (r, c) of the result is cell (n−1−c, r) of the source. */
+export function turnClockwise(bits: ArrayLike<number>, n: number): Uint8Array {
+  const out = new Uint8Array(n * n);
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) out[r * n + c] = bits[(n - 1 - c) * n + r];
+  return out;
+}
+
+/** Packs bits (0/1, at most 64) into two 32-bit words, first bit most significant. */
+function pack(bits: ArrayLike<number>): [number, number] {
+  let hi = 0;
+  let lo = 0;
+  for (let i = 0; i < bits.length; i++) {
+    hi = ((hi << 1) | (lo >>> 31)) >>> 0;
+    lo = ((lo << 1) | (bits[i] ? 1 : 0)) >>> 0;
+  }
+  return [hi, lo];
+}
+
+function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+export class MarkerDictionary {
+  readonly name: MarkerDictionaryName;
+  /** Bits per side inside the black border. */
+  readonly markerSize: number;
+  readonly count: number;
+  /** Smallest distance between two markers of the dictionary in any orientation. */
+  readonly minDistance: number;
+  readonly #bits: Uint8Array[];
+  readonly #radius: Int32Array;
+  /** Per marker and orientation (4 × count), the packed bits: [hi, lo] pairs. */
+  readonly #packed: Uint32Array;
+
+  constructor(name: MarkerDictionaryName) {
+    const data = dictionaryData[name];
+    this.name = name;
+    this.markerSize = data.markerSize;
+    this.minDistance = data.minDistance;
+    const n = data.markerSize;
+    const digits = Math.ceil((n * n) / 4);
+    this.count = data.codes.length / digits;
+    this.#bits = [];
+    for (let i = 0; i < this.count; i++) {
+      const hex = data.codes.slice(i * digits, (i + 1) * digits);
+      const bits = new Uint8Array(n * n);
+      for (let b = 0; b < n * n; b++) bits[b] = (parseInt(hex[b >> 2], 16) >> (3 - (b & 3))) & 1;
+      this.#bits.push(bits);
+    }
+    this.#radius = Int32Array.from(data.distances, (d) => Math.floor((d - 1) / 2));
+    this.#packed = new Uint32Array(this.count * 8);
+    this.#bits.forEach((bits, i) => {
+      let turned: Uint8Array = bits;
+      for (let r = 0; r < 4; r++) {
+        const [hi, lo] = pack(turned);
+        this.#packed[(i * 4 + r) * 2] = hi;
+        this.#packed[(i * 4 + r) * 2 + 1] = lo;
+        turned = turnClockwise(turned, n);
+      }
+    });
+  }
+
+  /** Marker `id`'s bits as printed: n×n, row-major, 1 = white. */
+  bits(id: number): Uint8Array {
+    if (!Number.isInteger(id) || id < 0 || id >= this.count) throw new InvalidOptionError(`${this.name}: id must be an integer 0..${this.count - 1}, got ${id}`);
+    return this.#bits[id].slice();
+  }
+
+  /** Bits a marker of this ID can have flipped and still decode as itself (−1: never decoded, it looks like another). */
+  correctable(id: number): number {
+    return this.#radius[id];
+  }
+
+  /** The marker an observed n×n grid (row-major, 1 = white) shows, or null when it is not one beyond doubt. */
+  decode(observed: ArrayLike<number>): MarkerMatch | null {
+    const n = this.markerSize;
+    if (observed.length !== n * n) throw new InvalidOptionError(`${this.name}: a grid of ${n * n} bits is needed, got ${observed.length}`);
+    const [hi, lo] = pack(observed);
+    const p = this.#packed;
+    let best = Infinity;
+    let second = Infinity;
+    let at = -1;
+    for (let k = 0; k < this.count * 4; k++) {
+      const d = popcount((p[2 * k] ^ hi) >>> 0) + popcount((p[2 * k + 1] ^ lo) >>> 0);
+      if (d < best) {
+        second = best;
+        best = d;
+        at = k;
+      } else if (d < second) second = d;
+    }
+    const id = at >> 2;
+    if (at < 0 || best > this.#radius[id]) return null;
+    // The grid shows marker `id` turned (at & 3) quarter turns clockwise.
+    return { id, rotation: (at & 3) as MarkerMatch['rotation'], distance: best, margin: second - best };
+  }
+}
+
+const cache = new Map<MarkerDictionaryName, MarkerDictionary>();
+
+/** A dictionary by OpenCV's name, any case (`'DICT_4X4_50'`, `'dict_apriltag_36h11'`). */
+export function markerDictionary(name: string): MarkerDictionary {
+  const key = typeof name === 'string' ? (name.toUpperCase() as MarkerDictionaryName) : undefined;
+  if (!key || !(key in dictionaryData)) {
+    throw new InvalidOptionError(`unknown marker dictionary ${JSON.stringify(name)}; one of ${markerDictionaryNames.join(', ')}`);
+  }
+  let d = cache.get(key);
+  if (!d) cache.set(key, (d = new MarkerDictionary(key)));
+  return d;
+}
