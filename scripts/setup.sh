@@ -3,6 +3,7 @@
 # packages. Idempotent: each step is skipped when what it provides is already there.
 #   - Mesa lavapipe (Vulkan on the CPU) from bookworm-backports: Dawn rejects bookworm's own Mesa 22.
 #   - Debian's Chromium (browser tests: WebGPU on SwiftShader) and ffmpeg (test clips, Node video decode).
+#   - Debian's python3-opencv: OpenCV's ArUco detector as the reference of marker tests and evaluation.
 #   - npm packages from package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,8 @@ need_apt=()
 mesa_ok || need_apt+=(mesa)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
+# OpenCV's ArUco detector, the reference of the marker tests and evaluation (never a dependency of the library).
+/usr/bin/python3 -c 'import cv2' >/dev/null 2>&1 || need_apt+=(python3-opencv)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages for: ${need_apt[*]}"

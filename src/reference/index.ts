@@ -5,3 +5,4 @@ export * from './images.js';
 export * from './corpus.js';
 export * from './featuresCpu.js';
 export * from './markerImage.js';
+export * from './markerScene.js';

@@ -1,0 +1,139 @@
+/**
+ * Marker evaluation on a seeded synthetic set whose corners are exact (src/reference/markerScene.ts): markers of
+ * 12–200 px, tilted up to 70°, blurred (σ 0–2), noised (σ 0–10), some frames JPEG-compressed (ffmpeg), over
+ * cluttered backgrounds, plus marker-free frames. Prints, per size bin, the detection rate, corner RMSE and p95,
+ * wrong IDs and false positives, for OpenCV's ArUco detector with each corner refinement (`scripts/opencv-aruco.py`,
+ * Debian's python3-opencv, run in the same program as the reference). flowmark's own column joins when its
+ * `markers()` operator exists (issue 11).
+ *
+ *   node dist/bench/markersEval.js [--frames 240] [--dictionary DICT_4X4_50] [--seed 1] [--keep DIR]
+ */
+import { parseArgs } from 'node:util';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { markerDictionary } from '../index.js';
+import { markerScene, rng, type MarkerScene, type Point } from '../src/reference/index.js';
+
+const { values } = parseArgs({
+  options: {
+    frames: { type: 'string', default: '240' },
+    dictionary: { type: 'string', default: 'DICT_4X4_50' },
+    seed: { type: 'string', default: '1' },
+    keep: { type: 'string' },
+  },
+});
+const width = 640;
+const height = 480;
+const dict = markerDictionary(values.dictionary as string);
+const bins: [number, number][] = [[12, 24], [24, 48], [48, 100], [100, 200]];
+
+interface Frame extends MarkerScene {
+  path: string;
+  jpeg: number | null;
+}
+
+/** JPEG round trip through ffmpeg at quality `q` (2 best … 31 worst, ffmpeg's -q:v). */
+function jpeg(gray: Uint8Array, q: number): Uint8Array {
+  const size = `${width}x${height}`;
+  const jpg = execFileSync('ffmpeg', ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', size, '-i', '-', '-q:v', String(q), '-f', 'mjpeg', '-'], { input: gray });
+  return new Uint8Array(execFileSync('ffmpeg', ['-v', 'error', '-f', 'mjpeg', '-i', '-', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { input: jpg }));
+}
+
+function makeSet(dir: string): Frame[] {
+  const r = rng(Number(values.seed));
+  const frames: Frame[] = [];
+  const total = Number(values.frames);
+  for (let i = 0; i < total; i++) {
+    const markerFree = i % 12 === 11;
+    const bin = bins[i % bins.length];
+    const count = markerFree ? 0 : bin[1] <= 48 ? 6 : bin[1] <= 100 ? 4 : 2;
+    const ids = Array.from({ length: count }, () => Math.floor(r() * dict.count)).filter((id) => dict.correctable(id) >= 0);
+    const scene = markerScene(Number(values.seed) * 100000 + i, {
+      width,
+      height,
+      markerSize: dict.markerSize,
+      bits: (id) => dict.bits(id),
+      ids,
+      side: bin,
+      maxTilt: 70,
+      blur: r() < 0.5 ? 0 : r() * 2,
+      noise: r() * 10,
+      clutter: 4 + Math.floor(r() * 8),
+    });
+    const q = r() < 0.3 ? 2 + Math.floor(r() * 12) : null;
+    const gray = q === null ? scene.gray : jpeg(scene.gray, q);
+    const path = join(dir, `frame${String(i).padStart(4, '0')}.gray`);
+    writeFileSync(path, gray);
+    frames.push({ ...scene, gray, path, jpeg: q });
+  }
+  return frames;
+}
+
+interface Detection {
+  id: number;
+  corners: Point[];
+}
+
+/** Scores detections against the truth: a detection is right when its ID is a marker of the frame whose corners it is near. */
+function score(frames: Frame[], found: Detection[][]) {
+  const rows = bins.map((b) => ({ bin: b, markers: 0, detected: 0, errors: [] as number[] }));
+  let wrongIds = 0;
+  let falsePositives = 0;
+  frames.forEach((f, i) => {
+    const unmatched = new Set(found[i]);
+    for (const m of f.markers) {
+      // Binned by the side as seen (mean of the four, after tilt), not as drawn.
+      const row = rows.find((x) => m.side < x.bin[1]) ?? rows[rows.length - 1];
+      row.markers++;
+      const centre = m.corners.reduce((s, c) => [s[0] + c[0] / 4, s[1] + c[1] / 4], [0, 0]);
+      const near = found[i].find((d) => {
+        const dc = d.corners.reduce((s, c) => [s[0] + c[0] / 4, s[1] + c[1] / 4], [0, 0]);
+        return Math.hypot(dc[0] - centre[0], dc[1] - centre[1]) < m.side / 3;
+      });
+      if (!near) continue;
+      unmatched.delete(near);
+      if (near.id !== m.id) {
+        wrongIds++;
+        continue;
+      }
+      row.detected++;
+      near.corners.forEach((c, k) => row.errors.push(Math.hypot(c[0] - m.corners[k][0], c[1] - m.corners[k][1])));
+    }
+    falsePositives += unmatched.size;
+  });
+  return { rows, wrongIds, falsePositives };
+}
+
+const q = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : NaN;
+};
+
+function main(): void {
+  const dir = (values.keep as string | undefined) ?? mkdtempSync(join(tmpdir(), 'flowmark-markers-'));
+  mkdirSync(dir, { recursive: true });
+  const frames = makeSet(dir);
+  const job = { dictionary: dict.name, frames: frames.map((f) => ({ path: f.path, width, height })), methods: ['NONE', 'SUBPIX', 'CONTOUR', 'APRILTAG'] };
+  const script = new URL('../../scripts/opencv-aruco.py', import.meta.url).pathname;
+  const out = JSON.parse(execFileSync('/usr/bin/python3', [script], { input: JSON.stringify(job), maxBuffer: 1 << 28 }).toString());
+  console.log(`marker evaluation — ${new Date().toISOString()}, ${dict.name}, ${frames.length} frames of ${width}×${height} (seed ${values.seed}),`);
+  console.log(`${frames.reduce((s, f) => s + f.markers.length, 0)} markers, ${frames.filter((f) => !f.markers.length).length} frames without markers, ${frames.filter((f) => f.jpeg !== null).length} JPEG-compressed; OpenCV ${out.opencv}`);
+  console.log('\n| detector | size px | markers | found | corner RMSE px | p95 px | wrong IDs | false positives | ms/frame (CPU) |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const [method, res] of Object.entries(out.results as Record<string, { markers: Detection[]; ms: number }[]>)) {
+    const s = score(frames, res.map((r) => r.markers));
+    const ms = res.reduce((t, r) => t + r.ms, 0) / res.length;
+    s.rows.forEach((row, k) => {
+      const rmse = Math.sqrt(row.errors.reduce((t, e) => t + e * e, 0) / Math.max(1, row.errors.length));
+      const found = `${row.detected} (${((100 * row.detected) / Math.max(1, row.markers)).toFixed(0)}%)`;
+      const totals = k === 0 ? `${s.wrongIds} | ${s.falsePositives} | ${ms.toFixed(2)}` : ' | | ';
+      const label = k === 0 ? `< ${row.bin[1]}` : k === s.rows.length - 1 ? `≥ ${row.bin[0]}` : `${row.bin[0]}–${row.bin[1]}`;
+      console.log(`| OpenCV ${method} | ${label} | ${row.markers} | ${found} | ${rmse.toFixed(3)} | ${q(row.errors, 0.95).toFixed(3)} | ${totals} |`);
+    });
+  }
+  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+}
+
+main();
