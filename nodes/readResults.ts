@@ -124,16 +124,20 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
           // One mapped range per read (they do not overlap): copied for decoders that keep their bytes, read in
           // place by those that copy what they keep (no per-frame copy of large results, less for the collector).
           const range = (at: number, n: number) => (buffer && n > 0 ? buffer.getMappedRange(at, Math.ceil(n / 4) * 4) : new ArrayBuffer(0));
-          for (const l of layout) {
-            const bytes = range(l.at, l.size);
-            values[l.key] = l.decode(l.inPlace ? bytes : bytes.slice(0, l.size));
+          try {
+            for (const l of layout) {
+              const bytes = range(l.at, l.size);
+              values[l.key] = l.decode(l.inPlace ? bytes : bytes.slice(0, l.size));
+            }
+            if (timing && frame.profile) timings = frame.profile.decode(range(timingAt, timing.size));
+          } finally {
+            // A decoder that throws ends the stream; the staging buffer is still unmapped and reusable.
+            if (buffer) {
+              buffer.unmap();
+              free.push(buffer);
+            }
+            frame.lease.release();
           }
-          if (timing && frame.profile) timings = frame.profile.decode(range(timingAt, timing.size));
-          if (buffer) {
-            buffer.unmap();
-            free.push(buffer);
-          }
-          frame.lease.release();
           pending--;
           subscriber.next({ seq: frame.seq, timeUs: frame.timeUs, width: frame.width, height: frame.height, ...values, timings });
           maybeComplete();

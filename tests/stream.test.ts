@@ -13,6 +13,7 @@ import {
   label,
   readResults,
   threshold,
+  withRead,
   type GpuFrame,
   type PixelImage,
 } from '../index.js';
@@ -280,5 +281,20 @@ describe('streams', () => {
       expect(created.length).toBeLessThanOrEqual(3 * maxInFlight);
     }
     own.destroy();
+  });
+
+  it("a decoder that throws ends the stream with its error, and gives everything back", async () => {
+    // An operator of one's own whose result cannot be decoded (here: always).
+    const broken = gpuNode('broken', async () => (f) =>
+      withRead(f, { key: 'broken', buffer: f.mask!, offset: 0, size: 16, decode: () => { throw new Error('cannot decode this'); } }),
+    );
+    const err = await new Promise<unknown>((resolve) =>
+      fromPixels(ctx, frames(5)).pipe(threshold(), broken, readResults()).subscribe({ error: resolve, complete: () => resolve(null) }),
+    );
+    expect((err as Error).message).toBe('cannot decode this');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ctx.pool.stats().inUse).toBe(0);
+    const [r] = await lastValueFrom(pipeline(frames(1)).pipe(toArray()));
+    expect(r.labeling!.converged).toBe(true);
   });
 });
