@@ -135,14 +135,14 @@ async function main(): Promise<void> {
     console.log(`\n${w}×${h}\n`);
     console.log('| run | density | components | wall p50 ms | wall p99 ms | p99/p50 | prepare p50 ms | GPU ms (median) | label GPU ms | label passes | slow frames (GC) |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-    const summary: string[] = [];
-    for (const [name, ops] of runs) {
-      const p50s: number[] = [];
-      const ratios: number[] = [];
-      const gpus: number[] = [];
-      for (let i = 0; i <= 10; i++) {
-        const d = i / 10;
-        const img: PixelImage = { width: w, height: h, format: 'gray', data: randomBlocks(w, h, d, g, 100 + i) };
+    // Densities outer, runs inner: the runs of one density are measured back to back, so a drift of the machine
+    // (clocks, other load) touches all of them alike and their ratios hold.
+    const rows = new Map<string, string[]>(runs.map(([name]) => [name, []]));
+    const stats = new Map(runs.map(([name]) => [name, { p50s: [] as number[], ratios: [] as number[], gpus: [] as number[] }]));
+    for (let i = 0; i <= 10; i++) {
+      const d = i / 10;
+      const img: PixelImage = { width: w, height: h, format: 'gray', data: randomBlocks(w, h, d, g, 100 + i) };
+      for (const [name, ops] of runs) {
         const cell = await measure(ctx, img, ops(), `label:${name}`);
         const p50 = quantile(cell.wall, 0.5);
         const p99 = quantile(cell.wall, 0.99);
@@ -152,17 +152,22 @@ async function main(): Promise<void> {
         const chain = name.includes('→');
         const label = chain ? '' : `${last.labeling!.passes}${last.labeling!.converged ? '' : '!'}`;
         const labelGpu = chain ? '' : f3(quantile(cell.labelGpu, 0.5));
-        p50s.push(p50);
-        ratios.push(p99 / p50);
-        gpus.push(gpu);
+        const st = stats.get(name)!;
+        st.p50s.push(p50);
+        st.ratios.push(p99 / p50);
+        st.gpus.push(gpu);
         // Frames over twice the median, and how many of them overlapped a garbage collection.
         const slow = cell.spans.filter((_, k) => cell.wall[k] > 2 * p50);
         const inGc = slow.filter(([a, b]) => gcs.some(([s, e]) => s < b && e > a)).length;
-        console.log(`| ${name} | ${d.toFixed(1)} | ${count} | ${f3(p50)} | ${f3(p99)} | ${(p99 / p50).toFixed(2)} | ${f3(quantile(cell.prepare, 0.5))} | ${f3(gpu)} | ${labelGpu} | ${label} | ${slow.length} (${inGc}) |`);
+        rows.get(name)!.push(`| ${name} | ${d.toFixed(1)} | ${count} | ${f3(p50)} | ${f3(p99)} | ${(p99 / p50).toFixed(2)} | ${f3(quantile(cell.prepare, 0.5))} | ${f3(gpu)} | ${labelGpu} | ${label} | ${slow.length} (${inGc}) |`);
       }
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      summary.push(`| ${name} | ${f3(mean(p50s))} | ${Math.max(...ratios).toFixed(2)} | ${f3(mean(gpus))} |`);
     }
+    for (const lines of rows.values()) lines.forEach((l) => console.log(l));
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const summary = runs.map(([name]) => {
+      const st = stats.get(name)!;
+      return `| ${name} | ${f3(mean(st.p50s))} | ${Math.max(...st.ratios).toFixed(2)} | ${f3(mean(st.gpus))} |`;
+    });
     console.log(`\n${w}×${h}, means over densities:\n`);
     console.log('| run | wall p50 ms | worst p99/p50 | GPU ms |');
     console.log('|---|---|---|---|');

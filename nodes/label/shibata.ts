@@ -10,8 +10,8 @@
  * kernel shrank to nothing: Dawn validates each indirect dispatch with a dispatch of its own, and that made
  * Shibata the slowest algorithm per frame by far; BENCHMARKS.md.)
  */
-import { dispatchItems } from '../../src/kernels.js';
-import { WG } from '../../src/dispatch.js';
+import { dispatch } from '../../src/kernels.js';
+import { wgslConstant } from '../../src/uniforms.js';
 import type { Kernel, KernelSpec } from '../../src/PipelineCache.js';
 import type { PassRecorder } from '../../src/PassRecorder.js';
 import { labelingBindings as bindings, type LabelingAlgorithm, type LabelRun, type LabelSettings } from './LabelingAlgorithm.js';
@@ -20,11 +20,14 @@ import { labelingBindings as bindings, type LabelingAlgorithm, type LabelRun, ty
 type ShibataBuffers = GPUBuffer | null;
 
 /**
- * Invocations of a propagation pass: each strides over the frame's pixels. 1024 workgroups fill a large GPU once
- * (an H100 holds about 1056 of 256 invocations) and make a pass after convergence, which returns at once, cheap.
- * (The pass's control counts workgroups in 16 bits: at most 65535.)
+ * Workgroups of a propagation pass: each strides over the frame's tiles. 1024 workgroups of 256 fill a large GPU
+ * once (an H100 holds about 1056) and make a pass after convergence, which returns at once, cheap. (The pass's
+ * control counts workgroups in 16 bits: at most 65535.)
  */
-const passThreads = 1024 * WG;
+const passGroups = 1024;
+/** A pass's tile (shaders/label/shibata.wgsl), one invocation per pixel. */
+const TILE_W = wgslConstant('label/shibata', 'TW');
+const TILE_H = wgslConstant('label/shibata', 'TH');
 
 export const shibata: LabelingAlgorithm<ShibataBuffers> = {
   kernels: (s: LabelSettings) => {
@@ -38,7 +41,8 @@ export const shibata: LabelingAlgorithm<ShibataBuffers> = {
     /** `count` propagation passes (each counts itself and checks convergence in its last workgroup). */
     const propagate = (rec: PassRecorder, run: LabelRun<ShibataBuffers>, count: number) =>
       rec.stage('propagate', (pass) => {
-        for (let i = 0; i < count; i++) dispatchItems(pass, k.propagate, run.group, Math.min(run.pixels, passThreads), rec.maxPerDim);
+        const tiles = Math.ceil(run.width / TILE_W) * Math.ceil(run.height / TILE_H);
+        for (let i = 0; i < count; i++) dispatch(pass, k.propagate, run.group, Math.min(tiles, passGroups));
       });
     const converge = async (run: LabelRun<ShibataBuffers>, batch: number): Promise<void> => {
       for (;;) {

@@ -30,77 +30,85 @@ fn prepare(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
   Lplain[p] = m;
 }
 
-fn neighbourMin(q: u32, m: u32) -> u32 {
-  return min(m, atomicLoad(&L[q])); // background is BG = 0xffffffff, never the minimum
-}
-
-// One propagation pass with O(1) work per pixel, so a pass has bounded latency whatever the image: the minimum of
-// the neighbours' labels, then up to JUMPS pointer jumps from it (stopping at a root). At a fixed point every
-// label points at a root and neighbours agree, so "nothing changed" means the labels are exact. Returns whether
-// the pixel's labels changed.
-fn propagatePixel(p: u32) -> bool {
-  let lp = atomicLoad(&L[p]);
-  if (lp == BG) { return false; }
-  let w = params.width;
-  let x = p % w;
-  let y = p / w;
-  var m = lp;
-  let left = x > 0u;
-  let right = x + 1u < w;
-  if (y > 0u) {
-    let up = p - w;
-    m = neighbourMin(up, m);
-    if (CONN8 && left) { m = neighbourMin(up - 1u, m); }
-    if (CONN8 && right) { m = neighbourMin(up + 1u, m); }
-  }
-  if (left) { m = neighbourMin(p - 1u, m); }
-  if (right) { m = neighbourMin(p + 1u, m); }
-  if (y + 1u < params.height) {
-    let down = p + w;
-    m = neighbourMin(down, m);
-    if (CONN8 && left) { m = neighbourMin(down - 1u, m); }
-    if (CONN8 && right) { m = neighbourMin(down + 1u, m); }
-  }
-  // Bounded pointer jumping: at most JUMPS dependent loads keep the pass's latency independent of the image; a
-  // root ends the walk early (most labels point at one after the first passes).
-  for (var j = 0u; j < JUMPS; j++) {
-    let n = atomicLoad(&L[m]);
-    if (n == m) { break; }
-    m = n;
-  }
-  if (m < lp) {
-    atomicMin(&L[lp], m);
-    atomicMin(&L[p], m);
-    return true;
-  }
-  return false;
-}
-
 var<workgroup> wgPending: u32;
 var<workgroup> wgChanged: atomic<u32>;
 
-// A pass over the frame with a bounded grid (each invocation strides over the pixels), so a pass after convergence,
-// which returns at once, launches few workgroups. The pass's control is its last workgroup: each adds to one
-// word of `info` its arrival (low 16 bits) and whether it changed anything (high bits) with a single atomic, so
-// the last to arrive sees every other's contribution in the value it gets back, and counts the pass, clears
-// `pending` if nothing changed, and resets the word for the next pass. (Grids stay under 2^16 workgroups.)
-@compute @workgroup_size(WG)
-fn propagate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+// One propagation pass with O(1) work per pixel, so a pass has bounded latency whatever the image: each pixel takes
+// the minimum of its neighbourhood's labels, then up to JUMPS pointer jumps from it (stopping at a root), and lowers
+// itself and its old label to the result. At a fixed point every label points at a root and neighbours agree, so
+// "nothing changed" means the labels are exact.
+//
+// Workgroups stride over tiles of TW×TH pixels, one invocation each (a bounded grid, so a pass after convergence,
+// which returns at once, launches few workgroups). A tile's labels, with a one-pixel halo, are first loaded into
+// workgroup memory with one coalesced atomic load per pixel, and neighbourhoods are read from there rather than with
+// eight scattered loads each (about 10% off a pass in steady state on an H100). A snapshot is enough: labels only
+// decrease, so a neighbour read a little early is a larger, still valid, label.
+//
+// The pass's control is its last workgroup: each adds to one word of `info` its arrival (low 16 bits) and whether
+// it changed anything (high bits) with a single atomic, so the last to arrive sees every other's contribution in
+// the value it gets back, and counts the pass, clears `pending` if nothing changed, and resets the word for the
+// next pass. (Grids stay under 2^16 workgroups.)
+const TW: u32 = 32u;
+const TH: u32 = 8u;
+const HW: u32 = TW + 2u; // a row of the tile with its halo
+var<workgroup> tileLabels: array<u32, (TW + 2u) * (TH + 2u)>;
+
+@compute @workgroup_size(TW * TH)
+fn propagate(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) li: u32) {
   if (li == 0u) {
     wgPending = atomicLoad(&info[2]);
     atomicStore(&wgChanged, 0u);
   }
   if (workgroupUniformLoad(&wgPending) == 0u) { return; }
-  let stride = nwg.x * nwg.y * WG;
+  let w = params.width;
+  let h = params.height;
+  let tilesX = (w + TW - 1u) / TW;
+  let tiles = tilesX * ((h + TH - 1u) / TH);
+  let groups = nwg.x * nwg.y;
   var changed = false;
-  for (var p = linearIndex(gid, nwg); p < params.pixels; p += stride) { changed = propagatePixel(p) || changed; }
+  for (var t = wid.y * nwg.x + wid.x; t < tiles; t += groups) {
+    let x0 = (t % tilesX) * TW;
+    let y0 = (t / tilesX) * TH;
+    for (var i = li; i < HW * (TH + 2u); i += TW * TH) {
+      let x = i32(x0 + i % HW) - 1;
+      let y = i32(y0 + i / HW) - 1;
+      var v = BG;
+      if (x >= 0 && y >= 0 && u32(x) < w && u32(y) < h) { v = atomicLoad(&L[u32(y) * w + u32(x)]); }
+      tileLabels[i] = v;
+    }
+    workgroupBarrier();
+    let lx = li % TW;
+    let ly = li / TW;
+    let x = x0 + lx;
+    let y = y0 + ly;
+    let c = (ly + 1u) * HW + lx + 1u;
+    let lp = tileLabels[c];
+    if (x < w && y < h && lp != BG) {
+      // Outside the frame the halo holds BG, never a minimum.
+      var m = min(lp, min(min(tileLabels[c - HW], tileLabels[c + HW]), min(tileLabels[c - 1u], tileLabels[c + 1u])));
+      if (CONN8) {
+        m = min(m, min(min(tileLabels[c - HW - 1u], tileLabels[c - HW + 1u]), min(tileLabels[c + HW - 1u], tileLabels[c + HW + 1u])));
+      }
+      for (var j = 0u; j < JUMPS; j++) {
+        let n = atomicLoad(&L[m]);
+        if (n == m) { break; }
+        m = n;
+      }
+      if (m < lp) {
+        atomicMin(&L[lp], m);
+        atomicMin(&L[y * w + x], m);
+        changed = true;
+      }
+    }
+    workgroupBarrier();
+  }
   if (changed) { atomicStore(&wgChanged, 1u); }
   workgroupBarrier();
   if (li != 0u) { return; }
   let mine = atomicLoad(&wgChanged);
   let before = atomicAdd(&info[3], 1u | (mine << 16u));
-  if ((before & 0xffffu) + 1u < nwg.x * nwg.y) { return; }
+  if ((before & 0xffffu) + 1u < groups) { return; }
   atomicAdd(&info[1], 1u);
   if ((before >> 16u) + mine == 0u) { atomicStore(&info[2], 0u); }
   atomicStore(&info[3], 0u);
