@@ -1,7 +1,8 @@
 /**
  * Pixels from the CPU into a source's per-slot GPU buffers, through staging buffers of our own that stay mapped
  * between frames. `queue.writeBuffer` copies into staging memory Dawn allocates for each call: one frame at a time
- * on an H100 that cost 0.4 ms per 720p frame and 0.85 ms per 2048² frame, and its time was bimodal (BENCHMARKS.md).
+ * on an H100 a 2048² frame took 1.36 ms of wall time that way against 0.89 ms this way, and a third of the frames
+ * took twice the median (BENCHMARKS.md).
  * Here each slot keeps a few MAP_WRITE buffers: a frame writes its pixels into a mapped one, its encoder copies
  * them into the slot's storage buffer, and when the frame is released (its last submission has completed) the
  * staging buffer is mapped again for a later frame. A frame that finds none mapped gets a new one, mapped at
