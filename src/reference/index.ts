@@ -6,3 +6,4 @@ export * from './corpus.js';
 export * from './featuresCpu.js';
 export * from './markerImage.js';
 export * from './markerScene.js';
+export * from './markerDecodeCpu.js';
