@@ -7,3 +7,4 @@ export * from './featuresCpu.js';
 export * from './markerImage.js';
 export * from './markerScene.js';
 export * from './markerDecodeCpu.js';
+export * from './refineCornersCpu.js';
