@@ -3,8 +3,9 @@
  * 12–200 px, tilted up to 70°, blurred (σ 0–2), noised (σ 0–10), some frames JPEG-compressed (ffmpeg), over
  * cluttered backgrounds, plus marker-free frames. Prints, per size bin, the detection rate, corner RMSE and p95,
  * wrong IDs and false positives, for OpenCV's ArUco detector with each corner refinement (`scripts/opencv-aruco.py`,
- * Debian's python3-opencv, run in the same program as the reference). flowmark's own column joins when its
- * `markers()` operator exists (issue 11).
+ * Debian's python3-opencv, run in the same program as the reference) and for flowmark's CPU reference detector
+ * (src/reference/detectMarkersCpu.ts, single-threaded JavaScript); the GPU `markers()` operator joins when it
+ * exists (issue 11).
  *
  *   node dist/bench/markersEval.js [--frames 240] [--dictionary DICT_4X4_50] [--seed 1] [--keep DIR]
  */
@@ -14,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { markerDictionary } from '../index.js';
-import { markerScene, rng, type MarkerScene, type Point } from '../src/reference/index.js';
+import { detectMarkersCpu, markerScene, rng, type MarkerScene, type Point } from '../src/reference/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -122,7 +123,14 @@ function main(): void {
   console.log(`${frames.reduce((s, f) => s + f.markers.length, 0)} markers, ${frames.filter((f) => !f.markers.length).length} frames without markers, ${frames.filter((f) => f.jpeg !== null).length} JPEG-compressed; OpenCV ${out.opencv}`);
   console.log('\n| detector | size px | markers | found | corner RMSE px | p95 px | wrong IDs | false positives | ms/frame (CPU) |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const [method, res] of Object.entries(out.results as Record<string, { markers: Detection[]; ms: number }[]>)) {
+  // flowmark's CPU reference (src/reference/detectMarkersCpu.ts), the design the GPU operator will carry out.
+  const ours = frames.map((f) => {
+    const t0 = performance.now();
+    const markers = detectMarkersCpu(f.gray, width, height, dict);
+    return { markers, ms: performance.now() - t0 };
+  });
+  const results: Record<string, { markers: Detection[]; ms: number }[]> = { ...(out.results as Record<string, { markers: Detection[]; ms: number }[]>), 'flowmark CPU reference': ours };
+  for (const [method, res] of Object.entries(results)) {
     const s = score(frames, res.map((r) => r.markers));
     const ms = res.reduce((t, r) => t + r.ms, 0) / res.length;
     s.rows.forEach((row, k) => {
@@ -130,7 +138,7 @@ function main(): void {
       const found = `${row.detected} (${((100 * row.detected) / Math.max(1, row.markers)).toFixed(0)}%)`;
       const totals = k === 0 ? `${s.wrongIds} | ${s.falsePositives} | ${ms.toFixed(2)}` : ' | | ';
       const label = k === 0 ? `< ${row.bin[1]}` : k === s.rows.length - 1 ? `≥ ${row.bin[0]}` : `${row.bin[0]}–${row.bin[1]}`;
-      console.log(`| OpenCV ${method} | ${label} | ${row.markers} | ${found} | ${rmse.toFixed(3)} | ${q(row.errors, 0.95).toFixed(3)} | ${totals} |`);
+      console.log(`| ${method.startsWith('flowmark') ? method : `OpenCV ${method}`} | ${label} | ${row.markers} | ${found} | ${rmse.toFixed(3)} | ${q(row.errors, 0.95).toFixed(3)} | ${totals} |`);
     });
   }
   if (!values.keep) rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@
  * @example
  * const dict = markerDictionary('DICT_4X4_50');
  * dict.decode(dict.bits(7)) // { id: 7, rotation: 0, distance: 0, margin: … }
+ * dict.decode(grid, 1)       // correcting up to the full radius
  */
 import { InvalidOptionError } from '../../src/errors.js';
 import { dictionaryData } from './dictionaryData.js';
@@ -107,8 +108,13 @@ export class MarkerDictionary {
     return this.#radius[id];
   }
 
-  /** The marker an observed n×n grid (row-major, 1 = white) shows, or null when it is not one beyond doubt. */
-  decode(observed: ArrayLike<number>): MarkerMatch | null {
+  /**
+   * The marker an observed n×n grid (row-major, 1 = white) shows, or null when it is not one beyond doubt.
+   * `correctionRate` (0..1, default 0.6 as OpenCV's `errorCorrectionRate`) is the share of each marker's radius
+   * used: correcting fewer bits than the radius allows turns fewer patterns that are no marker at all (clutter
+   * read as a grid) into one.
+   */
+  decode(observed: ArrayLike<number>, correctionRate = 0.6): MarkerMatch | null {
     const n = this.markerSize;
     if (observed.length !== n * n) throw new InvalidOptionError(`${this.name}: a grid of ${n * n} bits is needed, got ${observed.length}`);
     const [hi, lo] = pack(observed);
@@ -125,7 +131,7 @@ export class MarkerDictionary {
       } else if (d < second) second = d;
     }
     const id = at >> 2;
-    if (at < 0 || best > this.#radius[id]) return null;
+    if (at < 0 || this.#radius[id] < 0 || best > Math.floor(this.#radius[id] * correctionRate)) return null;
     // The grid shows marker `id` turned (at & 3) quarter turns clockwise.
     return { id, rotation: (at & 3) as MarkerMatch['rotation'], distance: best, margin: second - best };
   }

@@ -8,3 +8,4 @@ export * from './markerImage.js';
 export * from './markerScene.js';
 export * from './markerDecodeCpu.js';
 export * from './refineCornersCpu.js';
+export * from './detectMarkersCpu.js';

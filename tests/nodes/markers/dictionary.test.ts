@@ -67,7 +67,11 @@ describe('marker dictionaries', () => {
           const flips = t < 4 ? radius : Math.floor(r() * (radius + 1));
           const order = Array.from({ length: n * n }, (_, i) => i).sort(() => r() - 0.5);
           for (const i of order.slice(0, flips)) bits[i] ^= 1;
-          expect(d.decode(bits), `${name} id ${id} with ${flips} flips`).toMatchObject({ id, rotation: turn, distance: flips });
+          expect(d.decode(bits, 1), `${name} id ${id} with ${flips} flips`).toMatchObject({ id, rotation: turn, distance: flips });
+          // By default, as OpenCV, 60% of the radius: more flips than that are refused, never misread.
+          const byDefault = d.decode(bits);
+          if (flips <= Math.floor(radius * 0.6)) expect(byDefault).toMatchObject({ id, rotation: turn });
+          else expect(byDefault).toBeNull();
           trials++;
         }
       }
@@ -80,7 +84,7 @@ describe('marker dictionaries', () => {
       const r = rng(77 + n);
       for (let t = 0; t < 2000; t++) {
         const grid = Uint8Array.from({ length: n * n }, () => (r() < 0.5 ? 1 : 0));
-        const m = d.decode(grid);
+        const m = d.decode(grid, 1);
         if (!m) continue;
         let turned = d.bits(m.id);
         for (let k = 0; k < m.rotation; k++) turned = turnClockwise(turned, n);
