@@ -7,6 +7,7 @@
  * marker's turn, so the corners come back in the order the marker was printed.
  */
 import { applyHomography, homography, type Point } from './markerScene.js';
+import { sampleBilinear } from './sampleBilinear.js';
 
 /** What decoding needs of a dictionary (`MarkerDictionary` has it; src/ does not import the operators). */
 export interface GridDecoder {
@@ -35,17 +36,6 @@ export interface DecodeOptions {
   margin?: number;
   /** Least difference between the black and white cell means, in gray levels (default 20). */
   minContrast?: number;
-}
-
-function bilinear(gray: ArrayLike<number>, w: number, h: number, [x, y]: Point): number {
-  const cx = Math.min(w - 1, Math.max(0, x));
-  const cy = Math.min(h - 1, Math.max(0, y));
-  const x0 = Math.min(w - 2, Math.floor(cx));
-  const y0 = Math.min(h - 2, Math.floor(cy));
-  const fx = cx - x0;
-  const fy = cy - y0;
-  const at = (xx: number, yy: number) => gray[yy * w + xx];
-  return (at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx) * (1 - fy) + (at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx) * fy;
 }
 
 /** Otsu's threshold over a few values: the split of the sorted values with the largest between-class variance. */
@@ -94,7 +84,7 @@ export function decodeMarkerCpu(
         for (let b = 0; b < q; b++) {
           const u = c + margin + ((b + 0.5) / q) * (1 - 2 * margin);
           const v = r + margin + ((a + 0.5) / q) * (1 - 2 * margin);
-          sum += bilinear(gray, width, height, applyHomography(h, [u, v]));
+          sum += sampleBilinear(gray, width, height, ...applyHomography(h, [u, v]));
         }
       }
       means.push(sum / (q * q));

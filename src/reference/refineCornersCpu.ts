@@ -6,23 +6,13 @@
  * neighbouring lines meet. Corners are given and returned clockwise as seen (any starting corner).
  */
 import type { Point } from './markerScene.js';
+import { sampleBilinear } from './sampleBilinear.js';
 
 export interface RefineOptions {
   /** Half-width of a profile across the edge, in pixels (default: a third of a cell, at least 1.5 and at most 4). */
   reach?: number;
   /** The marker's cells per side, border included (n + 2), to size the reach. */
   cells: number;
-}
-
-function bilinear(gray: ArrayLike<number>, w: number, h: number, x: number, y: number): number {
-  const cx = Math.min(w - 1, Math.max(0, x));
-  const cy = Math.min(h - 1, Math.max(0, y));
-  const x0 = Math.min(w - 2, Math.floor(cx));
-  const y0 = Math.min(h - 2, Math.floor(cy));
-  const fx = cx - x0;
-  const fy = cy - y0;
-  const at = (xx: number, yy: number) => gray[yy * w + xx];
-  return (at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx) * (1 - fy) + (at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx) * fy;
 }
 
 /** A line as a point and a unit direction, fitted to points by total least squares. */
@@ -80,9 +70,9 @@ function refineOnce(gray: ArrayLike<number>, width: number, height: number, corn
       // The gradient along the profile, rising from the black border out to the white margin; only its strong
       // part (over a fifth of its peak) weighs in, so noise on the flat parts does not pull the edge.
       const grads: number[] = [];
-      let prev = bilinear(gray, width, height, bx - nrm[0] * reach, by - nrm[1] * reach);
+      let prev = sampleBilinear(gray, width, height, bx - nrm[0] * reach, by - nrm[1] * reach);
       for (let s = -reach + step; s <= reach + 1e-9; s += step) {
-        const v = bilinear(gray, width, height, bx + nrm[0] * s, by + nrm[1] * s);
+        const v = sampleBilinear(gray, width, height, bx + nrm[0] * s, by + nrm[1] * s);
         grads.push(v - prev);
         prev = v;
       }
