@@ -1,21 +1,21 @@
 /**
  * Marker detection on the CPU, end to end: the reference the GPU `markers()` operator will be checked against, and a
- * column of the marker evaluation. The markers' black borders are components of the inverted adaptive threshold;
+ * column of the marker evaluation. The markers' black borders are components of the inverted adaptive threshold
+ * (at several windows: a small marker's border vanishes in a large window's mean, a large one's in a small window);
  * each component large enough gets the quadrilateral of its convex hull (the hull point farthest from the centre,
  * the point farthest from that, and the points farthest from the line through both on either side), which must
  * fill the hull; the quad's corners are refined to subpixel on the gray image (refineCornersCpu) and the marker is
  * read through them (decodeMarkerCpu). Corners come back in OpenCV's convention: outer corners of the border,
  * printed top-left first, pixel centres at integers.
  */
-import { thresholdAdaptive } from './thresholdCpu.js';
 import { labelCpu } from './labelCpu.js';
 import { refineCornersCpu } from './refineCornersCpu.js';
 import { decodeMarkerCpu, type DecodedMarker, type GridDecoder } from './markerDecodeCpu.js';
 import type { Point } from './markerScene.js';
 
 export interface DetectOptions {
-  /** Adaptive threshold window (odd) and offset (default 15 and 7). */
-  window?: number;
+  /** Adaptive threshold windows (odd; default 31, 15, 9 and 5: small markers need small windows; a marker seen at several is kept from the largest) and offset (7). */
+  windows?: number[];
   offset?: number;
   /** Smallest side of a candidate's box in pixels (default 8). */
   minSide?: number;
@@ -61,8 +61,51 @@ function quadOf(h: Point[]): Point[] | null {
   return [i0, i1, i2, i3].sort((a, b) => a - b).map((i) => h[i]);
 }
 
+/**
+ * Dark pixels: gray ≤ the mean of the clipped window − offset (the inverse of `thresholdAdaptive`, the same
+ * integer decision), from an integral image so that large windows cost no more than small ones.
+ */
+function darkMask(gray: ArrayLike<number>, width: number, height: number, window: number, offset: number): Uint8Array {
+  const W = width + 1;
+  const sums = new Float64Array(W * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let row = 0;
+    for (let x = 0; x < width; x++) {
+      row += gray[y * width + x];
+      sums[(y + 1) * W + x + 1] = sums[y * W + x + 1] + row;
+    }
+  }
+  const r = (window - 1) / 2;
+  const m = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.max(0, y - r);
+    const y1 = Math.min(height - 1, y + r) + 1;
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.max(0, x - r);
+      const x1 = Math.min(width - 1, x + r) + 1;
+      const s = sums[y1 * W + x1] - sums[y0 * W + x1] - sums[y1 * W + x0] + sums[y0 * W + x0];
+      m[y * width + x] = (gray[y * width + x] + offset) * (x1 - x0) * (y1 - y0) > s ? 0 : 255;
+    }
+  }
+  return m;
+}
+
 export function detectMarkersCpu(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, options: DetectOptions = {}): DecodedMarker[] {
-  const mask = thresholdAdaptive(gray, width, height, options.window ?? 15, options.offset ?? 7, true);
+  const found: DecodedMarker[] = [];
+  for (const window of options.windows ?? [31, 15, 9, 5]) {
+    for (const m of detectAtWindow(gray, width, height, dict, window, options)) {
+      // The same marker seen at another window: keep the first.
+      const c = centre(m.corners);
+      if (!found.some((f) => f.id === m.id && Math.hypot(centre(f.corners)[0] - c[0], centre(f.corners)[1] - c[1]) < 2)) found.push(m);
+    }
+  }
+  return found;
+}
+
+const centre = (q: Point[]): Point => [q.reduce((s, p) => s + p[0], 0) / q.length, q.reduce((s, p) => s + p[1], 0) / q.length];
+
+function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, window: number, options: DetectOptions): DecodedMarker[] {
+  const mask = darkMask(gray, width, height, window, options.offset ?? 7);
   const { labels, count } = labelCpu(mask, width, height, 8);
   const minSide = options.minSide ?? 8;
   // Each component's boundary pixels (a background 4-neighbour or the frame's edge): the hull needs no others.
