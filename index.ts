@@ -15,7 +15,8 @@ export { threshold, type ThresholdOptions } from './nodes/threshold.js';
 export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from './nodes/label.js';
 export { features, type FeaturesOptions } from './nodes/features.js';
 export { readResults, type ReadResultsOptions } from './nodes/readResults.js';
-export { markerDictionary, markerDictionaryNames, MarkerDictionary, turnClockwise, type MarkerMatch, type MarkerDictionaryName } from './nodes/markers/MarkerDictionary.js';
+export { markerDictionary, markerDictionaryNames, MarkerDictionary, type MarkerMatch, type MarkerDictionaryName } from './nodes/markers/MarkerDictionary.js';
+export { turnClockwise } from './src/turnClockwise.js';
 
 // The runtime: contexts, frames, results, errors.
 export { GpuContext, type GpuContextOptions, type GpuFeatures, type GpuLimits } from './src/GpuContext.js';

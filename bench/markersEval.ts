@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { markerDictionary } from '../index.js';
-import { detectMarkersCpu, markerScene, rng, type MarkerScene, type Point } from '../src/reference/index.js';
+import { centreOf, detectMarkersCpu, markerScene, rng, type MarkerScene, type Point } from '../src/reference/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -88,9 +88,9 @@ function score(frames: Frame[], found: Detection[][]) {
       // Binned by the side as seen (mean of the four, after tilt), not as drawn.
       const row = rows.find((x) => m.side < x.bin[1]) ?? rows[rows.length - 1];
       row.markers++;
-      const centre = m.corners.reduce((s, c) => [s[0] + c[0] / 4, s[1] + c[1] / 4], [0, 0]);
+      const centre = centreOf(m.corners);
       const near = found[i].find((d) => {
-        const dc = d.corners.reduce((s, c) => [s[0] + c[0] / 4, s[1] + c[1] / 4], [0, 0]);
+        const dc = centreOf(d.corners);
         return Math.hypot(dc[0] - centre[0], dc[1] - centre[1]) < m.side / 3;
       });
       if (!near) continue;

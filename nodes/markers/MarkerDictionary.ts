@@ -17,6 +17,7 @@
  */
 import { InvalidOptionError } from '../../src/errors.js';
 import { dictionaryData } from './dictionaryData.js';
+import { turnClockwise } from '../../src/turnClockwise.js';
 
 export type MarkerDictionaryName = keyof typeof dictionaryData;
 
@@ -31,13 +32,6 @@ export interface MarkerMatch {
   distance: number;
   /** Distance to the next nearest marker or orientation, less `distance`: how far from doubt the decision was. */
   margin: number;
-}
-
-/** Turns an n×n grid a quarter turn clockwise: cell (r, c) of the result is cell (n−1−c, r) of the source. */
-export function turnClockwise(bits: ArrayLike<number>, n: number): Uint8Array {
-  const out = new Uint8Array(n * n);
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) out[r * n + c] = bits[(n - 1 - c) * n + r];
-  return out;
 }
 
 /** Packs bits (0/1, at most 64) into two 32-bit words, first bit most significant. */

@@ -8,10 +8,11 @@
  * read through them (decodeMarkerCpu). Corners come back in OpenCV's convention: outer corners of the border,
  * printed top-left first, pixel centres at integers.
  */
+import { thresholdAdaptive } from './thresholdCpu.js';
 import { labelCpu } from './labelCpu.js';
 import { refineCornersCpu } from './refineCornersCpu.js';
 import { decodeMarkerCpu, type DecodedMarker, type GridDecoder } from './markerDecodeCpu.js';
-import type { Point } from './markerScene.js';
+import { centreOf, type Point } from './markerScene.js';
 
 export interface DetectOptions {
   /** Adaptive threshold windows (odd; default 31, 15, 9 and 5: small markers need small windows; a marker seen at several is kept from the largest) and offset (7). */
@@ -44,8 +45,7 @@ const area = (poly: Point[]) => Math.abs(poly.reduce((s, a, i) => { const b = po
 /** Four hull points that span it, in hull order, or null. */
 function quadOf(h: Point[]): Point[] | null {
   if (h.length < 4) return null;
-  const cx = h.reduce((s, q) => s + q[0], 0) / h.length;
-  const cy = h.reduce((s, q) => s + q[1], 0) / h.length;
+  const [cx, cy] = centreOf(h);
   const far = (from: Point) => h.reduce((bi, q, i) => (Math.hypot(q[0] - from[0], q[1] - from[1]) > Math.hypot(h[bi][0] - from[0], h[bi][1] - from[1]) ? i : bi), 0);
   const i0 = far([cx, cy]);
   const i2 = far(h[i0]);
@@ -61,51 +61,20 @@ function quadOf(h: Point[]): Point[] | null {
   return [i0, i1, i2, i3].sort((a, b) => a - b).map((i) => h[i]);
 }
 
-/**
- * Dark pixels: gray ≤ the mean of the clipped window − offset (the inverse of `thresholdAdaptive`, the same
- * integer decision), from an integral image so that large windows cost no more than small ones.
- */
-function darkMask(gray: ArrayLike<number>, width: number, height: number, window: number, offset: number): Uint8Array {
-  const W = width + 1;
-  const sums = new Float64Array(W * (height + 1));
-  for (let y = 0; y < height; y++) {
-    let row = 0;
-    for (let x = 0; x < width; x++) {
-      row += gray[y * width + x];
-      sums[(y + 1) * W + x + 1] = sums[y * W + x + 1] + row;
-    }
-  }
-  const r = (window - 1) / 2;
-  const m = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) {
-    const y0 = Math.max(0, y - r);
-    const y1 = Math.min(height - 1, y + r) + 1;
-    for (let x = 0; x < width; x++) {
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(width - 1, x + r) + 1;
-      const s = sums[y1 * W + x1] - sums[y0 * W + x1] - sums[y1 * W + x0] + sums[y0 * W + x0];
-      m[y * width + x] = (gray[y * width + x] + offset) * (x1 - x0) * (y1 - y0) > s ? 0 : 255;
-    }
-  }
-  return m;
-}
-
 export function detectMarkersCpu(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, options: DetectOptions = {}): DecodedMarker[] {
-  const found: DecodedMarker[] = [];
+  const found: { marker: DecodedMarker; at: Point }[] = [];
   for (const window of options.windows ?? [31, 15, 9, 5]) {
-    for (const m of detectAtWindow(gray, width, height, dict, window, options)) {
+    for (const marker of detectAtWindow(gray, width, height, dict, window, options)) {
       // The same marker seen at another window: keep the first.
-      const c = centre(m.corners);
-      if (!found.some((f) => f.id === m.id && Math.hypot(centre(f.corners)[0] - c[0], centre(f.corners)[1] - c[1]) < 2)) found.push(m);
+      const at = centreOf(marker.corners);
+      if (!found.some((f) => f.marker.id === marker.id && Math.hypot(f.at[0] - at[0], f.at[1] - at[1]) < 2)) found.push({ marker, at });
     }
   }
-  return found;
+  return found.map((f) => f.marker);
 }
-
-const centre = (q: Point[]): Point => [q.reduce((s, p) => s + p[0], 0) / q.length, q.reduce((s, p) => s + p[1], 0) / q.length];
 
 function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, window: number, options: DetectOptions): DecodedMarker[] {
-  const mask = darkMask(gray, width, height, window, options.offset ?? 7);
+  const mask = thresholdAdaptive(gray, width, height, window, options.offset ?? 7, true);
   const { labels, count } = labelCpu(mask, width, height, 8);
   const minSide = options.minSide ?? 8;
   // Each component's boundary pixels (a background 4-neighbour or the frame's edge): the hull needs no others.
@@ -134,8 +103,7 @@ function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, 
     const q = quadOf(h);
     if (!q || area(q) < 0.9 * area(h)) continue;
     // Pixel centres lie half a pixel inside the border's outer edge: push the corners out from the centre.
-    const cx = q.reduce((s, p) => s + p[0], 0) / 4;
-    const cy = q.reduce((s, p) => s + p[1], 0) / 4;
+    const [cx, cy] = centreOf(q);
     const start = q.map(([x, y]): Point => {
       const d = Math.hypot(x - cx, y - cy);
       return [x + ((x - cx) / d) * 0.7, y + ((y - cy) / d) * 0.7];

@@ -3,6 +3,7 @@
  * bits, white = 1) inside a white quiet zone, and its grid read back from cell centres. The oracle for marker
  * decoding and the start of synthetic marker frames.
  */
+import { turnClockwise } from '../turnClockwise.js';
 
 export interface MarkerImage {
   width: number;
@@ -44,10 +45,7 @@ export function readGrid(img: MarkerImage, n: number, level = 128): Uint8Array {
   return bits;
 }
 
-/** Turns a square gray image a quarter turn clockwise (as a marker turned in front of the camera). */
+/** Turns a drawn marker a quarter turn clockwise (as a marker turned in front of the camera). */
 export function turnImageClockwise(img: MarkerImage): MarkerImage {
-  const s = img.width;
-  const data = new Uint8Array(s * s);
-  for (let y = 0; y < s; y++) for (let x = 0; x < s; x++) data[y * s + x] = img.data[(s - 1 - x) * s + y];
-  return { ...img, data };
+  return { ...img, data: turnClockwise(img.data, img.width) };
 }

@@ -43,6 +43,11 @@ function solve(a: number[][], b: number[]): number[] {
   return m.map((row, i) => row[n] / row[i]);
 }
 
+/** The mean of some points (a quad's centre). */
+export function centreOf(points: Point[]): Point {
+  return [points.reduce((s, p) => s + p[0], 0) / points.length, points.reduce((s, p) => s + p[1], 0) / points.length];
+}
+
 export function applyHomography(h: Homography, [x, y]: Point): Point {
   const w = h[6] * x + h[7] * y + h[8];
   return [(h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w];

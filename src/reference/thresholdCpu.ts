@@ -46,20 +46,30 @@ export function otsuLevel(gray: ArrayLike<number>): number {
   return 0;
 }
 
-/** Foreground where gray > mean of the clipped (2r+1)² window − offset, decided in integers. */
+/**
+ * Foreground where gray > mean of the clipped (2r+1)² window − offset, decided in integers. Window sums come from an
+ * integral image (exact in doubles), so large windows cost no more than small ones.
+ */
 export function thresholdAdaptive(gray: ArrayLike<number>, width: number, height: number, window: number, offset: number, invert = false): Uint8Array {
+  const W = width + 1;
+  const sums = new Float64Array(W * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let row = 0;
+    for (let x = 0; x < width; x++) {
+      row += gray[y * width + x];
+      sums[(y + 1) * W + x + 1] = sums[y * W + x + 1] + row;
+    }
+  }
   const r = (window - 1) / 2;
   const m = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
     const y0 = Math.max(0, y - r);
-    const y1 = Math.min(height - 1, y + r);
+    const y1 = Math.min(height - 1, y + r) + 1;
     for (let x = 0; x < width; x++) {
       const x0 = Math.max(0, x - r);
-      const x1 = Math.min(width - 1, x + r);
-      let s = 0;
-      for (let j = y0; j <= y1; j++) for (let i = x0; i <= x1; i++) s += gray[j * width + i];
-      const count = (x1 - x0 + 1) * (y1 - y0 + 1);
-      m[y * width + x] = (gray[y * width + x] + offset) * count > s !== invert ? 255 : 0;
+      const x1 = Math.min(width - 1, x + r) + 1;
+      const s = sums[y1 * W + x1] - sums[y0 * W + x1] - sums[y1 * W + x0] + sums[y0 * W + x0];
+      m[y * width + x] = (gray[y * width + x] + offset) * (x1 - x0) * (y1 - y0) > s !== invert ? 255 : 0;
     }
   }
   return m;
