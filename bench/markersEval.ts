@@ -4,17 +4,23 @@
  * cluttered backgrounds, plus marker-free frames. Prints, per size bin, the detection rate, corner RMSE and p95,
  * wrong IDs and false positives, for OpenCV's ArUco detector with each corner refinement (`scripts/opencv-aruco.py`,
  * Debian's python3-opencv, run in the same program as the reference) and for flowmark's CPU reference detector
- * (src/reference/detectMarkersCpu.ts, single-threaded JavaScript); the GPU `markers()` operator joins when it
- * exists (issue 11).
+ * (src/reference/detectMarkersCpu.ts, single-threaded JavaScript) and the GPU `markers()` operator (the same method;
+ * its ms/frame is the wall time over the whole set, frames in flight as a file source runs them).
  *
- *   node dist/bench/markersEval.js [--frames 240] [--dictionary DICT_4X4_50] [--seed 1] [--keep DIR]
+ *   node dist/bench/markersEval.js [--frames 240] [--dictionary DICT_4X4_50] [--seed 1] [--keep DIR] [--dawn backend=vulkan]
+ *                                  [--detectors opencv,cpu,gpu] [--details]
+ *
+ * `--details` lists, for flowmark's detectors, every marker missed, wrong ID and false positive with its frame.
  */
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { markerDictionary } from '../index.js';
+import { lastValueFrom, toArray } from 'rxjs';
+import { GpuContext, fromPixels, markerDictionary, markers, readResults } from '../index.js';
+import { defaultDawnFlags } from '../src/gpu.js';
+import { runMain } from './timing.js';
 import { centreOf, detectMarkersCpu, markerScene, rng, type MarkerScene, type Point } from '../src/reference/index.js';
 
 const { values } = parseArgs({
@@ -23,6 +29,9 @@ const { values } = parseArgs({
     dictionary: { type: 'string', default: 'DICT_4X4_50' },
     seed: { type: 'string', default: '1' },
     keep: { type: 'string' },
+    dawn: { type: 'string', multiple: true, default: [] },
+    detectors: { type: 'string', default: 'opencv,cpu,gpu' },
+    details: { type: 'boolean', default: false },
   },
 });
 const width = 640;
@@ -82,6 +91,7 @@ function score(frames: Frame[], found: Detection[][]) {
   const rows = bins.map((b) => ({ bin: b, markers: 0, detected: 0, errors: [] as number[] }));
   let wrongIds = 0;
   let falsePositives = 0;
+  const details: string[] = [];
   frames.forEach((f, i) => {
     const unmatched = new Set(found[i]);
     for (const m of f.markers) {
@@ -93,9 +103,14 @@ function score(frames: Frame[], found: Detection[][]) {
         const dc = centreOf(d.corners);
         return Math.hypot(dc[0] - centre[0], dc[1] - centre[1]) < m.side / 3;
       });
-      if (!near) continue;
+      const where = `frame ${i}: marker ${m.id} at (${centre[0].toFixed(0)}, ${centre[1].toFixed(0)}), side ${m.side.toFixed(1)} px, tilt ${m.tilt.toFixed(0)}°${f.jpeg === null ? '' : `, JPEG q ${f.jpeg}`}`;
+      if (!near) {
+        details.push(`missed ${where}`);
+        continue;
+      }
       unmatched.delete(near);
       if (near.id !== m.id) {
+        details.push(`wrong ID ${near.id} for ${where}`);
         wrongIds++;
         continue;
       }
@@ -103,8 +118,9 @@ function score(frames: Frame[], found: Detection[][]) {
       near.corners.forEach((c, k) => row.errors.push(Math.hypot(c[0] - m.corners[k][0], c[1] - m.corners[k][1])));
     }
     falsePositives += unmatched.size;
+    for (const d of unmatched) details.push(`false positive frame ${i}: ID ${d.id} at (${centreOf(d.corners).map((v) => v.toFixed(0)).join(', ')})`);
   });
-  return { rows, wrongIds, falsePositives };
+  return { rows, wrongIds, falsePositives, details };
 }
 
 const q = (xs: number[], p: number) => {
@@ -112,26 +128,54 @@ const q = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : NaN;
 };
 
-function main(): void {
+/** The GPU operator over the whole set; ms per frame from the stream's wall time. */
+async function gpuMarkers(frames: Frame[]): Promise<{ markers: Detection[]; ms: number }[]> {
+  const ctx = await GpuContext.create({ label: 'bench-markers', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  try {
+    const images = frames.map((f) => ({ width, height, format: 'gray' as const, data: f.gray }));
+    const op = markers({ dictionary: dict });
+    // Once to compile the pipelines and warm the pool, then timed.
+    await lastValueFrom(fromPixels(ctx, images.slice(0, 2)).pipe(op, readResults(), toArray()));
+    const t0 = performance.now();
+    const results = await lastValueFrom(fromPixels(ctx, images).pipe(op, readResults(), toArray()));
+    const ms = (performance.now() - t0) / frames.length;
+    return results.map((r) => ({ markers: r.markers!.found, ms }));
+  } finally {
+    ctx.destroy();
+  }
+}
+
+async function main(): Promise<void> {
   const dir = (values.keep as string | undefined) ?? mkdtempSync(join(tmpdir(), 'flowmark-markers-'));
   mkdirSync(dir, { recursive: true });
   const frames = makeSet(dir);
+  // Kept sets carry their truth, to look into one frame.
+  if (values.keep) writeFileSync(join(dir, 'truth.json'), JSON.stringify(frames.map((f) => ({ path: f.path, jpeg: f.jpeg, markers: f.markers }))));
+  const detectors = (values.detectors as string).split(',');
   const job = { dictionary: dict.name, frames: frames.map((f) => ({ path: f.path, width, height })), methods: ['NONE', 'SUBPIX', 'CONTOUR', 'APRILTAG'] };
   const script = new URL('../../scripts/opencv-aruco.py', import.meta.url).pathname;
-  const out = JSON.parse(execFileSync('/usr/bin/python3', [script], { input: JSON.stringify(job), maxBuffer: 1 << 28 }).toString());
+  const out = detectors.includes('opencv')
+    ? JSON.parse(execFileSync('/usr/bin/python3', [script], { input: JSON.stringify(job), maxBuffer: 1 << 28 }).toString())
+    : { opencv: 'not run', results: {} };
   console.log(`marker evaluation — ${new Date().toISOString()}, ${dict.name}, ${frames.length} frames of ${width}×${height} (seed ${values.seed}),`);
   console.log(`${frames.reduce((s, f) => s + f.markers.length, 0)} markers, ${frames.filter((f) => !f.markers.length).length} frames without markers, ${frames.filter((f) => f.jpeg !== null).length} JPEG-compressed; OpenCV ${out.opencv}`);
-  console.log('\n| detector | size px | markers | found | corner RMSE px | p95 px | wrong IDs | false positives | ms/frame (CPU) |');
+  console.log('\n| detector | size px | markers | found | corner RMSE px | p95 px | wrong IDs | false positives | ms/frame |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   // flowmark's CPU reference (src/reference/detectMarkersCpu.ts), the design the GPU operator will carry out.
-  const ours = frames.map((f) => {
+  const ours = !detectors.includes('cpu') ? null : frames.map((f) => {
     const t0 = performance.now();
     const markers = detectMarkersCpu(f.gray, width, height, dict);
     return { markers, ms: performance.now() - t0 };
   });
-  const results: Record<string, { markers: Detection[]; ms: number }[]> = { ...(out.results as Record<string, { markers: Detection[]; ms: number }[]>), 'flowmark CPU reference': ours };
+  const results: Record<string, { markers: Detection[]; ms: number }[]> = {
+    ...(out.results as Record<string, { markers: Detection[]; ms: number }[]>),
+    ...(ours ? { 'flowmark CPU reference': ours } : {}),
+    ...(detectors.includes('gpu') ? { 'flowmark markers() GPU': await gpuMarkers(frames) } : {}),
+  };
+  const listed: string[] = [];
   for (const [method, res] of Object.entries(results)) {
     const s = score(frames, res.map((r) => r.markers));
+    if (values.details && method.startsWith('flowmark')) listed.push(`${method}:`, ...s.details.map((d) => `  ${d}`));
     const ms = res.reduce((t, r) => t + r.ms, 0) / res.length;
     s.rows.forEach((row, k) => {
       const rmse = Math.sqrt(row.errors.reduce((t, e) => t + e * e, 0) / Math.max(1, row.errors.length));
@@ -141,7 +185,8 @@ function main(): void {
       console.log(`| ${method.startsWith('flowmark') ? method : `OpenCV ${method}`} | ${label} | ${row.markers} | ${found} | ${rmse.toFixed(3)} | ${q(row.errors, 0.95).toFixed(3)} | ${totals} |`);
     });
   }
+  if (listed.length) console.log(`\n${listed.join('\n')}`);
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
 }
 
-main();
+runMain(main);

@@ -21,7 +21,7 @@ import {
   type VideoInfo,
 } from '../index.js';
 import { fromVideoFile, readPng } from '../node.js';
-import { UsageError, checkOutputClashes, isVideo, makeOutDir, outputStem, videoExtensions } from './outputs.js';
+import { UsageError, checkOutputClashes, integerArg, isVideo, labelOutputs, makeOutDir, outputStem, progressBar, videoExtensions } from './outputs.js';
 
 export { UsageError, OutputError, videoExtensions } from './outputs.js';
 
@@ -70,15 +70,6 @@ bar on a terminal. A video that fails part way keeps the lines of the frames don
   --max-components N       videos: components written per frame at most (default 4096; more sets "truncated")
 `;
 
-/** An integer option given as text: digits only (so "" or "1e2" are refused, not taken as 0 or 100). */
-function integerArg(name: string, value: string | boolean | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const text = String(value).trim();
-  const n = /^-?\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer ${min}..${max}, got "${value}"`);
-  return n;
-}
-
 function thresholdArgs(values: Record<string, string | boolean | undefined>): ThresholdOptions {
   const method = String(values.method ?? 'fixed');
   const invert = values.invert === true;
@@ -126,7 +117,7 @@ export function parseLabelArgs(values: Record<string, string | boolean | undefin
   } catch (e) {
     throw new UsageError((e as Error).message.replace(/^label: /, '--'));
   }
-  checkOutputClashes(files, outDir, cmd.stats, cmd.labels);
+  checkOutputClashes(files, outDir, (f) => labelOutputs(f, cmd.stats, cmd.labels));
   return cmd;
 }
 
@@ -215,12 +206,7 @@ async function labelVideo(ctx: GpuContext, file: string, cmd: LabelCommand, log:
   const out = openSync(join(cmd.outDir, `${name}.jsonl`), 'w');
   let info: VideoInfo | null = null;
   const start = performance.now();
-  const bar = process.stderr.isTTY ? (n: number) => {
-    const total = info?.frames ?? 0;
-    const done = total ? Math.min(20, Math.round((20 * n) / total)) : 0;
-    const fps = n / ((performance.now() - start) / 1000);
-    process.stderr.write(`\r${name} [${'#'.repeat(done)}${'.'.repeat(20 - done)}] ${n}/${total} frames, ${fps.toFixed(0)} frames/s `);
-  } : null;
+  const bar = progressBar(name, () => info?.frames ?? 0);
   let frames = 0;
   try {
     await lastValueFrom(

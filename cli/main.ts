@@ -3,11 +3,14 @@
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { labelUsage, parseLabelArgs, runLabel, UsageError } from './label.js';
+import { markersUsage, parseMarkersArgs, runMarkers } from './markers.js';
 
 const usage = `Usage: flowmark <command> [options]
 
 Commands:
   label <png|mp4...> --out-dir DIR   label connected components on the GPU (flowmark label --help)
+  markers <png|mp4...> --dictionary NAME --out-dir DIR
+                                     find fiducial markers on the GPU (flowmark markers --help)
 
 Options:
   --help      show this help
@@ -25,50 +28,64 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return 0;
   }
-  if (command !== 'label') {
+  const spec = commands[command as keyof typeof commands];
+  if (!spec) {
     process.stderr.write(`flowmark: unknown command "${command}"\n\n${usage}`);
     return 2;
   }
   let parsed;
   try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
-        'out-dir': { type: 'string' },
-        connectivity: { type: 'string' },
-        algorithm: { type: 'string' },
-        passes: { type: 'string' },
-        threshold: { type: 'string' },
-        method: { type: 'string' },
-        window: { type: 'string' },
-        offset: { type: 'string' },
-        invert: { type: 'boolean' },
-        stats: { type: 'boolean' },
-        labels: { type: 'boolean' },
-        'max-components': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseArgs({ args: rest, allowPositionals: true, options: { ...spec.options, help: { type: 'boolean', short: 'h' } } });
   } catch (e) {
-    process.stderr.write(`flowmark label: ${(e as Error).message}\n\n${labelUsage}`);
+    process.stderr.write(`flowmark ${command}: ${(e as Error).message}\n\n${spec.usage}`);
     return 2;
   }
   if (parsed.values.help) {
-    process.stdout.write(labelUsage);
+    process.stdout.write(spec.usage);
     return 0;
   }
   try {
-    return await runLabel(parseLabelArgs(parsed.values, parsed.positionals));
+    return await spec.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`flowmark label: ${e.message}\n\n${labelUsage}`);
+      process.stderr.write(`flowmark ${command}: ${e.message}\n\n${spec.usage}`);
       return 2;
     }
-    process.stderr.write(`flowmark label: ${(e as Error).message}\n`);
+    process.stderr.write(`flowmark ${command}: ${(e as Error).message}\n`);
     return 1;
   }
 }
+
+type Values = Record<string, string | boolean | undefined>;
+const text = { type: 'string' } as const;
+const flag = { type: 'boolean' } as const;
+
+/** Each command: its options (node:util parseArgs), usage text, and what runs it. */
+const commands = {
+  label: {
+    usage: labelUsage,
+    options: {
+      'out-dir': text,
+      connectivity: text,
+      algorithm: text,
+      passes: text,
+      threshold: text,
+      method: text,
+      window: text,
+      offset: text,
+      invert: flag,
+      stats: flag,
+      labels: flag,
+      'max-components': text,
+    },
+    run: (values: Values, files: string[]) => runLabel(parseLabelArgs(values, files)),
+  },
+  markers: {
+    usage: markersUsage,
+    options: { 'out-dir': text, dictionary: text, windows: text, offset: text, 'min-side': text },
+    run: (values: Values, files: string[]) => runMarkers(parseMarkersArgs(values, files)),
+  },
+};
 
 // Exit explicitly: a Dawn instance still being collected must not keep the process alive.
 main(process.argv.slice(2)).then(

@@ -1,5 +1,5 @@
 /**
- * Where `flowmark label` writes: the output folder made before any GPU work (with a message that says why when it
+ * Where the `flowmark` commands write: the output folder made before any GPU work (with a message that says why when it
  * cannot be), and the files each input will write, so that two inputs never write one file.
  */
 import { mkdir, stat } from 'node:fs/promises';
@@ -53,8 +53,14 @@ export async function makeOutDir(dir: string): Promise<void> {
   }
 }
 
-/** What each input writes in the output folder: file names, and for videos' --labels a per-frame prefix. */
-function outputsOf(file: string, stats: boolean, labels: boolean): { names: string[]; framePrefix: string | null } {
+/** What an input writes in the output folder: file names, and for videos' per-frame files their prefix. */
+export interface Outputs {
+  names: string[];
+  framePrefix: string | null;
+}
+
+/** What each input of `flowmark label` writes (`--stats`: a JSON file beside the labels; `--labels`: per-frame files of videos). */
+export function labelOutputs(file: string, stats: boolean, labels: boolean): Outputs {
   const stem = outputStem(file);
   if (isVideo(file)) return { names: [`${stem}.jsonl`], framePrefix: labels ? `${stem}-` : null };
   return { names: stats ? [`${stem}.u32`, `${stem}.json`] : [`${stem}.u32`], framePrefix: null };
@@ -64,9 +70,9 @@ function outputsOf(file: string, stats: boolean, labels: boolean): { names: stri
  * Refuses, before any work, inputs that would write the same output file (`a/x.png b/x.png` both write x.u32), or
  * one input given twice: a `UsageError` naming both.
  */
-export function checkOutputClashes(files: string[], outDir: string, stats: boolean, labels: boolean): void {
+export function checkOutputClashes(files: string[], outDir: string, outputsOf: (file: string) => Outputs): void {
   const owner = new Map<string, string>();
-  const outs = files.map((f) => outputsOf(f, stats, labels));
+  const outs = files.map(outputsOf);
   const clash = (name: string, a: string, b: string) =>
     new UsageError(`${a} and ${b} would both write ${join(outDir, name)}; rename one, or run them with different --out-dir`);
   files.forEach((file, i) => {
@@ -84,4 +90,25 @@ export function checkOutputClashes(files: string[], outDir: string, stats: boole
       if (other !== file && name.startsWith(prefix) && /^\d+\.u32$/.test(name.slice(prefix.length))) throw clash(name, other, file);
     }
   });
+}
+
+/** An integer option given as text: digits only (so "" or "1e2" are refused, not taken as 0 or 100). */
+export function integerArg(name: string, value: string | boolean | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const text = String(value).trim();
+  const n = /^-?\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer ${min}..${max}, got "${value}"`);
+  return n;
+}
+
+/** A progress bar on stderr when it is a terminal (null otherwise): frames done of the total, and frames per second. */
+export function progressBar(name: string, total: () => number): ((done: number) => void) | null {
+  if (!process.stderr.isTTY) return null;
+  const start = performance.now();
+  return (n) => {
+    const t = total();
+    const done = t ? Math.min(20, Math.round((20 * n) / t)) : 0;
+    const fps = n / ((performance.now() - start) / 1000);
+    process.stderr.write(`\r${name} [${'#'.repeat(done)}${'.'.repeat(20 - done)}] ${n}/${t} frames, ${fps.toFixed(0)} frames/s `);
+  };
 }

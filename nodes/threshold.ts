@@ -107,10 +107,11 @@ export function threshold(options: ThresholdOptions = {}): OperatorFunction<GpuF
         throw new InvalidFrameError(`threshold: Otsu supports frames up to ${otsuMaxPixels} pixels, got ${f.width}×${f.height}`);
       }
       const set = sets.take(f);
-      const gray = f.rgba ? set.gray : f.gray!;
+      // A gray image already made (by a threshold before this one) is used as it is.
+      const gray = f.gray ?? set.gray;
       if (method === 'otsu') f.encoder.clearBuffer(set.stats, 0, levelAt);
       const rec = PassRecorder.of(f, 'threshold');
-      if (f.rgba) rec.items('gray', k.gray, set.bind('gray', k.gray, [set.params, f.rgba, set.gray]), set.words);
+      if (!f.gray) rec.items('gray', k.gray, set.bind('gray', k.gray, [set.params, f.rgba!, set.gray]), set.words);
       if (method === 'otsu') {
         rec.grid('histogram', k.histogram, set.bind('histogram', k.histogram, [set.params, gray, set.stats]), set.histGroups);
         rec.grid('otsu', k.otsu, set.bind('otsu', k.otsu, [set.params, set.stats]), 1);

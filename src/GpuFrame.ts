@@ -33,6 +33,16 @@ export interface LabelingState {
   readonly info: GPUBuffer;
 }
 
+/** The marker candidates gathered for a frame across threshold windows (nodes/markers/, shaders/common/markerList.wgsl). */
+export interface MarkerCandidateList {
+  /** Header (candidates asked for, point cursor, overflow bits) and one record per candidate. */
+  readonly list: GPUBuffer;
+  /** Each candidate's boundary pixels, packed x | y << 16. */
+  readonly points: GPUBuffer;
+  readonly maxCandidates: number;
+  readonly pointCapacity: number;
+}
+
 export interface GpuFrame {
   /** Increases by one for each frame a source emits. */
   readonly seq: number;
@@ -51,6 +61,7 @@ export interface GpuFrame {
   /** u32 per pixel: component labels (canonical when `labeling.canonical`). */
   readonly labels: GPUBuffer | null;
   readonly labeling: LabelingState | null;
+  readonly markerCandidates: MarkerCandidateList | null;
   readonly reads: readonly ReadRequest[];
   readonly profile: ProfileScope | null;
   readonly lease: FrameLease;
@@ -75,6 +86,7 @@ export function makeFrame(base: Omit<GpuFrame, keyof FramePatch> & FramePatch): 
     mask: base.mask ?? null,
     labels: base.labels ?? null,
     labeling: base.labeling ?? null,
+    markerCandidates: base.markerCandidates ?? null,
     reads: base.reads ?? [],
     profile: base.profile,
     lease: base.lease,

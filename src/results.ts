@@ -21,6 +21,34 @@ export interface ThresholdInfo {
   level: number;
 }
 
+/** A fiducial marker found by `markers()`. */
+export interface DetectedMarker {
+  id: number;
+  /**
+   * Outer corners of the black border as the marker is printed: top-left, top-right, bottom-right, bottom-left;
+   * pixel coordinates with pixel centres at integers (OpenCV's convention).
+   */
+  corners: [[number, number], [number, number], [number, number], [number, number]];
+  /** Quarter turns clockwise from the marker as printed to the marker as seen. */
+  rotation: 0 | 1 | 2 | 3;
+  /** Bits corrected, and how many more it would have taken to be nearer another marker or orientation. */
+  distance: number;
+  margin: number;
+  /** The largest RMS distance of a side's edge points from its fitted line, in pixels. */
+  residual: number;
+  /** The smallest distance of a cell's mean gray from the black/white threshold. */
+  contrast: number;
+}
+
+/** `markers()`'s per-frame result. */
+export interface MarkerResults {
+  found: DetectedMarker[];
+  /** Candidates (quadrilateral-looking components, over all threshold windows) the GPU fitted and read. */
+  candidates: number;
+  /** Some candidates were not examined: more than `maxCandidates`, more boundary pixels than room, or more components than the table holds. */
+  overflow: boolean;
+}
+
 export interface ResultValues {
   labeling?: LabelInfo;
   threshold?: ThresholdInfo;
@@ -28,6 +56,8 @@ export interface ResultValues {
   labels?: Uint32Array;
   /** Per-component features from `features()`, filtered on the GPU, by ascending label. */
   features?: ComponentFeatures;
+  /** Fiducial markers from `markers()`. */
+  markers?: MarkerResults;
 }
 
 export interface FrameResult extends ResultValues {

@@ -2,9 +2,8 @@
  * Marker detection on the CPU, end to end: the reference the GPU `markers()` operator will be checked against, and a
  * column of the marker evaluation. The markers' black borders are components of the inverted adaptive threshold
  * (at several windows: a small marker's border vanishes in a large window's mean, a large one's in a small window);
- * each component large enough gets the quadrilateral of its convex hull (the hull point farthest from the centre,
- * the point farthest from that, and the points farthest from the line through both on either side), which must
- * fill the hull; the quad's corners are refined to subpixel on the gray image (refineCornersCpu) and the marker is
+ * each component large enough gets the quadrilateral its boundary spans (`quadOf`), which must hold the whole
+ * boundary; the quad's corners are refined to subpixel on the gray image (refineCornersCpu) and the marker is
  * read through them (decodeMarkerCpu). Corners come back in OpenCV's convention: outer corners of the border,
  * printed top-left first, pixel centres at integers.
  */
@@ -13,6 +12,7 @@ import { labelCpu } from './labelCpu.js';
 import { refineCornersCpu } from './refineCornersCpu.js';
 import { decodeMarkerCpu, type DecodedMarker, type GridDecoder } from './markerDecodeCpu.js';
 import { centreOf, type Point } from './markerScene.js';
+import { distinctMarkers } from '../distinctMarkers.js';
 
 export interface DetectOptions {
   /** Adaptive threshold windows (odd; default 31, 15, 9 and 5: small markers need small windows; a marker seen at several is kept from the largest) and offset (7). */
@@ -22,62 +22,66 @@ export interface DetectOptions {
   minSide?: number;
 }
 
-/** Convex hull of points (Andrew's monotone chain), clockwise as seen with y down. */
-function hull(points: Point[]): Point[] {
-  const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const cross = (o: Point, a: Point, b: Point) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  const lower: Point[] = [];
-  for (const q of p) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], q) <= 0) lower.pop();
-    lower.push(q);
-  }
-  const upper: Point[] = [];
-  for (const q of p.reverse()) {
-    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], q) <= 0) upper.pop();
-    upper.push(q);
-  }
-  // Anticlockwise in y-up terms is clockwise as seen on an image (y down).
-  return lower.slice(0, -1).concat(upper.slice(0, -1));
-}
-
-const area = (poly: Point[]) => Math.abs(poly.reduce((s, a, i) => { const b = poly[(i + 1) % poly.length]; return s + a[0] * b[1] - b[0] * a[1]; }, 0)) / 2;
-
-/** Four hull points that span it, in hull order, or null. */
-function quadOf(h: Point[]): Point[] | null {
-  if (h.length < 4) return null;
-  const [cx, cy] = centreOf(h);
-  const far = (from: Point) => h.reduce((bi, q, i) => (Math.hypot(q[0] - from[0], q[1] - from[1]) > Math.hypot(h[bi][0] - from[0], h[bi][1] - from[1]) ? i : bi), 0);
-  const i0 = far([cx, cy]);
-  const i2 = far(h[i0]);
-  const side = (q: Point) => (h[i2][0] - h[i0][0]) * (q[1] - h[i0][1]) - (h[i2][1] - h[i0][1]) * (q[0] - h[i0][0]);
-  let i1 = -1;
-  let i3 = -1;
-  h.forEach((q, i) => {
-    const s = side(q);
-    if (s > 0 && (i1 < 0 || s > side(h[i1]))) i1 = i;
-    if (s < 0 && (i3 < 0 || s < side(h[i3]))) i3 = i;
-  });
-  if (i1 < 0 || i3 < 0) return null;
-  return [i0, i1, i2, i3].sort((a, b) => a - b).map((i) => h[i]);
-}
-
-export function detectMarkersCpu(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, options: DetectOptions = {}): DecodedMarker[] {
-  const found: { marker: DecodedMarker; at: Point }[] = [];
-  for (const window of options.windows ?? [31, 15, 9, 5]) {
-    for (const marker of detectAtWindow(gray, width, height, dict, window, options)) {
-      // The same marker seen at another window: keep the first.
-      const at = centreOf(marker.corners);
-      if (!found.some((f) => f.marker.id === marker.id && Math.hypot(f.at[0] - at[0], f.at[1] - at[1]) < 2)) found.push({ marker, at });
+/**
+ * The quadrilateral a component's boundary spans, or null. Its corners are extreme boundary pixels, each found as
+ * the farthest of some measure (the farthest point of a convex shape by a convex measure is a corner, so no hull is
+ * built): p0 farthest from the box centre, p2 farthest from p0, pA farthest from the line p0–p2 (either side), and
+ * pB the one that adds the most area to the triangle p0 p2 pA (p0–p2 may be a side of an elongated quad as well as
+ * a diagonal). Every measure is an integer (doubled box centre; areas as cross products) and ties go to the first
+ * pixel in raster order, so the GPU picks the same four pixels. The shape must be a quadrilateral: no boundary
+ * pixel more than 1 px plus 8% of the mean side outside the quad (a circle, a pentagon or an L-shape sticks out
+ * further). Returned clockwise as seen (y down), from p0.
+ */
+export function quadOf(points: Point[], box: [number, number, number, number], width: number): Point[] | null {
+  const cx2 = box[0] + box[2];
+  const cy2 = box[1] + box[3];
+  const argmax = (key: (q: Point) => number) => {
+    let bk = -Infinity;
+    let bi = Infinity;
+    for (const q of points) {
+      const k = key(q);
+      const i = q[1] * width + q[0];
+      if (k > bk || (k === bk && i < bi)) [bk, bi] = [k, i];
+    }
+    return { k: bk, p: [bi % width, Math.floor(bi / width)] as Point };
+  };
+  // Twice the signed area of the triangle a b q: positive when q is clockwise of a → b as seen.
+  const cross = (a: Point, b: Point, q: Point) => (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]);
+  const p0 = argmax((q) => (2 * q[0] - cx2) ** 2 + (2 * q[1] - cy2) ** 2).p;
+  const p2 = argmax((q) => (q[0] - p0[0]) ** 2 + (q[1] - p0[1]) ** 2).p;
+  const a = argmax((q) => Math.abs(cross(p0, p2, q)));
+  if (a.k <= 0) return null;
+  // The triangle's edges, each directed so that its outside is the anticlockwise side (negative cross).
+  const tri: Point[] = cross(p0, p2, a.p) > 0 ? [p0, p2, a.p] : [p0, a.p, p2];
+  const b = argmax((q) => Math.max(-cross(tri[0], tri[1], q), -cross(tri[1], tri[2], q), -cross(tri[2], tri[0], q)));
+  if (b.k <= 0) return null;
+  // Clockwise from p0: the others sorted by their turn as seen from p0 (exact for a convex quad).
+  const rest = [p2, a.p, b.p].sort((u, v) => -cross(p0, u, v));
+  const quad = [p0, ...rest];
+  const sides = quad.map((q, i) => Math.hypot(quad[(i + 1) % 4][0] - q[0], quad[(i + 1) % 4][1] - q[1]));
+  const limit = 1 + 0.08 * (sides.reduce((t, l) => t + l, 0) / 4);
+  for (const q of points) {
+    for (let i = 0; i < 4; i++) {
+      // Outward distance from a clockwise edge: the cross product is negative outside.
+      if (-cross(quad[i], quad[(i + 1) % 4], q) / sides[i] > limit) return null;
     }
   }
-  return found.map((f) => f.marker);
+  return quad;
+}
+
+/** A candidate's boundary may be at most this many times its box's half-perimeter (a border with its black cells, not noise). */
+export const maxBoundaryPerBox = 10;
+
+export function detectMarkersCpu(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, options: DetectOptions = {}): DecodedMarker[] {
+  const windows = options.windows ?? [31, 15, 9, 5];
+  return distinctMarkers(windows.flatMap((window) => detectAtWindow(gray, width, height, dict, window, options)));
 }
 
 function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, window: number, options: DetectOptions): DecodedMarker[] {
   const mask = thresholdAdaptive(gray, width, height, window, options.offset ?? 7, true);
   const { labels, count } = labelCpu(mask, width, height, 8);
   const minSide = options.minSide ?? 8;
-  // Each component's boundary pixels (a background 4-neighbour or the frame's edge): the hull needs no others.
+  // Each component's boundary pixels (a background 4-neighbour or the frame's edge): the quad needs no others.
   const pts: Point[][] = Array.from({ length: count + 1 }, () => []);
   const box = new Int32Array((count + 1) * 4).fill(-1);
   for (let y = 0; y < height; y++) {
@@ -99,9 +103,9 @@ function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, 
     if (box[b + 2] - box[b] + 1 < minSide || box[b + 3] - box[b + 1] + 1 < minSide) continue;
     // Touching the frame's edge: the border may be cut off.
     if (box[b] === 0 || box[b + 1] === 0 || box[b + 2] === width - 1 || box[b + 3] === height - 1) continue;
-    const h = hull(pts[l]);
-    const q = quadOf(h);
-    if (!q || area(q) < 0.9 * area(h)) continue;
+    if (pts[l].length > maxBoundaryPerBox * (box[b + 2] - box[b] + box[b + 3] - box[b + 1] + 2)) continue;
+    const q = quadOf(pts[l], [box[b], box[b + 1], box[b + 2], box[b + 3]], width);
+    if (!q) continue;
     // Pixel centres lie half a pixel inside the border's outer edge: push the corners out from the centre.
     const [cx, cy] = centreOf(q);
     const start = q.map(([x, y]): Point => {

@@ -1,9 +1,11 @@
 /**
  * Reading a marker from a gray image given its four outer corners, on the CPU: the oracle the GPU decoder will be
  * checked against. The homography from the corners maps each cell of the (n + 2)² grid (border included); each
- * cell is sampled at q×q points away from its edges (bilinear, pixel centres at integers) and averaged; a threshold
- * between the cells (Otsu's, over the cell means) splits black from white; a border that is not all black, or
- * cells too alike to split, mean no marker; the inner bits are decoded by the dictionary, which also gives the
+ * cell is sampled at q×q points away from its edges (bilinear, pixel centres at integers) and averaged. Black and
+ * white are measured where they are known: the border's cells and the quiet zone's (the ring of cells just
+ * outside); the threshold is their middle. Too little contrast, a border cell that is not black, or an inner cell
+ * too near the middle to be sure of (a lone cell blurred towards its neighbours; Otsu's split of the cells would
+ * put such cells on the wrong side) mean no marker; the inner bits are decoded by the dictionary, which also gives the
  * marker's turn, so the corners come back in the order the marker was printed.
  */
 import { applyHomography, homography, type Point } from './markerScene.js';
@@ -24,9 +26,11 @@ export interface DecodedMarker {
   margin: number;
   /** Outer corners as printed: top-left, top-right, bottom-right, bottom-left. */
   corners: [Point, Point, Point, Point];
-  /** The black/white threshold and the smallest distance of a cell mean from it (gray levels): the contrast margin. */
+  /** The black/white threshold (middle of border and quiet zone) and the smallest distance of a cell mean from it (gray levels). */
   threshold: number;
   contrast: number;
+  /** The quiet zone's mean less the border's (gray levels). */
+  spread: number;
 }
 
 export interface DecodeOptions {
@@ -34,33 +38,21 @@ export interface DecodeOptions {
   samples?: number;
   /** Cell margin left unsampled, as a fraction of the cell (default 0.2). */
   margin?: number;
-  /** Least difference between the black and white cell means, in gray levels (default 20). */
+  /** Least difference between the black border's and the white quiet zone's means, in gray levels (default 20). */
   minContrast?: number;
+  /**
+   * Inner cells nearer the black/white middle than this share of their difference make the read doubtful: no
+   * marker (default `defaultDoubt`).
+   */
+  doubt?: number;
 }
 
-/** Otsu's threshold over a few values: the split of the sorted values with the largest between-class variance. */
-export function otsuSplit(values: number[]): { threshold: number; dark: number; light: number } {
-  const v = [...values].sort((a, b) => a - b);
-  const total = v.reduce((s, x) => s + x, 0);
-  let best = -1;
-  let at = 1;
-  let sum = 0;
-  for (let i = 1; i < v.length; i++) {
-    sum += v[i - 1];
-    const n0 = i;
-    const n1 = v.length - i;
-    const m0 = sum / n0;
-    const m1 = (total - sum) / n1;
-    const between = n0 * n1 * (m0 - m1) ** 2;
-    if (between > best) {
-      best = between;
-      at = i;
-    }
-  }
-  const dark = v.slice(0, at).reduce((s, x) => s + x, 0) / at;
-  const light = v.slice(at).reduce((s, x) => s + x, 0) / (v.length - at);
-  return { threshold: (v[at - 1] + v[at]) / 2, dark, light };
-}
+/**
+ * A lone white cell among black ones (or the reverse), averaged over its middle 60% as read here, stays 0.1 of the
+ * black–white difference on its side of the middle under a blur of σ ≈ 0.37 of a cell; blurred more, it is a coin
+ * toss, and a marker with such cells lost can read as another.
+ */
+export const defaultDoubt = 0.1;
 
 /** The marker whose outer corners are `corners` (any starting corner, clockwise as seen), or null. */
 export function decodeMarkerCpu(
@@ -76,30 +68,43 @@ export function decodeMarkerCpu(
   const q = options.samples ?? 3;
   const margin = options.margin ?? 0.2;
   const h = homography([[0, 0], [S, 0], [S, S], [0, S]], corners);
-  const means: number[] = [];
-  for (let r = 0; r < S; r++) {
-    for (let c = 0; c < S; c++) {
-      let sum = 0;
-      for (let a = 0; a < q; a++) {
-        for (let b = 0; b < q; b++) {
-          const u = c + margin + ((b + 0.5) / q) * (1 - 2 * margin);
-          const v = r + margin + ((a + 0.5) / q) * (1 - 2 * margin);
-          sum += sampleBilinear(gray, width, height, ...applyHomography(h, [u, v]));
-        }
+  const cellMean = (r: number, c: number) => {
+    let sum = 0;
+    for (let a = 0; a < q; a++) {
+      for (let b = 0; b < q; b++) {
+        const u = c + margin + ((b + 0.5) / q) * (1 - 2 * margin);
+        const v = r + margin + ((a + 0.5) / q) * (1 - 2 * margin);
+        sum += sampleBilinear(gray, width, height, ...applyHomography(h, [u, v]));
       }
-      means.push(sum / (q * q));
+    }
+    return sum / (q * q);
+  };
+  const means: number[] = [];
+  for (let r = 0; r < S; r++) for (let c = 0; c < S; c++) means.push(cellMean(r, c));
+  // Black from the border's cells, white from the quiet zone's (the ring of cells just outside the border).
+  const ring = (k: number, r: number, c: number) => r === k || c === k || r === S - 1 - k || c === S - 1 - k;
+  let black = 0;
+  let white = 0;
+  for (let r = -1; r <= S; r++) {
+    for (let c = -1; c <= S; c++) {
+      if (ring(-1, r, c)) white += cellMean(r, c) / (4 * S + 4);
+      else if (ring(0, r, c)) black += means[r * S + c] / (4 * S - 4);
     }
   }
-  const { threshold, dark, light } = otsuSplit(means);
-  if (light - dark < (options.minContrast ?? 20)) return null;
-  // The border: every cell of the outer ring black.
-  for (let r = 0; r < S; r++) {
-    for (let c = 0; c < S; c++) {
-      if ((r === 0 || c === 0 || r === S - 1 || c === S - 1) && means[r * S + c] >= threshold) return null;
-    }
-  }
+  const spread = white - black;
+  if (spread < (options.minContrast ?? 20)) return null;
+  const threshold = (black + white) / 2;
+  for (let r = 0; r < S; r++) for (let c = 0; c < S; c++) if (ring(0, r, c) && means[r * S + c] >= threshold) return null;
+  // A cell too near the middle may be a lone cell of the other colour, blurred: no marker rather than a wrong one.
+  const doubt = (options.doubt ?? defaultDoubt) * spread;
   const grid = new Uint8Array(n * n);
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) grid[r * n + c] = means[(r + 1) * S + c + 1] >= threshold ? 1 : 0;
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const m = means[(r + 1) * S + c + 1];
+      if (Math.abs(m - threshold) < doubt) return null;
+      grid[r * n + c] = m >= threshold ? 1 : 0;
+    }
+  }
   const match = dict.decode(grid);
   if (!match) return null;
   // The grid shows the marker turned `rotation` quarter turns clockwise: its printed top-left corner is seen at
@@ -107,5 +112,5 @@ export function decodeMarkerCpu(
   const r = match.rotation;
   const printed = [0, 1, 2, 3].map((k) => corners[(k + r) % 4]) as DecodedMarker['corners'];
   const contrast = Math.min(...means.map((m) => Math.abs(m - threshold)));
-  return { ...match, corners: printed, threshold, contrast };
+  return { ...match, corners: printed, threshold, contrast, spread };
 }

@@ -89,6 +89,18 @@ export interface SceneOptions {
   noise: number;
   /** Distractors: boxes, bars and square outlines that are not markers. */
   clutter: number;
+  /** Where marker k goes, overriding the drawn values given (for clips whose markers move smoothly). */
+  place?: (k: number) => Partial<Placement>;
+}
+
+/** A marker's place: centre and side in pixels, tilt in degrees, spin and tilt axis in radians. */
+export interface Placement {
+  cx: number;
+  cy: number;
+  side: number;
+  tilt: number;
+  spin: number;
+  axis: number;
 }
 
 export interface MarkerScene {
@@ -135,12 +147,15 @@ export function markerScene(seed: number, o: SceneOptions): MarkerScene {
   o.ids.forEach((id, k) => {
     const cw = w / cols;
     const ch = h / rows;
-    const side = Math.min(o.side[0] + r() * (o.side[1] - o.side[0]), 0.7 * Math.min(cw, ch));
-    const cx = ((k % cols) + 0.5) * cw + (r() - 0.5) * 0.1 * cw;
-    const cy = (Math.floor(k / cols) + 0.5) * ch + (r() - 0.5) * 0.1 * ch;
-    const tilt = r() * o.maxTilt;
-    const spin = r() * 2 * Math.PI;
-    const axis = r() * Math.PI;
+    const drawn: Placement = {
+      side: Math.min(o.side[0] + r() * (o.side[1] - o.side[0]), 0.7 * Math.min(cw, ch)),
+      cx: ((k % cols) + 0.5) * cw + (r() - 0.5) * 0.1 * cw,
+      cy: (Math.floor(k / cols) + 0.5) * ch + (r() - 0.5) * 0.1 * ch,
+      tilt: r() * o.maxTilt,
+      spin: r() * 2 * Math.PI,
+      axis: r() * Math.PI,
+    };
+    const { side, cx, cy, tilt, spin, axis } = { ...drawn, ...o.place?.(k) };
     // The marker's plane turned `tilt` about an in-plane axis, seen by a pinhole camera whose focal length puts
     // the untilted marker at `side` pixels.
     const f = 4 * side;

@@ -15,6 +15,9 @@ export interface RefineOptions {
   cells: number;
 }
 
+/** Profiles per side at most (the GPU keeps a side's edge points in workgroup memory). */
+export const maxProfiles = 128;
+
 /** A line as a point and a unit direction, fitted to points by total least squares. */
 function fitLine(points: Point[]): { p: Point; d: Point } | null {
   if (points.length < 2) return null;
@@ -62,7 +65,7 @@ function refineOnce(gray: ArrayLike<number>, width: number, height: number, corn
     const step = 0.1;
     const points: Point[] = [];
     // Stay a cell away from the corners, where the other sides' edges cross the profiles.
-    const samples = Math.max(6, Math.floor(len));
+    const samples = Math.min(maxProfiles, Math.max(6, Math.floor(len)));
     for (let k = 0; k < samples; k++) {
       const t = cell + ((k + 0.5) / samples) * (len - 2 * cell);
       const bx = a[0] + d[0] * t;
@@ -71,7 +74,9 @@ function refineOnce(gray: ArrayLike<number>, width: number, height: number, corn
       // part (over a fifth of its peak) weighs in, so noise on the flat parts does not pull the edge.
       const grads: number[] = [];
       let prev = sampleBilinear(gray, width, height, bx - nrm[0] * reach, by - nrm[1] * reach);
-      for (let s = -reach + step; s <= reach + 1e-9; s += step) {
+      const steps = Math.floor((2 * reach) / step + 1e-4);
+      for (let j = 1; j <= steps; j++) {
+        const s = -reach + j * step;
         const v = sampleBilinear(gray, width, height, bx + nrm[0] * s, by + nrm[1] * s);
         grads.push(v - prev);
         prev = v;

@@ -3,16 +3,9 @@
 // holds up under blur, noise and tilt, and reads nothing from squares that are not markers.
 import { describe, expect, it } from 'vitest';
 import { markerDictionary } from '../../index.js';
-import { decodeMarkerCpu, markerScene, otsuSplit, type Point } from '../../src/reference/index.js';
+import { decodeMarkerCpu, markerScene, type Point } from '../../src/reference/index.js';
 
 describe('decodeMarkerCpu', () => {
-  it("Otsu's split separates two groups of values", () => {
-    const s = otsuSplit([20, 25, 30, 22, 200, 210, 190]);
-    expect(s.threshold).toBeGreaterThan(30);
-    expect(s.threshold).toBeLessThan(190);
-    expect([Math.round(s.dark), Math.round(s.light)]).toEqual([24, 200]);
-  });
-
   for (const name of ['DICT_4X4_50', 'DICT_6X6_250', 'DICT_APRILTAG_36H11']) {
     it(`reads every marker of tilted, blurred, noisy frames from its true corners, whatever corner comes first (${name})`, () => {
       const d = markerDictionary(name);

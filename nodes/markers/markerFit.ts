@@ -1,0 +1,86 @@
+/**
+ * Marker fit and reading (shaders/markers/fit.wgsl): one workgroup per candidate finds its quad, refines the
+ * corners on the gray image and reads the cells; the host then decodes each grid with the dictionary (a few bits
+ * per candidate), puts the corners in printed order and keeps one marker where several threshold windows saw it.
+ */
+import type { OperatorFunction } from 'rxjs';
+import { gpuNode } from '../../src/gpuNode.js';
+import { withRead, type GpuFrame } from '../../src/GpuFrame.js';
+import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
+import { PassRecorder } from '../../src/PassRecorder.js';
+import { InvalidFrameError } from '../../src/errors.js';
+import type { DetectedMarker, MarkerResults } from '../../src/results.js';
+import type { MarkerDictionary } from './MarkerDictionary.js';
+import { listHead } from './markerCandidates.js';
+import { distinctMarkers } from '../../src/distinctMarkers.js';
+import { defaultDoubt } from '../../src/reference/markerDecodeCpu.js';
+
+export interface FitSettings {
+  readonly dictionary: MarkerDictionary;
+  readonly maxCandidates: number;
+  readonly correctionRate: number;
+  readonly minContrast: number;
+}
+
+const outWords = wgslConstant('markers/fit', 'OUT');
+/** Candidate status (S_READ in fit.wgsl): the cells were read and the border is black. */
+const READ = 1;
+
+/** The host's part: grids decoded, corners in printed order, one marker per place. */
+export function decodeMarkers(bytes: ArrayBuffer, s: FitSettings): MarkerResults {
+  const u = new Uint32Array(bytes);
+  const f = new Float32Array(bytes);
+  const n = s.dictionary.markerSize;
+  const candidates = Math.min(u[0], s.maxCandidates);
+  const read: { window: number; label: number; marker: DetectedMarker }[] = [];
+  const grid = new Uint8Array(n * n);
+  for (let c = 0; c < candidates; c++) {
+    const o = listHead + c * outWords;
+    if (u[o] !== READ) continue;
+    for (let i = 0; i < n * n; i++) grid[i] = (u[o + 3 + (i >> 5)] >>> (i & 31)) & 1;
+    const match = s.dictionary.decode(grid, s.correctionRate);
+    if (!match) continue;
+    const seen = [0, 1, 2, 3].map((k): [number, number] => [f[o + 8 + 2 * k], f[o + 9 + 2 * k]]);
+    // The grid shows the marker turned `rotation` quarter turns clockwise: its printed top-left is seen corner `rotation`.
+    const corners = [0, 1, 2, 3].map((k) => seen[(k + match.rotation) % 4]) as DetectedMarker['corners'];
+    read.push({ window: u[o + 1], label: u[o + 2], marker: { ...match, corners, residual: f[o + 7], contrast: f[o + 6] } });
+  }
+  // The order the CPU reference finds them in: windows in the order given, components in raster order.
+  read.sort((a, b) => a.window - b.window || a.label - b.label);
+  return { found: distinctMarkers(read.map((r) => r.marker)), candidates, overflow: u[2] !== 0 || u[0] > s.maxCandidates };
+}
+
+export function markerFit(s: FitSettings): OperatorFunction<GpuFrame, GpuFrame> {
+  return gpuNode('markers:fit', async (node) => {
+    const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage'] as const;
+    const k = await node.kernels({ fit: { shader: 'markers/fit', entryPoint: 'fitMarkers', bindings } });
+    const layout = uniformLayout('markers/fit', 'Params');
+    const maxDim = node.ctx.limits.maxComputeWorkgroupsPerDimension;
+    const bytes = (listHead + s.maxCandidates * outWords) * 4;
+    const sets = node.perFrame((size, alloc) => ({
+      params: alloc.uniform('params', layout, {
+        ...size,
+        maxCandidates: s.maxCandidates,
+        cells: s.dictionary.markerSize + 2,
+        samples: 3,
+        minContrast: s.minContrast,
+        cellMargin: 0.2,
+        pushOut: 0.7,
+        doubt: defaultDoubt,
+      }),
+      out: alloc.buffer('out', bytes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST),
+    }));
+
+    return (f) => {
+      const cand = f.markerCandidates;
+      if (!cand || !f.gray) throw new InvalidFrameError('markers: the frame has no marker candidates');
+      const set = sets.take(f);
+      const rec = PassRecorder.of(f, 'markers:fit');
+      const x = Math.min(s.maxCandidates, maxDim);
+      rec.grid('fit', k.fit, set.bind('fit', k.fit, [set.params, f.gray, cand.list, cand.points, set.out]), x, Math.ceil(s.maxCandidates / x));
+      rec.end();
+      f.encoder.copyBufferToBuffer(cand.list, 0, set.out, 0, listHead * 4);
+      return withRead(f, { key: 'markers', buffer: set.out, offset: 0, size: bytes, decode: (b) => decodeMarkers(b, s), inPlace: true });
+    };
+  });
+}

@@ -1,0 +1,478 @@
+// Marker fit: one workgroup per candidate (markers/candidates.wgsl) finds the quadrilateral its boundary spans,
+// refines the four corners to subpixel on the gray image and reads the cells. It does on the GPU what the CPU
+// reference does (src/reference/detectMarkersCpu.ts, refineCornersCpu.ts, markerDecodeCpu.ts), step for step, so
+// the two can be compared: the quad from integer keys with ties to the first pixel in raster order (the same four
+// pixels), float steps in f32 rather than f64. The dictionary lookup stays on the CPU (a few bits per candidate).
+//
+// Quad (AprilTag 3 also fits quads from unordered boundary points): corners as extreme boundary pixels, p0 farthest
+// from the box centre, p2 farthest from p0, pA farthest from the line p0–p2, pB adding the most area to the
+// triangle p0 p2 pA; no boundary pixel may stick out of the quad by more than 1 px + 8% of its mean side.
+// Refinement (two rounds): up to PROF profiles across each side, a cell away from the corners; each profile's edge
+// is the gradient-weighted mean position of the strong part (> 1/5 of the peak) of its rise from the black border
+// to the white margin, which a symmetric blur does not move; a total-least-squares line per side, fitted again
+// without the points over three times the median distance; corners where neighbouring lines meet.
+// Reading: the homography of the refined corners maps the (n + 2)² cells and the quiet zone's ring around them; each
+// is sampled q×q times away from its edges; black is the border's mean, white the quiet zone's, the threshold their
+// middle; too little contrast, a border cell not black, or an inner cell too near the middle is no marker.
+#include "common/markerList.wgsl"
+
+const FW = 256u;         // invocations per workgroup: 64 per side during refinement
+const LANES = 64u;
+const PROF: u32 = 128u;      // profiles per side at most (maxProfiles in refineCornersCpu.ts)
+const MAX_CELLS = 121u;  // (7 + 2 + 2)²: cells, border and the quiet zone's ring
+const OUT: u32 = 16u;        // words per candidate in `out`, after the list's header (copied there by markerFit.ts)
+const STEP = 0.1;        // profile sampling step, px
+const INVALID = -1e30;
+
+// Status of a candidate in `out` (markerFit.ts decodes them).
+const S_NONE = 0u;
+const S_READ = 1u;
+const S_NO_QUAD = 2u;
+const S_NO_EDGE = 3u;
+const S_CONTRAST = 4u;
+const S_BORDER = 5u;
+const S_DOUBT = 6u;
+
+struct Params {
+  width: u32,
+  height: u32,
+  maxCandidates: u32,
+  cells: u32,          // n + 2
+  samples: u32,        // per cell side
+  minContrast: f32,
+  cellMargin: f32,     // fraction of a cell left unsampled at its edges
+  pushOut: f32,        // px the quad's pixel corners are moved out from the centre to the border's outer edge
+  doubt: f32,          // inner cells nearer the middle than this share of white − black: no marker
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> gray: array<u32>;
+@group(0) @binding(2) var<storage, read> list: array<u32>;
+@group(0) @binding(3) var<storage, read> points: array<u32>;
+@group(0) @binding(4) var<storage, read_write> out: array<u32>;
+
+#include "common/gray.wgsl"
+
+var<workgroup> keyV: array<u32, FW>;
+var<workgroup> keyI: array<u32, FW>;
+var<workgroup> red: array<vec4<f32>, FW>;
+var<workgroup> edge: array<vec2<f32>, 512>;   // 4 × PROF
+var<workgroup> dist: array<f32, 512>;
+var<workgroup> corner: array<vec2<f32>, 4>;
+var<workgroup> line: array<vec4<f32>, 4>;     // point, unit direction
+var<workgroup> sideInfo: array<vec4<f32>, 4>; // points fitted, median distance, residual (RMS), -
+var<workgroup> cellMean: array<f32, MAX_CELLS>;
+var<workgroup> status: u32;
+
+fn sampleGray(q: vec2<f32>) -> f32 {
+  let w = params.width;
+  let h = params.height;
+  let c = clamp(q, vec2<f32>(0.0), vec2<f32>(f32(w - 1u), f32(h - 1u)));
+  let x0 = min(w - 2u, u32(floor(c.x)));
+  let y0 = min(h - 2u, u32(floor(c.y)));
+  let fx = c.x - f32(x0);
+  let fy = c.y - f32(y0);
+  let p = y0 * w + x0;
+  let a = f32(grayAt(p));
+  let b = f32(grayAt(p + 1u));
+  let d = f32(grayAt(p + w));
+  let e = f32(grayAt(p + w + 1u));
+  return (a * (1.0 - fx) + b * fx) * (1.0 - fy) + (d * (1.0 - fx) + e * fx) * fy;
+}
+
+// Larger key wins; on a tie, the first pixel in raster order.
+fn better(v: u32, i: u32, bv: u32, bi: u32) -> bool { return v > bv || (v == bv && i < bi); }
+
+fn reduceKeys(t: u32) {
+  workgroupBarrier();
+  for (var s = FW / 2u; s > 0u; s >>= 1u) {
+    if (t < s && better(keyV[t + s], keyI[t + s], keyV[t], keyI[t])) {
+      keyV[t] = keyV[t + s];
+      keyI[t] = keyI[t + s];
+    }
+    workgroupBarrier();
+  }
+}
+
+// Sums red[] over each side's 64 lanes into red[side * 64].
+fn reduceSides(lane: u32, t: u32) {
+  workgroupBarrier();
+  for (var s = LANES / 2u; s > 0u; s >>= 1u) {
+    if (lane < s) { red[t] += red[t + s]; }
+    workgroupBarrier();
+  }
+}
+
+fn pointAt(i: u32) -> vec2<i32> {
+  let v = points[i];
+  return vec2<i32>(i32(v & 0xffffu), i32(v >> 16u));
+}
+
+// Twice the signed area of the triangle a b q: positive when q is clockwise of a → b as seen (y down). Exact in
+// i32 for frames up to 16384 pixels a side.
+fn cross2(a: vec2<i32>, b: vec2<i32>, q: vec2<i32>) -> i32 { return (b.x - a.x) * (q.y - a.y) - (b.y - a.y) * (q.x - a.x); }
+
+fn rasterIndex(q: vec2<i32>) -> u32 { return u32(q.y) * params.width + u32(q.x); }
+
+fn pixelOf(i: u32) -> vec2<i32> { return vec2<i32>(i32(i % params.width), i32(i / params.width)); }
+
+// Distance of a point from a side's line (0 for invalid points: they never pass a filter on their own).
+fn lineDistance(q: vec2<f32>, l: vec4<f32>) -> f32 {
+  let r = q - l.xy;
+  return abs(r.x * l.w - r.y * l.z);
+}
+
+// Total least squares line through side `side`'s valid edge points within `limit` of line[side] (all of them when
+// `limit` is negative). Leaves the count in sideInfo[side].x and, when there are at least `least` points, the line
+// in line[side]. Called by all invocations.
+fn fitSide(side: u32, lane: u32, t: u32, limit: f32, least: f32) {
+  let base = side * PROF;
+  let old = line[side];
+  var acc = vec4<f32>(0.0);
+  for (var k = lane; k < PROF; k += LANES) {
+    let q = edge[base + k];
+    if (q.x > INVALID && (limit < 0.0 || lineDistance(q, old) <= limit)) { acc += vec4<f32>(1.0, q.x, q.y, 0.0); }
+  }
+  red[t] = acc;
+  reduceSides(lane, t);
+  let n = red[side * LANES].x;
+  let mean = red[side * LANES].yz / max(n, 1.0);
+  workgroupBarrier();
+  acc = vec4<f32>(0.0);
+  for (var k = lane; k < PROF; k += LANES) {
+    let q = edge[base + k];
+    if (q.x > INVALID && (limit < 0.0 || lineDistance(q, old) <= limit)) {
+      let r = q - mean;
+      acc += vec4<f32>(r.x * r.x, r.y * r.y, r.x * r.y, 0.0);
+    }
+  }
+  red[t] = acc;
+  reduceSides(lane, t);
+  if (lane == 0u) {
+    let m = red[t];
+    let angle = 0.5 * atan2(2.0 * m.z, m.x - m.y);
+    sideInfo[side].x = n;
+    if (n >= least) { line[side] = vec4<f32>(mean, cos(angle), sin(angle)); }
+  }
+  workgroupBarrier();
+}
+
+// One round of refinement: corner[] in, corner[] out; status set when a side has no clear edge.
+fn refineRound(t: u32) {
+  let side = t / LANES;
+  let lane = t % LANES;
+  let a = corner[side];
+  let b = corner[(side + 1u) % 4u];
+  let len = length(b - a);
+  let d = (b - a) / len;
+  // Clockwise as seen (y down): the outward normal is the direction turned a quarter turn anticlockwise.
+  let nrm = vec2<f32>(d.y, -d.x);
+  let cell = len / f32(params.cells);
+  let reach = min(4.0, max(1.5, cell / 3.0));
+  let samples = min(PROF, max(6u, u32(floor(len))));
+  let steps = u32(floor(2.0 * reach / STEP + 1e-4));
+  for (var k = lane; k < PROF; k += LANES) {
+    var e = vec2<f32>(INVALID);
+    if (k < samples) {
+      let at = a + d * (cell + (f32(k) + 0.5) / f32(samples) * (len - 2.0 * cell));
+      var prev = sampleGray(at - nrm * reach);
+      var peak = -1.0;
+      for (var j = 1u; j <= steps; j++) {
+        let v = sampleGray(at + nrm * (-reach + f32(j) * STEP));
+        peak = max(peak, v - prev);
+        prev = v;
+      }
+      if (peak > 0.0) {
+        var wsum = 0.0;
+        var ssum = 0.0;
+        prev = sampleGray(at - nrm * reach);
+        for (var j = 1u; j <= steps; j++) {
+          let v = sampleGray(at + nrm * (-reach + f32(j) * STEP));
+          let g = v - prev;
+          if (g > 0.2 * peak) {
+            wsum += g;
+            ssum += g * (-reach + (f32(j) - 0.5) * STEP);
+          }
+          prev = v;
+        }
+        e = at + nrm * (ssum / wsum);
+      }
+    }
+    edge[side * PROF + k] = e;
+  }
+  workgroupBarrier();
+  fitSide(side, lane, t, -1.0, 2.0);
+  // The median distance from the first line: points beyond three times it (at least 0.06 px) are dropped.
+  let n = u32(sideInfo[side].x);
+  let first = line[side];
+  for (var k = lane; k < PROF; k += LANES) {
+    let q = edge[side * PROF + k];
+    dist[side * PROF + k] = select(-1.0, lineDistance(q, first), q.x > INVALID);
+  }
+  workgroupBarrier();
+  for (var k = lane; k < PROF; k += LANES) {
+    let v = dist[side * PROF + k];
+    if (v >= 0.0) {
+      var lt = 0u;
+      var le = 0u;
+      for (var m = 0u; m < PROF; m++) {
+        let o = dist[side * PROF + m];
+        if (o >= 0.0) {
+          lt += select(0u, 1u, o < v);
+          le += select(0u, 1u, o <= v);
+        }
+      }
+      // The element at index n/2 of the sorted distances (the same value whichever invocation writes it).
+      if (lt <= n / 2u && n / 2u < le) { sideInfo[side].y = v; }
+    }
+  }
+  workgroupBarrier();
+  if (n < 4u && lane == 0u) { status = S_NO_EDGE; }
+  let limit = 3.0 * max(0.02, sideInfo[side].y);
+  fitSide(side, lane, t, limit, 4.0);
+  // The residual: RMS distance of the kept points from the line fitted to them.
+  let kept = line[side];
+  var acc = vec4<f32>(0.0);
+  for (var k = lane; k < PROF; k += LANES) {
+    let q = edge[side * PROF + k];
+    if (q.x > INVALID && lineDistance(q, first) <= limit) {
+      let r = lineDistance(q, kept);
+      acc += vec4<f32>(r * r, 1.0, 0.0, 0.0);
+    }
+  }
+  red[t] = acc;
+  reduceSides(lane, t);
+  if (lane == 0u) { sideInfo[side].z = sqrt(red[t].x / max(red[t].y, 1.0)); }
+  workgroupBarrier();
+  if (t < 4u) {
+    let p = line[(t + 3u) % 4u];
+    let q = line[t];
+    let det = p.z * q.w - p.w * q.z;
+    if (abs(det) < 1e-9) {
+      status = S_NO_EDGE;
+    } else {
+      let r = q.xy - p.xy;
+      corner[t] = p.xy + p.zw * ((r.x * q.w - r.y * q.z) / det);
+    }
+  }
+  workgroupBarrier();
+}
+
+// The unit square mapped onto corner[0..3] (Heckbert's square-to-quad projective map), at (u, v).
+fn squareToQuad(u: f32, v: f32) -> vec2<f32> {
+  let p0 = corner[0];
+  let p1 = corner[1];
+  let p2 = corner[2];
+  let p3 = corner[3];
+  let s = p0 - p1 + p2 - p3;
+  let d1 = p1 - p2;
+  let d2 = p3 - p2;
+  let den = d1.x * d2.y - d2.x * d1.y;
+  let g = (s.x * d2.y - d2.x * s.y) / den;
+  let h = (d1.x * s.y - s.x * d1.y) / den;
+  let w = g * u + h * v + 1.0;
+  let x = (p1.x - p0.x + g * p1.x) * u + (p3.x - p0.x + h * p3.x) * v + p0.x;
+  let y = (p1.y - p0.y + g * p1.y) * u + (p3.y - p0.y + h * p3.y) * v + p0.y;
+  return vec2<f32>(x, y) / w;
+}
+
+@compute @workgroup_size(FW)
+fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) t: u32) {
+  let c = wid.y * nwg.x + wid.x;
+  if (c >= min(list[0], params.maxCandidates)) { return; }
+  let k = HEAD + c * CAND;
+  let count = list[k + K_COUNT];
+  let o = HEAD + OUT * c;
+  if (t == 0u) {
+    status = S_NONE;
+    out[o] = S_NONE;
+    out[o + 1u] = list[k + K_WINDOW];
+    out[o + 2u] = list[k + K_LABEL];
+  }
+  if (count == 0u) { return; }
+  let offset = list[k + K_OFFSET];
+  let b0 = list[k + K_BOX0];
+  let b1 = list[k + K_BOX1];
+  let cx2 = i32((b0 & 0xffffu) + (b1 & 0xffffu));
+  let cy2 = i32((b0 >> 16u) + (b1 >> 16u));
+
+  // The farthest boundary pixel from the box centre (doubled, so distances stay integers).
+  var bv = 0u;
+  var bi = 0xffffffffu;
+  for (var j = t; j < count; j += FW) {
+    let q = pointAt(offset + j);
+    let r = vec2<i32>(2 * q.x - cx2, 2 * q.y - cy2);
+    let v = u32(r.x * r.x + r.y * r.y);
+    if (better(v, rasterIndex(q), bv, bi)) { bv = v; bi = rasterIndex(q); }
+  }
+  keyV[t] = bv;
+  keyI[t] = bi;
+  reduceKeys(t);
+  let p0 = pixelOf(keyI[0]);
+  workgroupBarrier();
+  // The farthest from that.
+  bv = 0u;
+  bi = 0xffffffffu;
+  for (var j = t; j < count; j += FW) {
+    let q = pointAt(offset + j);
+    let r = q - p0;
+    let v = u32(r.x * r.x + r.y * r.y);
+    if (better(v, rasterIndex(q), bv, bi)) { bv = v; bi = rasterIndex(q); }
+  }
+  keyV[t] = bv;
+  keyI[t] = bi;
+  reduceKeys(t);
+  let p2 = pixelOf(keyI[0]);
+  workgroupBarrier();
+  // The farthest from the line p0 → p2, either side.
+  bv = 0u;
+  bi = 0xffffffffu;
+  for (var j = t; j < count; j += FW) {
+    let q = pointAt(offset + j);
+    let v = u32(abs(cross2(p0, p2, q)));
+    if (better(v, rasterIndex(q), bv, bi)) { bv = v; bi = rasterIndex(q); }
+  }
+  keyV[t] = bv;
+  keyI[t] = bi;
+  reduceKeys(t);
+  var found = keyV[0] > 0u;
+  let pa = pixelOf(keyI[0]);
+  workgroupBarrier();
+  // The one adding the most area to the triangle p0 p2 pA (edges clockwise: outside is a negative cross product);
+  // p0–p2 may be a side of an elongated quad as well as a diagonal.
+  var tri = array<vec2<i32>, 3>(p0, pa, p2);
+  if (cross2(p0, p2, pa) > 0) { tri = array<vec2<i32>, 3>(p0, p2, pa); }
+  bv = 0u;
+  bi = 0xffffffffu;
+  for (var j = t; j < count; j += FW) {
+    let q = pointAt(offset + j);
+    let v = max(-cross2(tri[0], tri[1], q), max(-cross2(tri[1], tri[2], q), -cross2(tri[2], tri[0], q)));
+    if (v > 0 && better(u32(v), rasterIndex(q), bv, bi)) { bv = u32(v); bi = rasterIndex(q); }
+  }
+  keyV[t] = bv;
+  keyI[t] = bi;
+  reduceKeys(t);
+  found = found && keyV[0] > 0u;
+  // Clockwise from p0: the other three in the order of their turn as seen from p0 (exact for a convex quad).
+  var q4 = array<vec2<i32>, 4>(p0, p2, pa, pixelOf(keyI[0]));
+  workgroupBarrier();
+  for (var i = 1u; i < 4u; i++) {
+    for (var j = 1u; j < 4u - i; j++) {
+      if (cross2(p0, q4[j], q4[j + 1u]) < 0) {
+        let x = q4[j];
+        q4[j] = q4[j + 1u];
+        q4[j + 1u] = x;
+      }
+    }
+  }
+  // Every boundary pixel within the quad, up to 1 px + 8% of the mean side.
+  var sides: vec4<f32>;
+  for (var i = 0u; i < 4u; i++) { sides[i] = length(vec2<f32>(q4[(i + 1u) % 4u] - q4[i])); }
+  let limit = 1.0 + 0.08 * (sides.x + sides.y + sides.z + sides.w) / 4.0;
+  var worst = 0.0;
+  for (var j = t; j < count; j += FW) {
+    let q = pointAt(offset + j);
+    for (var i = 0u; i < 4u; i++) {
+      let a = q4[i];
+      let b = q4[(i + 1u) % 4u];
+      worst = max(worst, f32(-cross2(a, b, q)) / sides[i]);
+    }
+  }
+  red[t] = vec4<f32>(worst);
+  workgroupBarrier();
+  for (var s = FW / 2u; s > 0u; s >>= 1u) {
+    if (t < s) { red[t] = max(red[t], red[t + s]); }
+    workgroupBarrier();
+  }
+  if (t == 0u) {
+    if (!found || red[0].x > limit) {
+      status = S_NO_QUAD;
+    } else {
+      // Pixel centres lie half a pixel inside the border's outer edge: push the corners out from the centre.
+      let centre = vec2<f32>(q4[0] + q4[1] + q4[2] + q4[3]) / 4.0;
+      for (var i = 0u; i < 4u; i++) {
+        let p = vec2<f32>(q4[i]);
+        corner[i] = p + normalize(p - centre) * params.pushOut;
+      }
+    }
+  }
+  if (workgroupUniformLoad(&status) != S_NONE) {
+    if (t == 0u) { out[o] = status; }
+    return;
+  }
+
+  refineRound(t);
+  if (workgroupUniformLoad(&status) == S_NONE) { refineRound(t); }
+  if (workgroupUniformLoad(&status) != S_NONE) {
+    if (t == 0u) { out[o] = status; }
+    return;
+  }
+
+  // Read the cells, border and quiet zone through the refined corners: cell (r, c) for r, c in -1..S.
+  let S = params.cells;
+  let T = S + 2u;
+  let q = params.samples;
+  let m = params.cellMargin;
+  if (t < T * T) {
+    let r = f32(t / T) - 1.0;
+    let cc = f32(t % T) - 1.0;
+    var sum = 0.0;
+    for (var ia = 0u; ia < q; ia++) {
+      for (var ib = 0u; ib < q; ib++) {
+        let u = cc + m + (f32(ib) + 0.5) / f32(q) * (1.0 - 2.0 * m);
+        let v = r + m + (f32(ia) + 0.5) / f32(q) * (1.0 - 2.0 * m);
+        sum += sampleGray(squareToQuad(u / f32(S), v / f32(S)));
+      }
+    }
+    cellMean[t] = sum / f32(q * q);
+  }
+  workgroupBarrier();
+  if (t == 0u) {
+    // Black from the border's cells, white from the quiet zone's (in the CPU reference's order of summation).
+    var black = 0.0;
+    var white = 0.0;
+    for (var i = 0u; i < T * T; i++) {
+      let r = i / T;
+      let cc = i % T;
+      if (r == 0u || cc == 0u || r == T - 1u || cc == T - 1u) {
+        white += cellMean[i] / f32(4u * S + 4u);
+      } else if (r == 1u || cc == 1u || r == T - 2u || cc == T - 2u) {
+        black += cellMean[i] / f32(4u * S - 4u);
+      }
+    }
+    let spread = white - black;
+    let threshold = (black + white) / 2.0;
+    var st = S_READ;
+    if (spread < params.minContrast) { st = S_CONTRAST; }
+    var contrast = 1e30;
+    var lo = 0u;
+    var hi = 0u;
+    for (var r = 1u; r <= S; r++) {
+      for (var cc = 1u; cc <= S; cc++) {
+        let v = cellMean[r * T + cc];
+        contrast = min(contrast, abs(v - threshold));
+        if (r == 1u || cc == 1u || r == S || cc == S) {
+          if (v >= threshold && st == S_READ) { st = S_BORDER; }
+        } else {
+          if (abs(v - threshold) < params.doubt * spread && st == S_READ) { st = S_DOUBT; }
+          if (v >= threshold) {
+            let bit = (r - 2u) * (S - 2u) + cc - 2u;
+            if (bit < 32u) { lo |= 1u << bit; } else { hi |= 1u << (bit - 32u); }
+          }
+        }
+      }
+    }
+    let residual = max(max(sideInfo[0].z, sideInfo[1].z), max(sideInfo[2].z, sideInfo[3].z));
+    out[o] = st;
+    out[o + 3u] = lo;
+    out[o + 4u] = hi;
+    out[o + 5u] = bitcast<u32>(threshold);
+    out[o + 6u] = bitcast<u32>(contrast);
+    out[o + 7u] = bitcast<u32>(residual);
+    for (var i = 0u; i < 4u; i++) {
+      out[o + 8u + 2u * i] = bitcast<u32>(corner[i].x);
+      out[o + 9u + 2u * i] = bitcast<u32>(corner[i].y);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+// markers() on the GPU against the CPU reference detector (detectMarkersCpu, step for step the same method) and
+// against the scenes' exact corners: the same IDs, corners within float rounding of the reference's and within the
+// stated tolerance of the truth; nothing in frames without markers; bad options refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markers, markerDictionary, InvalidOptionError, type GpuContext, type DetectedMarker } from '../../../index.js';
+import { detectMarkersCpu, markerScene } from '../../../src/reference/index.js';
+import { gray, run, testContext } from '../../support/gpu.js';
+
+let ctx: GpuContext;
+beforeAll(async () => {
+  ctx = await testContext();
+});
+afterAll(() => ctx?.destroy());
+
+const sortById = (m: { id: number }[]) => [...m].sort((a, b) => a.id - b.id);
+
+function cornerErrors(got: DetectedMarker['corners'], want: [number, number][]): number[] {
+  return got.map((c, k) => Math.hypot(c[0] - want[k][0], c[1] - want[k][1]));
+}
+
+describe('markers', () => {
+  for (const name of ['DICT_4X4_50', 'DICT_6X6_250', 'DICT_APRILTAG_36h11']) {
+    it(`finds what the CPU reference finds, at its corners and at the true ones (${name}; 24–140 px, tilt, blur, noise, clutter)`, async () => {
+      const d = markerDictionary(name);
+      const scenes = Array.from({ length: 4 }, (_, f) =>
+        markerScene(2100 + f, { width: 480 + 7 * f, height: 360 + 3 * f, markerSize: d.markerSize, bits: (id) => d.bits(id), ids: [f, f + 9, f + 18, f + 27], side: [24, 140], maxTilt: 50, blur: 0.3 * f, noise: 2 * f, clutter: 6 }),
+      );
+      const results = await run(ctx, scenes.map((s) => gray(s.width, s.height, s.gray)), markers({ dictionary: name }));
+      const truthErrs: number[] = [];
+      results.forEach((r, f) => {
+        const s = scenes[f];
+        const want = detectMarkersCpu(s.gray, s.width, s.height, d);
+        const got = r.markers!.found;
+        expect(sortById(got).map((m) => m.id), `frame ${f}`).toEqual(sortById(want).map((m) => m.id));
+        expect(got.map((m) => m.id), `frame ${f}: order`).toEqual(want.map((m) => m.id));
+        for (const m of got) {
+          const ref = want.find((w) => w.id === m.id)!;
+          for (const e of cornerErrors(m.corners, ref.corners)) expect(e, `frame ${f} id ${m.id}: against the reference`).toBeLessThan(0.01);
+          const truth = s.markers.find((t) => t.id === m.id);
+          if (truth) truthErrs.push(...cornerErrors(m.corners, truth.corners));
+          expect(m.rotation).toBe(ref.rotation);
+          expect(m.residual).toBeGreaterThanOrEqual(0);
+        }
+        expect(r.markers!.overflow).toBe(false);
+      });
+      const rmse = Math.sqrt(truthErrs.reduce((a, e) => a + e * e, 0) / truthErrs.length);
+      expect(truthErrs.length).toBeGreaterThanOrEqual(4 * 14);
+      expect(rmse).toBeLessThan(0.15);
+    });
+  }
+
+  it('finds nothing in frames without markers', async () => {
+    const d = markerDictionary('DICT_4X4_50');
+    const scenes = Array.from({ length: 4 }, (_, f) => markerScene(2300 + f, { width: 400, height: 300, markerSize: 4, bits: (id) => d.bits(id), ids: [], side: [40, 80], maxTilt: 0, blur: f % 2, noise: 3, clutter: 14 }));
+    const results = await run(ctx, scenes.map((s) => gray(s.width, s.height, s.gray)), markers({ dictionary: 'dict_4x4_50' }));
+    for (const r of results) expect(r.markers!.found).toEqual([]);
+  });
+
+  it('refuses bad options', () => {
+    expect(() => markers({ dictionary: 'DICT_9X9_1' })).toThrow(InvalidOptionError);
+    expect(() => markers({ dictionary: 'DICT_4X4_50', windows: [4] })).toThrow(InvalidOptionError);
+    expect(() => markers({ dictionary: 'DICT_4X4_50', windows: [] })).toThrow(InvalidOptionError);
+    expect(() => markers({ dictionary: 'DICT_4X4_50', correctionRate: 2 })).toThrow(InvalidOptionError);
+    expect(() => markers({ dictionary: 'DICT_4X4_50', maxCandidates: 0 })).toThrow(InvalidOptionError);
+    expect(() => markers(undefined as never)).toThrow(InvalidOptionError);
+  });
+});
