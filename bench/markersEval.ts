@@ -8,7 +8,7 @@
  * its ms/frame is the wall time over the whole set, frames in flight as a file source runs them).
  *
  *   node dist/bench/markersEval.js [--frames 240] [--dictionary DICT_4X4_50] [--seed 1] [--keep DIR] [--dawn backend=vulkan]
- *                                  [--detectors opencv,cpu,gpu] [--details]
+ *                                  [--detectors opencv,cpu,gpu] [--details] [--windows 31,9]
  *
  * `--details` lists, for flowmark's detectors, every marker missed, wrong ID and false positive with its frame.
  */
@@ -31,12 +31,14 @@ const { values } = parseArgs({
     keep: { type: 'string' },
     dawn: { type: 'string', multiple: true, default: [] },
     detectors: { type: 'string', default: 'opencv,cpu,gpu' },
+    windows: { type: 'string', default: '31,9' },
     details: { type: 'boolean', default: false },
   },
 });
 const width = 640;
 const height = 480;
 const dict = markerDictionary(values.dictionary as string);
+const windows = (values.windows as string).split(',').map(Number);
 const bins: [number, number][] = [[12, 24], [24, 48], [48, 100], [100, 200]];
 
 interface Frame extends MarkerScene {
@@ -133,7 +135,7 @@ async function gpuMarkers(frames: Frame[]): Promise<{ markers: Detection[]; ms: 
   const ctx = await GpuContext.create({ label: 'bench-markers', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   try {
     const images = frames.map((f) => ({ width, height, format: 'gray' as const, data: f.gray }));
-    const op = markers({ dictionary: dict });
+    const op = markers({ dictionary: dict, windows });
     // Once to compile the pipelines and warm the pool, then timed.
     await lastValueFrom(fromPixels(ctx, images.slice(0, 2)).pipe(op, readResults(), toArray()));
     const t0 = performance.now();
@@ -164,7 +166,7 @@ async function main(): Promise<void> {
   // flowmark's CPU reference (src/reference/detectMarkersCpu.ts), the design the GPU operator will carry out.
   const ours = !detectors.includes('cpu') ? null : frames.map((f) => {
     const t0 = performance.now();
-    const markers = detectMarkersCpu(f.gray, width, height, dict);
+    const markers = detectMarkersCpu(f.gray, width, height, dict, { windows });
     return { markers, ms: performance.now() - t0 };
   });
   const results: Record<string, { markers: Detection[]; ms: number }[]> = {

@@ -31,7 +31,7 @@ with a progress bar on a terminal. A video that fails part way keeps the lines o
 Options:
   --dictionary NAME        ${markerDictionaryNames.join(', ')} (any case; required)
   --out-dir DIR            where to write (created if missing); two inputs that would write one file are refused
-  --windows W,W,...        adaptive threshold windows, odd (default 31,15,9,5)
+  --windows W,W,...        adaptive threshold windows, odd (default 31,9)
   --offset C               adaptive threshold offset (default 7)
   --min-side N             smallest marker side in pixels (default 8)
 `;

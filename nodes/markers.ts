@@ -24,19 +24,25 @@ import { label } from './label.js';
 import { markerDictionary, MarkerDictionary } from './markers/MarkerDictionary.js';
 import { markerCandidates } from './markers/markerCandidates.js';
 import { markerFit } from './markers/markerFit.js';
+import { defaultWindows } from '../src/reference/detectMarkersCpu.js';
 
 export interface MarkersOptions {
   /** A dictionary, or its name as OpenCV spells it (any case): `'DICT_4X4_50'`, `'DICT_APRILTAG_36h11'`… */
   dictionary: string | MarkerDictionary;
-  /** Adaptive threshold windows (odd, 3..255; default 31, 15, 9, 5); a marker seen at several is kept from the first. */
+  /** Adaptive threshold windows (odd, 3..255; default 31 and 9); a marker seen at several is kept from the first. */
   windows?: number[];
   /** Adaptive threshold offset (default 7): a border pixel is darker than its window's mean by more than this. */
   offset?: number;
   /** Smallest side of a candidate's box in pixels (default 8). */
   minSide?: number;
-  /** Candidates examined per frame at most, over all windows (default 256; `overflow` says when there were more). */
+  /**
+   * A candidate whose box is within this many pixels (each side) of a larger window's candidate is not fitted
+   * again (default -1: all are fitted). 0–2 save GPU time and find a few markers fewer (detectMarkersCpu's option).
+   */
+  sameBox?: number;
+  /** Candidates examined per frame at most, over all windows (default 1024; `overflow` says when there were more). */
   maxCandidates?: number;
-  /** Boundary pixels of all candidates per frame at most (default 2^18). */
+  /** Boundary pixels of all candidates per frame at most (default 2^20). */
   maxPoints?: number;
   /** Share of each marker's error-correction radius used (0..1, default 0.6, as OpenCV's `errorCorrectionRate`). */
   correctionRate?: number;
@@ -52,7 +58,7 @@ function integer(name: string, v: number, min: number, max: number): number {
 export function markers(options: MarkersOptions): OperatorFunction<GpuFrame, GpuFrame> {
   if (!options || typeof options !== 'object') throw new InvalidOptionError('markers: options with a dictionary are required');
   const dictionary = options.dictionary instanceof MarkerDictionary ? options.dictionary : markerDictionary(options.dictionary);
-  const windows = options.windows ?? [31, 15, 9, 5];
+  const windows = options.windows ?? defaultWindows;
   if (!Array.isArray(windows) || windows.length === 0 || windows.length > 8) throw new InvalidOptionError('markers: windows must be a list of 1 to 8 odd sizes');
   for (const w of windows) {
     integer('each window', w, 3, 255);
@@ -60,8 +66,9 @@ export function markers(options: MarkersOptions): OperatorFunction<GpuFrame, Gpu
   }
   const offset = integer('offset', options.offset ?? 7, -255, 255);
   const minSide = integer('minSide', options.minSide ?? 8, 4, 65535);
-  const maxCandidates = integer('maxCandidates', options.maxCandidates ?? 256, 1, 65535);
-  const pointCapacity = integer('maxPoints', options.maxPoints ?? 1 << 18, 64, 1 << 26);
+  const maxCandidates = integer('maxCandidates', options.maxCandidates ?? 1024, 1, 65535);
+  const pointCapacity = integer('maxPoints', options.maxPoints ?? 1 << 20, 64, 1 << 26);
+  const sameBox = integer('sameBox', options.sameBox ?? -1, -1, 64);
   const correctionRate = options.correctionRate ?? 0.6;
   if (typeof correctionRate !== 'number' || !(correctionRate >= 0 && correctionRate <= 1)) {
     throw new InvalidOptionError(`markers: correctionRate must be a number 0..1, got ${String(correctionRate)}`);
@@ -72,8 +79,9 @@ export function markers(options: MarkersOptions): OperatorFunction<GpuFrame, Gpu
   }
   const stages = windows.flatMap((window, i) => [
     threshold({ method: 'adaptive', window, offset, invert: true }),
-    label({ algorithm: 'c2fl', connectivity: 8 }),
-    markerCandidates({ window: i, maxCandidates, pointCapacity, minSide }),
+    // The forest's roots are labels enough: candidates index their table by root pixel (no canonical renumbering).
+    label({ algorithm: 'c2fl', connectivity: 8, canonical: false }),
+    markerCandidates({ window: i, maxCandidates, pointCapacity, minSide, sameBox }),
   ]);
   const fit = markerFit({ dictionary, maxCandidates, correctionRate, minContrast });
   return (source) => stages.reduce((s, op) => op(s), source).pipe(fit);

@@ -4,7 +4,8 @@
  * - `fixed` (default): foreground where gray > `level` (default 0: any nonzero gray).
  * - `otsu`: Otsu's level from a GPU histogram, found in exact integer arithmetic (frames up to 2^24 pixels).
  * - `adaptive`: foreground where gray > mean of the `window`×`window` neighbourhood (clipped at the border)
- *   minus `offset`; what markers need under uneven light.
+ *   minus `offset`; what markers need under uneven light. Window sums come from row prefix sums slid down
+ *   columns, so a large window costs little more than a small one.
  * `invert: true` takes the complement (dark objects on a light background).
  * Gray is Rec. 601 luma in integers: (77 R + 150 G + 29 B + 128) >> 8.
  *
@@ -19,7 +20,7 @@ import type { OperatorFunction } from 'rxjs';
 import { gpuNode } from '../src/gpuNode.js';
 import { withRead, type GpuFrame, type ReadRequest } from '../src/GpuFrame.js';
 import type { KernelSpec } from '../src/PipelineCache.js';
-import { uniformLayout } from '../src/uniforms.js';
+import { uniformLayout, wgslConstant } from '../src/uniforms.js';
 import { WG, wordsFor } from '../src/dispatch.js';
 import { PassRecorder } from '../src/PassRecorder.js';
 import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
@@ -32,6 +33,8 @@ export type ThresholdOptions =
 
 /** Otsu keeps the sum of gray values in 32 bits: 255 × 2^24 < 2^32. */
 export const otsuMaxPixels = 1 << 24;
+/** Rows each adaptive invocation slides its window down (CHUNK in threshold.wgsl). */
+const adaptiveChunk = wgslConstant('threshold', 'CHUNK');
 /** `stats` (threshold.wgsl): histogram bins 0..255, then the level used at word 256. */
 const levelAt = 256 * 4;
 
@@ -40,7 +43,7 @@ function kernels(method: 'fixed' | 'otsu' | 'adaptive'): Record<string, KernelSp
     gray: { shader: 'threshold', entryPoint: 'grayFromRgba', bindings: ['uniform', 'read-only-storage', 'storage'] },
   };
   if (method === 'adaptive') {
-    s.rows = { shader: 'threshold', entryPoint: 'boxRows', bindings: ['uniform', 'read-only-storage', 'storage'] };
+    s.rows = { shader: 'threshold', entryPoint: 'rowPrefixes', bindings: ['uniform', 'read-only-storage', 'storage'] };
     s.adaptive = { shader: 'threshold', entryPoint: 'adaptive', bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'] };
   } else {
     s.binarize = { shader: 'threshold', entryPoint: 'binarize', bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'] };
@@ -97,7 +100,8 @@ export function threshold(options: ThresholdOptions = {}): OperatorFunction<GpuF
         stats: alloc.buffer('stats', 260 * 4, usage, stats),
         gray: alloc.buffer('gray', words * 4, usage),
         mask: alloc.buffer('mask', words * 4, usage),
-        rowSum: method === 'adaptive' ? alloc.buffer('rowSum', pixels * 4, GPUBufferUsage.STORAGE) : null,
+        // The adaptive threshold's row prefix sums: width + 1 per row.
+        prefix: method === 'adaptive' ? alloc.buffer('prefix', (size.width + 1) * size.height * 4, GPUBufferUsage.STORAGE) : null,
       };
     });
 
@@ -110,6 +114,8 @@ export function threshold(options: ThresholdOptions = {}): OperatorFunction<GpuF
       // A gray image already made (by a threshold before this one) is used as it is.
       const gray = f.gray ?? set.gray;
       if (method === 'otsu') f.encoder.clearBuffer(set.stats, 0, levelAt);
+      // The adaptive pass sets foreground bits only.
+      if (method === 'adaptive') f.encoder.clearBuffer(set.mask);
       const rec = PassRecorder.of(f, 'threshold');
       if (!f.gray) rec.items('gray', k.gray, set.bind('gray', k.gray, [set.params, f.rgba!, set.gray]), set.words);
       if (method === 'otsu') {
@@ -117,8 +123,8 @@ export function threshold(options: ThresholdOptions = {}): OperatorFunction<GpuF
         rec.grid('otsu', k.otsu, set.bind('otsu', k.otsu, [set.params, set.stats]), 1);
       }
       if (method === 'adaptive') {
-        rec.items('rows', k.rows, set.bind('rows', k.rows, [set.params, gray, set.rowSum!]), set.pixels);
-        rec.items('adaptive', k.adaptive, set.bind('adaptive', k.adaptive, [set.params, gray, set.rowSum!, set.mask]), set.words);
+        rec.grid('rows', k.rows, set.bind('rows', k.rows, [set.params, gray, set.prefix!]), f.height);
+        rec.items('adaptive', k.adaptive, set.bind('adaptive', k.adaptive, [set.params, gray, set.prefix!, set.mask]), f.width * Math.ceil(f.height / adaptiveChunk));
       } else {
         rec.items('binarize', k.binarize, set.bind('binarize', k.binarize, [set.params, gray, set.stats, set.mask]), set.words);
       }

@@ -184,47 +184,84 @@ fn binarize(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
   mask[w] = out;
 }
 
-// ---- adaptive: window sums, rows then columns. rowSum[p] = sum of gray over x-r..x+r (clipped) on p's row.
-@group(0) @binding(2) var<storage, read_write> rowSumOut: array<u32>;
+// ---- adaptive: window sums from row prefix sums P (P[y][x] = sum of gray over [0, x) on row y, width + 1 per row):
+// a row's window sum is two reads whatever the window; columns of them are summed by sliding down a chunk of rows.
+// Sums are exact in u32 (255 × 255² at most per window).
+@group(0) @binding(2) var<storage, read_write> prefixOut: array<u32>;
 
 #include "common/gray.wgsl"
 
-@compute @workgroup_size(WG)
-fn boxRows(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let p = linearIndex(gid, nwg);
-  if (p >= params.pixels) { return; }
-  let x = p % params.width;
-  let row = p - x;
-  let x0 = select(0u, x - params.radius, x >= params.radius);
-  let x1 = min(x + params.radius, params.width - 1u);
+const ROW_WG: u32 = 256u;
+// Rows each `adaptive` invocation slides down.
+const CHUNK: u32 = 16u;
+var<workgroup> chunkSums: array<u32, ROW_WG>;
+
+// One workgroup per row: each invocation sums a run of the row, the runs' sums are scanned in workgroup memory,
+// then each invocation writes its run's prefix sums.
+@compute @workgroup_size(ROW_WG)
+fn rowPrefixes(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+  let y = wid.y * nwg.x + wid.x;
+  if (y >= params.height) { return; }
+  let w = params.width;
+  let run = (w + ROW_WG - 1u) / ROW_WG;
+  let x0 = min(t * run, w);
+  let x1 = min(x0 + run, w);
+  let row = y * w;
   var s = 0u;
-  for (var i = x0; i <= x1; i++) { s += grayAt(row + i); }
-  rowSumOut[p] = s;
+  for (var x = x0; x < x1; x++) { s += grayAt(row + x); }
+  chunkSums[t] = s;
+  workgroupBarrier();
+  // Inclusive scan (Hillis–Steele) of the runs' sums.
+  for (var d = 1u; d < ROW_WG; d <<= 1u) {
+    var v = chunkSums[t];
+    if (t >= d) { v += chunkSums[t - d]; }
+    workgroupBarrier();
+    chunkSums[t] = v;
+    workgroupBarrier();
+  }
+  var acc = select(0u, chunkSums[t - 1u], t > 0u);
+  let out = y * (w + 1u);
+  if (t == 0u) { prefixOut[out] = 0u; }
+  for (var x = x0; x < x1; x++) {
+    acc += grayAt(row + x);
+    prefixOut[out + x + 1u] = acc;
+  }
 }
 
-@group(0) @binding(2) var<storage, read> rowSum: array<u32>;
+@group(0) @binding(2) var<storage, read> prefix: array<u32>;
+@group(0) @binding(3) var<storage, read_write> maskBits: array<atomic<u32>>;
 
+// Sum of gray over row y's window around x (clipped).
+fn rowWindow(y: u32, x0: u32, x1: u32) -> u32 {
+  let base = y * (params.width + 1u);
+  return prefix[base + x1 + 1u] - prefix[base + x0];
+}
+
+// One invocation per column and chunk of CHUNK rows (neighbours in x side by side, so reads coalesce): the
+// window's sum slides down the chunk, adding the row that enters and taking off the row that leaves. Foreground
+// pixels are set in the cleared mask with atomicOr (four pixels share a word).
 @compute @workgroup_size(WG)
 fn adaptive(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let w = linearIndex(gid, nwg);
-  if (w >= params.words) { return; }
+  let id = linearIndex(gid, nwg);
+  let w = params.width;
+  let h = params.height;
+  if (id >= w * ((h + CHUNK - 1u) / CHUNK)) { return; }
+  let x = id % w;
+  let ys = (id / w) * CHUNK;
+  let ye = min(ys + CHUNK, h);
   let r = params.radius;
-  var out = 0u;
-  for (var k = 0u; k < 4u; k++) {
-    let p = w * 4u + k;
-    if (p >= params.pixels) { break; }
-    let x = p % params.width;
-    let y = p / params.width;
-    let y0 = select(0u, y - r, y >= r);
-    let y1 = min(y + r, params.height - 1u);
-    let x0 = select(0u, x - r, x >= r);
-    let x1 = min(x + r, params.width - 1u);
-    var s = 0u;
-    for (var j = y0; j <= y1; j++) { s += rowSum[j * params.width + x]; }
-    let count = i32((x1 - x0 + 1u) * (y1 - y0 + 1u));
+  let x0 = select(0u, x - r, x >= r);
+  let x1 = min(x + r, w - 1u);
+  var s = 0u;
+  for (var y = select(0u, ys - r, ys >= r); y <= min(ys + r, h - 1u); y++) { s += rowWindow(y, x0, x1); }
+  for (var y = ys; y < ye; y++) {
+    let count = i32((x1 - x0 + 1u) * (min(y + r, h - 1u) - select(0u, y - r, y >= r) + 1u));
+    let p = y * w + x;
     // gray > mean - offset  <=>  (gray + offset) * count > sum, exact in integers.
-    let fg = ((i32(grayAt(p)) + params.offset) * count > i32(s)) != (params.invert != 0u);
-    if (fg) { out |= 0xffu << (8u * k); }
+    if (((i32(grayAt(p)) + params.offset) * count > i32(s)) != (params.invert != 0u)) {
+      atomicOr(&maskBits[p >> 2u], 0xffu << (8u * (p & 3u)));
+    }
+    if (y + r + 1u < h) { s += rowWindow(y + r + 1u, x0, x1); }
+    if (y >= r) { s -= rowWindow(y - r, x0, x1); }
   }
-  mask[w] = out;
 }

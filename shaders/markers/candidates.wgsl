@@ -1,9 +1,11 @@
 // Marker candidates from one labelling of the inverted adaptive threshold: the markers' black borders are
-// components. Three passes, no CPU in between:
+// components. Labels are the union-find forest's roots (each pixel's component's first pixel in raster order, BG
+// for background: `label({ canonical: false })`), so the component table is indexed by root pixel and no canonical
+// renumbering is needed. Three passes, no CPU in between:
 //   boundaryStats    per pixel: each component's boundary pixels (a background 4-neighbour or the frame's edge)
 //                    counted, and its box;
-//   selectCandidates per component: those whose box is large enough, off the frame's edge, and whose boundary is
-//                    not noise-like get a slot in the candidate list (shared by every threshold window of the
+//   selectCandidates per root: those whose box is large enough, off the frame's edge, whose boundary is
+//                    not noise-like, and whose box is not (within sameBox) an earlier window's candidate get a slot in the candidate list (shared by every threshold window of the
 //                    frame) and a range of the point buffer;
 //   gatherPoints     per pixel: a candidate's boundary pixels written into its range, packed x | y << 16.
 // The quad fit (markers/fit.wgsl) then takes one workgroup per candidate. Contour tracing is not needed: the quad
@@ -15,76 +17,105 @@ struct Params {
   width: u32,
   height: u32,
   pixels: u32,
-  capacity: u32,       // entries of the component table (labels 1..capacity-1 are measured)
   maxCandidates: u32,
   pointCapacity: u32,
   window: u32,         // index of the threshold window, kept with each candidate
   minSide: u32,
   maxBoundary: u32,    // boundary pixels per box half-perimeter, at most (maxBoundaryPerBox)
+  sameBox: i32,        // a box this close (px, each side) to an earlier window's candidate is that candidate (-1: off)
 }
 
-// The component table: per label, COMP words.
+// The component table: per root pixel, COMP words. selectCandidates clears the stats of every root it reads, so
+// the table is all zeros again for the next window and frame without a clear of the whole table.
 const COMP: u32 = 6u;
 const C_COUNT = 0u;
 const C_MINX = 1u;   // stored as 65535 - x, so that a cleared table (zeros) starts at "no pixel" for atomicMax
 const C_MINY = 2u;
 const C_MAXX = 3u;
 const C_MAXY = 4u;
-const C_CAND = 5u;   // candidate slot + 1, or 0
+const C_CAND = 5u;   // candidate slot + 1, or 0 (written for every root by selectCandidates)
+const BG: u32 = 0xffffffffu;
 
 #include "common/markerList.wgsl"
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> labels: array<u32>;
-@group(0) @binding(2) var<storage, read> info: array<u32>;
-@group(0) @binding(3) var<storage, read_write> comp: array<atomic<u32>>;
-@group(0) @binding(4) var<storage, read_write> list: array<atomic<u32>>;
-@group(0) @binding(5) var<storage, read_write> points: array<u32>;
-
-// Canonical labels beyond the table are not measured (the overflow bit says so).
-fn lastLabel() -> u32 { return min(info[6], params.capacity - 1u); }
+@group(0) @binding(2) var<storage, read_write> comp: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read_write> list: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> points: array<u32>;
 
 fn isBoundary(p: u32, x: u32, y: u32) -> bool {
   if (x == 0u || y == 0u || x == params.width - 1u || y == params.height - 1u) { return true; }
-  return labels[p - 1u] == 0u || labels[p + 1u] == 0u || labels[p - params.width] == 0u || labels[p + params.width] == 0u;
+  return labels[p - 1u] == BG || labels[p + 1u] == BG || labels[p - params.width] == BG || labels[p + params.width] == BG;
 }
+
+fn flush(l: u32, count: u32, lo: vec2<u32>, hi: vec2<u32>) {
+  let c = l * COMP;
+  atomicAdd(&comp[c + C_COUNT], count);
+  atomicMax(&comp[c + C_MINX], 65535u - lo.x);
+  atomicMax(&comp[c + C_MINY], 65535u - lo.y);
+  atomicMax(&comp[c + C_MAXX], hi.x);
+  atomicMax(&comp[c + C_MAXY], hi.y);
+}
+
+// RUN pixels per invocation, in raster order: boundary pixels of one component next to each other (the usual case)
+// are added up before they touch the table, one set of atomics per run of a label rather than per pixel.
+const RUN: u32 = 4u;
 
 @compute @workgroup_size(WG)
 fn boundaryStats(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let p = linearIndex(gid, nwg);
-  if (p >= params.pixels) { return; }
-  let l = labels[p];
-  if (l == 0u) { return; }
-  if (l > lastLabel()) {
-    if (l == params.capacity) { atomicOr(&list[2], OVER_COMPONENTS); }
-    return;
+  let i = linearIndex(gid, nwg);
+  // The candidates of earlier windows, for selectCandidates to compare with (the previous window's selection is
+  // done: it was an earlier dispatch).
+  if (i == 0u) { atomicStore(&list[3], min(atomicLoad(&list[0]), params.maxCandidates)); }
+  var cur = BG;
+  var count = 0u;
+  var lo = vec2<u32>(0u);
+  var hi = vec2<u32>(0u);
+  for (var p = i * RUN; p < min(i * RUN + RUN, params.pixels); p++) {
+    let l = labels[p];
+    if (l == BG) { continue; }
+    let x = p % params.width;
+    let y = p / params.width;
+    if (!isBoundary(p, x, y)) { continue; }
+    if (l != cur) {
+      if (cur != BG) { flush(cur, count, lo, hi); }
+      cur = l;
+      count = 0u;
+      lo = vec2<u32>(x, y);
+      hi = lo;
+    }
+    count += 1u;
+    lo = min(lo, vec2<u32>(x, y));
+    hi = max(hi, vec2<u32>(x, y));
   }
-  let x = p % params.width;
-  let y = p / params.width;
-  if (!isBoundary(p, x, y)) { return; }
-  let c = l * COMP;
-  atomicAdd(&comp[c + C_COUNT], 1u);
-  atomicMax(&comp[c + C_MINX], 65535u - x);
-  atomicMax(&comp[c + C_MINY], 65535u - y);
-  atomicMax(&comp[c + C_MAXX], x);
-  atomicMax(&comp[c + C_MAXY], y);
+  if (cur != BG) { flush(cur, count, lo, hi); }
 }
+
+fn near(a: u32, b: u32) -> bool { return i32(max(a, b) - min(a, b)) <= params.sameBox; }
 
 @compute @workgroup_size(WG)
 fn selectCandidates(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let l = linearIndex(gid, nwg) + 1u;
-  if (l > lastLabel()) { return; }
+  let l = linearIndex(gid, nwg);
+  if (l >= params.pixels || labels[l] != l) { return; }
   let c = l * COMP;
   let count = atomicLoad(&comp[c + C_COUNT]);
-  if (count == 0u) { return; }
   let x0 = 65535u - atomicLoad(&comp[c + C_MINX]);
   let y0 = 65535u - atomicLoad(&comp[c + C_MINY]);
   let x1 = atomicLoad(&comp[c + C_MAXX]);
   let y1 = atomicLoad(&comp[c + C_MAXY]);
+  for (var i = 0u; i < C_CAND; i++) { atomicStore(&comp[c + i], 0u); }
+  atomicStore(&comp[c + C_CAND], 0u);
   if (x1 - x0 + 1u < params.minSide || y1 - y0 + 1u < params.minSide) { return; }
   // Touching the frame's edge: the border may be cut off.
   if (x0 == 0u || y0 == 0u || x1 == params.width - 1u || y1 == params.height - 1u) { return; }
   if (count > params.maxBoundary * (x1 - x0 + y1 - y0 + 2u)) { return; }
+  let before = atomicLoad(&list[3]);
+  for (var e = 0u; e < before; e++) {
+    let b0 = atomicLoad(&list[HEAD + e * CAND + K_BOX0]);
+    let b1 = atomicLoad(&list[HEAD + e * CAND + K_BOX1]);
+    if (near(b0 & 0xffffu, x0) && near(b0 >> 16u, y0) && near(b1 & 0xffffu, x1) && near(b1 >> 16u, y1)) { return; }
+  }
   let slot = atomicAdd(&list[0], 1u);
   if (slot >= params.maxCandidates) {
     atomicOr(&list[2], OVER_CANDIDATES);
@@ -110,7 +141,7 @@ fn gatherPoints(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
   let p = linearIndex(gid, nwg);
   if (p >= params.pixels) { return; }
   let l = labels[p];
-  if (l == 0u || l > lastLabel()) { return; }
+  if (l == BG) { return; }
   let slot = atomicLoad(&comp[l * COMP + C_CAND]);
   if (slot == 0u) { return; }
   let x = p % params.width;

@@ -22,6 +22,7 @@ const PROF: u32 = 128u;      // profiles per side at most (maxProfiles in refine
 const MAX_CELLS = 121u;  // (7 + 2 + 2)²: cells, border and the quiet zone's ring
 const OUT: u32 = 16u;        // words per candidate in `out`, after the list's header (copied there by markerFit.ts)
 const STEP = 0.1;        // profile sampling step, px
+const MAX_STEPS = 80u;   // steps of the widest profile: 2 × 4 px reach / STEP
 const INVALID = -1e30;
 
 // Status of a candidate in `out` (markerFit.ts decodes them).
@@ -175,25 +176,23 @@ fn refineRound(t: u32) {
     var e = vec2<f32>(INVALID);
     if (k < samples) {
       let at = a + d * (cell + (f32(k) + 0.5) / f32(samples) * (len - 2.0 * cell));
-      var prev = sampleGray(at - nrm * reach);
+      // The profile's samples, read once: the gradient's peak first, then its strong part's weighted mean.
+      var profile: array<f32, MAX_STEPS + 1u>;
+      profile[0] = sampleGray(at - nrm * reach);
       var peak = -1.0;
       for (var j = 1u; j <= steps; j++) {
-        let v = sampleGray(at + nrm * (-reach + f32(j) * STEP));
-        peak = max(peak, v - prev);
-        prev = v;
+        profile[j] = sampleGray(at + nrm * (-reach + f32(j) * STEP));
+        peak = max(peak, profile[j] - profile[j - 1u]);
       }
       if (peak > 0.0) {
         var wsum = 0.0;
         var ssum = 0.0;
-        prev = sampleGray(at - nrm * reach);
         for (var j = 1u; j <= steps; j++) {
-          let v = sampleGray(at + nrm * (-reach + f32(j) * STEP));
-          let g = v - prev;
+          let g = profile[j] - profile[j - 1u];
           if (g > 0.2 * peak) {
             wsum += g;
             ssum += g * (-reach + (f32(j) - 0.5) * STEP);
           }
-          prev = v;
         }
         e = at + nrm * (ssum / wsum);
       }
