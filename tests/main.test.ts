@@ -1,4 +1,4 @@
-// The README's main job runs on the shipped clip and prints its per-second summary.
+// The README's main job runs on the shipped clips: the labeling summary of sample.mp4, the markers of markers.mp4.
 import { expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,4 +13,19 @@ it('the main job labels the sample clip: 90 frames, 3 seconds, nothing left held
   // Three blobs and two markers: at least three objects every second.
   for (const l of seconds) expect(Number(/(\d+)–(\d+)/.exec(l)![2])).toBeGreaterThanOrEqual(3);
   expect(r.stdout).toMatch(/90 frames in .* buffers in use after: 0/);
+});
+
+it('the main job then finds the markers of the markers clip: all four every second, near their true corners', () => {
+  const example = fileURLToPath(new URL('../dist/examples/node/markers.js', import.meta.url));
+  const r = spawnSync(process.execPath, [example], { encoding: 'utf8', timeout: 180_000 });
+  expect(r.status, r.stderr).toBe(0);
+  const seconds = r.stdout.split('\n').filter((l) => /^\s+\d+\s+30\s/.test(l));
+  expect(seconds).toHaveLength(3);
+  for (const l of seconds) {
+    expect(l).toMatch(/3,17,25,42/);
+    expect(l).toMatch(/120\/120/);
+  }
+  const rmse = Number(/corner RMSE ([\d.]+) px against the true corners/.exec(r.stdout)![1]);
+  expect(rmse).toBeLessThan(0.3);
+  expect(r.stdout).toMatch(/buffers in use after: 0/);
 });

@@ -1,5 +1,5 @@
-// The same threshold → label pipeline and one-labeling features in headless Chromium (WebGPU on SwiftShader),
-// equal to the CPU references.
+// The same threshold → label pipeline, one-labeling features and markers() in headless Chromium (WebGPU on
+// SwiftShader), equal to the CPU references.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
 import { callInPage, launchChromium, pageFiles, serve } from '../support/chromium.js';
@@ -20,13 +20,14 @@ afterAll(async () => {
 });
 
 describe('in headless Chromium', () => {
-  it('labels (every algorithm), features and thresholds exactly like the CPU reference, on WebGPU', async () => {
+  it('labels (every algorithm), features, thresholds and markers like the CPU reference, on WebGPU', async () => {
     const { result: summary, errors } = await callInPage<BrowserSummary>(browser.browser, url, 'runFlowmarkTests');
     expect(errors).toEqual([]);
     expect(summary.failures).toEqual([]);
     expect(summary.labelChecks).toBeGreaterThanOrEqual(6 * 2 * 100); // every algorithm, both connectivities
     expect(summary.featureChecks).toBeGreaterThanOrEqual(2 * 100);
     expect(summary.thresholdChecks).toBe(6);
+    expect(summary.markerChecks).toBe(6); // three markers in each of two scenes, as the CPU reference finds them
     expect(summary.inUseAfter).toBe(0);
     console.log(`chromium adapter: ${summary.adapter} (fallback ${summary.fallback}, subgroups ${summary.subgroups})`);
   });

@@ -1,7 +1,9 @@
-// Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline and the
-// one-labeling features path on WebGPU (SwiftShader there), checked against the CPU references inside the page. Returns a summary for the test.
+// Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline, the
+// one-labeling features path and markers() on WebGPU (SwiftShader there), checked against the CPU references inside the page. Returns a summary for the test.
 import { lastValueFrom, toArray, map } from 'rxjs';
-import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../index.js';
+import { GpuContext, features, fromPixels, label, labelAlgorithms, markerDictionary, markers, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../index.js';
+import { detectMarkersCpu } from '../../src/reference/detectMarkersCpu.js';
+import { markerScene } from '../../src/reference/markerScene.js';
 import { featuresCpu } from '../../src/reference/featuresCpu.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { grayFromRgba, otsuLevel, thresholdAdaptive } from '../../src/reference/thresholdCpu.js';
@@ -15,6 +17,8 @@ export interface BrowserSummary {
   labelChecks: number;
   featureChecks: number;
   thresholdChecks: number;
+  /** Markers found by markers() and compared with the CPU reference's. */
+  markerChecks: number;
   failures: string[];
   inUseAfter: number;
 }
@@ -91,6 +95,21 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     const mask = (adaptive as unknown as { mask: Uint8Array }).mask;
     if (mask.some((v, p) => v !== want[p])) failures.push(`adaptive ${w}x${h}: mask differs`);
   }
+  // Markers: the same IDs as the CPU reference, corners within float rounding of its.
+  let markerChecks = 0;
+  const dict = markerDictionary('DICT_4X4_50');
+  const scenes = [0, 1].map((f) => markerScene(3100 + f, { width: 320, height: 240, markerSize: 4, bits: (id) => dict.bits(id), ids: [f + 3, f + 12, f + 30], side: [30, 70], maxTilt: 40, blur: 0.5 * f, noise: 2, clutter: 4 }));
+  const found = await lastValueFrom(fromPixels(ctx, scenes.map((s): PixelImage => ({ width: s.width, height: s.height, format: 'gray', data: s.gray }))).pipe(markers({ dictionary: dict }), readResults(), toArray()));
+  scenes.forEach((s, i) => {
+    const want = detectMarkersCpu(s.gray, s.width, s.height, dict);
+    const got = found[i].markers!.found;
+    if (got.map((m) => m.id).join() !== want.map((m) => m.id).join()) failures.push(`markers scene ${i}: ids ${got.map((m) => m.id)} != ${want.map((m) => m.id)}`);
+    got.forEach((m, k) => {
+      const far = m.corners.some((c, j) => Math.hypot(c[0] - want[k].corners[j][0], c[1] - want[k].corners[j][1]) > 0.01);
+      if (want[k] && far) failures.push(`markers scene ${i} id ${m.id}: corners differ from the reference`);
+      markerChecks++;
+    });
+  });
   const summary = {
     adapter: ctx.adapterName,
     fallback: ctx.isFallbackAdapter,
@@ -98,6 +117,7 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     labelChecks,
     featureChecks,
     thresholdChecks,
+    markerChecks,
     failures,
     inUseAfter: ctx.pool.stats().inUse,
   };
