@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 export async function exampleFiles() {
   const root = new URL('../', import.meta.url);
   const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('examples/browser/labeling.ts', root))],
+    entryPoints: ['labeling', 'markers'].map((name) => fileURLToPath(new URL(`examples/browser/${name}.ts`, root))),
+    outdir: 'out',
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -20,7 +21,9 @@ export async function exampleFiles() {
   });
   return {
     '/': { body: readFileSync(new URL('examples/browser/index.html', root)), type: 'text/html' },
-    '/labeling.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },
+    '/labeling.js': { body: bundle.outputFiles.find((f) => f.path.endsWith('labeling.js')).contents, type: 'text/javascript' },
+    '/markers.html': { body: readFileSync(new URL('examples/browser/markers.html', root)), type: 'text/html' },
+    '/markers.js': { body: bundle.outputFiles.find((f) => f.path.endsWith('markers.js')).contents, type: 'text/javascript' },
     '/frame.png': { body: readFileSync(new URL('examples/data/frames/frame-003.png', root)), type: 'image/png' },
   };
 }
@@ -32,5 +35,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const f = files[(req.url ?? '/').split('?')[0]];
     if (!f) return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': f.type }).end(f.body);
-  }).listen(port, '127.0.0.1', () => console.log(`flowmark browser example: http://127.0.0.1:${port}/`));
+  }).listen(port, '127.0.0.1', () => console.log(`flowmark browser examples: http://127.0.0.1:${port}/ (labeling), http://127.0.0.1:${port}/markers.html (camera markers)`));
 }
