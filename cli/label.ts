@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastValueFrom, tap } from 'rxjs';
 import {
-  GpuContext,
+  type GpuContext,
   features,
   fromPixels,
   label,
@@ -21,7 +21,7 @@ import {
   type VideoInfo,
 } from '../index.js';
 import { fromVideoFile, readPng } from '../node.js';
-import { UsageError, checkOutputClashes, integerArg, isVideo, labelOutputs, makeOutDir, outputStem, progressBar, videoExtensions } from './outputs.js';
+import { UsageError, checkOutputClashes, integerArg, isVideo, labelOutputs, outputStem, progressBar, runOverInputs, videoExtensions } from './outputs.js';
 
 export { UsageError, OutputError, videoExtensions } from './outputs.js';
 
@@ -126,52 +126,33 @@ function labelOptions(cmd: LabelCommand): LabelOptions {
 }
 
 /** Runs the command; returns the process exit code (1 if any image failed). */
-export async function runLabel(cmd: LabelCommand, log = console.log, warn = console.error): Promise<number> {
-  await makeOutDir(cmd.outDir);
-  const ctx = await GpuContext.create({ label: 'flowmark-cli' });
-  let failed = 0;
-  try {
-    for (const file of cmd.files) {
-      try {
-        if (isVideo(file)) {
-          await labelVideo(ctx, file, cmd, log);
-          continue;
-        }
-        const img = await readPng(file, { maxPixels: ctx.maxFramePixels });
-        const result = await lastValueFrom(
-          fromPixels(ctx, [img]).pipe(threshold(cmd.threshold), label(labelOptions(cmd)), readResults()),
-        );
-        const name = outputStem(file);
-        const labels = result.labels!;
-        await writeFile(join(cmd.outDir, `${name}.u32`), new Uint8Array(labels.buffer, labels.byteOffset, labels.byteLength));
-        if (cmd.stats) {
-          // A second run sized by the count just read, so the readback holds every component and no more.
-          const withStats = await lastValueFrom(
-            fromPixels(ctx, [img]).pipe(
-              threshold(cmd.threshold),
-              label({ ...labelOptions(cmd), readLabels: false }),
-              features({ maxResults: Math.max(1, result.labeling!.count) }),
-              readResults(),
-            ),
-          );
-          await writeFile(join(cmd.outDir, `${name}.json`), statsJson(img.width, img.height, withStats.features!));
-        }
-        const gpuMs = result.timings.reduce((s, t) => s + t.ms, 0);
-        const info = result.labeling!;
-        log(
-          `${file}: ${img.width}x${img.height}, ${info.count} components, converged ${info.converged ? 'yes' : 'no'} ` +
-            `(${info.passes} passes), GPU ${ctx.features.timestamps ? gpuMs.toFixed(3) + ' ms' : 'n/a'}`,
-        );
-      } catch (e) {
-        failed++;
-        warn(`${file}: error: ${(e as Error).message.replace(`${file}: `, '')}`);
-        if (ctx.lostError) throw ctx.lostError;
-      }
+export function runLabel(cmd: LabelCommand, log = console.log, warn = console.error): Promise<number> {
+  return runOverInputs(cmd.files, cmd.outDir, async (ctx, file) => {
+    if (isVideo(file)) return labelVideo(ctx, file, cmd, log);
+    const img = await readPng(file, { maxPixels: ctx.maxFramePixels });
+    const result = await lastValueFrom(fromPixels(ctx, [img]).pipe(threshold(cmd.threshold), label(labelOptions(cmd)), readResults()));
+    const name = outputStem(file);
+    const labels = result.labels!;
+    await writeFile(join(cmd.outDir, `${name}.u32`), new Uint8Array(labels.buffer, labels.byteOffset, labels.byteLength));
+    if (cmd.stats) {
+      // A second run sized by the count just read, so the readback holds every component and no more.
+      const withStats = await lastValueFrom(
+        fromPixels(ctx, [img]).pipe(
+          threshold(cmd.threshold),
+          label({ ...labelOptions(cmd), readLabels: false }),
+          features({ maxResults: Math.max(1, result.labeling!.count) }),
+          readResults(),
+        ),
+      );
+      await writeFile(join(cmd.outDir, `${name}.json`), statsJson(img.width, img.height, withStats.features!));
     }
-  } finally {
-    ctx.destroy();
-  }
-  return failed ? 1 : 0;
+    const gpuMs = result.timings.reduce((s, t) => s + t.ms, 0);
+    const info = result.labeling!;
+    log(
+      `${file}: ${img.width}x${img.height}, ${info.count} components, converged ${info.converged ? 'yes' : 'no'} ` +
+        `(${info.passes} passes), GPU ${ctx.features.timestamps ? gpuMs.toFixed(3) + ' ms' : 'n/a'}`,
+    );
+  }, warn);
 }
 
 /** The `--stats` file: one object per component, canonical labels ascending. */

@@ -7,9 +7,9 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastValueFrom, tap } from 'rxjs';
-import { GpuContext, fromPixels, markerDictionaryNames, markers, readResults, type DetectedMarker, type MarkersOptions, type VideoInfo } from '../index.js';
+import { fromPixels, markerDictionaryNames, markers, readResults, type DetectedMarker, type GpuContext, type MarkersOptions, type VideoInfo } from '../index.js';
 import { fromVideoFile, readPng } from '../node.js';
-import { UsageError, checkOutputClashes, integerArg, isVideo, makeOutDir, outputStem, progressBar, videoExtensions } from './outputs.js';
+import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, progressBar, runOverInputs, videoExtensions } from './outputs.js';
 
 export interface MarkersCommand {
   files: string[];
@@ -59,33 +59,16 @@ export function parseMarkersArgs(values: Record<string, string | boolean | undef
 const markersJson = (found: DetectedMarker[]) => found.map((m) => ({ id: m.id, corners: m.corners }));
 
 /** Runs the command; returns the process exit code (1 if any file failed). */
-export async function runMarkers(cmd: MarkersCommand, log = console.log, warn = console.error): Promise<number> {
-  await makeOutDir(cmd.outDir);
-  const ctx = await GpuContext.create({ label: 'flowmark-cli' });
-  let failed = 0;
-  try {
-    for (const file of cmd.files) {
-      try {
-        if (isVideo(file)) {
-          await markersOfVideo(ctx, file, cmd, log);
-          continue;
-        }
-        const img = await readPng(file, { maxPixels: ctx.maxFramePixels });
-        const result = await lastValueFrom(fromPixels(ctx, [img]).pipe(markers(cmd.options), readResults()));
-        const found = result.markers!.found;
-        await writeFile(join(cmd.outDir, `${outputStem(file)}.json`), JSON.stringify({ width: img.width, height: img.height, markers: markersJson(found) }) + '\n');
-        const gpuMs = result.timings.reduce((s, t) => s + t.ms, 0);
-        log(`${file}: ${img.width}x${img.height}, ${found.length} markers${found.length ? ` (${found.map((m) => m.id).join(', ')})` : ''}, GPU ${ctx.features.timestamps ? gpuMs.toFixed(3) + ' ms' : 'n/a'}`);
-      } catch (e) {
-        failed++;
-        warn(`${file}: error: ${(e as Error).message.replace(`${file}: `, '')}`);
-        if (ctx.lostError) throw ctx.lostError;
-      }
-    }
-  } finally {
-    ctx.destroy();
-  }
-  return failed ? 1 : 0;
+export function runMarkers(cmd: MarkersCommand, log = console.log, warn = console.error): Promise<number> {
+  return runOverInputs(cmd.files, cmd.outDir, async (ctx, file) => {
+    if (isVideo(file)) return markersOfVideo(ctx, file, cmd, log);
+    const img = await readPng(file, { maxPixels: ctx.maxFramePixels });
+    const result = await lastValueFrom(fromPixels(ctx, [img]).pipe(markers(cmd.options), readResults()));
+    const found = result.markers!.found;
+    await writeFile(join(cmd.outDir, `${outputStem(file)}.json`), JSON.stringify({ width: img.width, height: img.height, markers: markersJson(found) }) + '\n');
+    const gpuMs = result.timings.reduce((s, t) => s + t.ms, 0);
+    log(`${file}: ${img.width}x${img.height}, ${found.length} markers${found.length ? ` (${found.map((m) => m.id).join(', ')})` : ''}, GPU ${ctx.features.timestamps ? gpuMs.toFixed(3) + ' ms' : 'n/a'}`);
+  }, warn);
 }
 
 /** One video: a JSON line per frame, written as each frame completes (synchronously, so an error cannot overtake a line). */

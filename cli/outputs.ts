@@ -4,7 +4,7 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { FlowmarkError } from '../index.js';
+import { FlowmarkError, GpuContext } from '../index.js';
 
 /** A command-line mistake the user can correct (exit code 2, usage shown). */
 export class UsageError extends FlowmarkError {
@@ -111,4 +111,29 @@ export function progressBar(name: string, total: () => number): ((done: number) 
     const fps = n / ((performance.now() - start) / 1000);
     process.stderr.write(`\r${name} [${'#'.repeat(done)}${'.'.repeat(20 - done)}] ${n}/${t} frames, ${fps.toFixed(0)} frames/s `);
   };
+}
+
+/**
+ * A command's run over its inputs: the output folder made first, one GPU context for every file, each file's error
+ * reported (`<file>: error: …`) while the others still run, the context destroyed at the end. Returns the exit
+ * code: 1 if any file failed. A lost device ends the run.
+ */
+export async function runOverInputs(files: string[], outDir: string, each: (ctx: GpuContext, file: string) => Promise<void>, warn: (s: string) => void): Promise<number> {
+  await makeOutDir(outDir);
+  const ctx = await GpuContext.create({ label: 'flowmark-cli' });
+  let failed = 0;
+  try {
+    for (const file of files) {
+      try {
+        await each(ctx, file);
+      } catch (e) {
+        failed++;
+        warn(`${file}: error: ${(e as Error).message.replace(`${file}: `, '')}`);
+        if (ctx.lostError) throw ctx.lostError;
+      }
+    }
+  } finally {
+    ctx.destroy();
+  }
+  return failed ? 1 : 0;
 }

@@ -275,6 +275,41 @@ fn squareToQuad(u: f32, v: f32) -> vec2<f32> {
   return vec2<f32>(x, y) / w;
 }
 
+// The measures a quad's corners maximise, all integers: squared distance from a doubled point (the box centre),
+// squared distance from a point, twice the area of the triangle with a line, and twice the area a point adds to a
+// triangle (the most by which it lies outside one of its clockwise edges; negative inside).
+const FROM_CENTRE = 0u;
+const FROM_POINT = 1u;
+const FROM_LINE = 2u;
+const FROM_TRIANGLE = 3u;
+
+fn measure(kind: u32, q: vec2<i32>, a: vec2<i32>, b: vec2<i32>, c: vec2<i32>) -> i32 {
+  switch kind {
+    case 0u: { let r = 2 * q - a; return r.x * r.x + r.y * r.y; }
+    case 1u: { let r = q - a; return r.x * r.x + r.y * r.y; }
+    case 2u: { return abs(cross2(a, b, q)); }
+    default: { return max(-cross2(a, b, q), max(-cross2(b, c, q), -cross2(c, a, q))); }
+  }
+}
+
+// The candidate's boundary pixel with the largest measure (ties: the first in raster order), by every invocation
+// of the workgroup; its value is left in keyV[0] (0 when none is positive) until the next call.
+fn farthest(t: u32, offset: u32, count: u32, kind: u32, a: vec2<i32>, b: vec2<i32>, c: vec2<i32>) -> vec2<i32> {
+  // Every invocation has read the previous call's winner.
+  workgroupBarrier();
+  var bv = 0u;
+  var bi = 0xffffffffu;
+  for (var j = t; j < count; j += FW) {
+    let q = pointAt(offset + j);
+    let v = measure(kind, q, a, b, c);
+    if (v >= 0 && better(u32(v), rasterIndex(q), bv, bi)) { bv = u32(v); bi = rasterIndex(q); }
+  }
+  keyV[t] = bv;
+  keyI[t] = bi;
+  reduceKeys(t);
+  return pixelOf(keyI[0]);
+}
+
 @compute @workgroup_size(FW)
 fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) t: u32) {
@@ -296,66 +331,19 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
   let cx2 = i32((b0 & 0xffffu) + (b1 & 0xffffu));
   let cy2 = i32((b0 >> 16u) + (b1 >> 16u));
 
-  // The farthest boundary pixel from the box centre (doubled, so distances stay integers).
-  var bv = 0u;
-  var bi = 0xffffffffu;
-  for (var j = t; j < count; j += FW) {
-    let q = pointAt(offset + j);
-    let r = vec2<i32>(2 * q.x - cx2, 2 * q.y - cy2);
-    let v = u32(r.x * r.x + r.y * r.y);
-    if (better(v, rasterIndex(q), bv, bi)) { bv = v; bi = rasterIndex(q); }
-  }
-  keyV[t] = bv;
-  keyI[t] = bi;
-  reduceKeys(t);
-  let p0 = pixelOf(keyI[0]);
-  workgroupBarrier();
-  // The farthest from that.
-  bv = 0u;
-  bi = 0xffffffffu;
-  for (var j = t; j < count; j += FW) {
-    let q = pointAt(offset + j);
-    let r = q - p0;
-    let v = u32(r.x * r.x + r.y * r.y);
-    if (better(v, rasterIndex(q), bv, bi)) { bv = v; bi = rasterIndex(q); }
-  }
-  keyV[t] = bv;
-  keyI[t] = bi;
-  reduceKeys(t);
-  let p2 = pixelOf(keyI[0]);
-  workgroupBarrier();
-  // The farthest from the line p0 → p2, either side.
-  bv = 0u;
-  bi = 0xffffffffu;
-  for (var j = t; j < count; j += FW) {
-    let q = pointAt(offset + j);
-    let v = u32(abs(cross2(p0, p2, q)));
-    if (better(v, rasterIndex(q), bv, bi)) { bv = v; bi = rasterIndex(q); }
-  }
-  keyV[t] = bv;
-  keyI[t] = bi;
-  reduceKeys(t);
+  // The quad's corners, each the boundary pixel farthest by a measure (see `measure`).
+  let p0 = farthest(t, offset, count, FROM_CENTRE, vec2<i32>(cx2, cy2), vec2<i32>(0), vec2<i32>(0));
+  let p2 = farthest(t, offset, count, FROM_POINT, p0, vec2<i32>(0), vec2<i32>(0));
+  let pa = farthest(t, offset, count, FROM_LINE, p0, p2, vec2<i32>(0));
   var found = keyV[0] > 0u;
-  let pa = pixelOf(keyI[0]);
-  workgroupBarrier();
-  // The one adding the most area to the triangle p0 p2 pA (edges clockwise: outside is a negative cross product);
-  // p0–p2 may be a side of an elongated quad as well as a diagonal.
+  // The triangle p0 p2 pA with its edges clockwise (outside is a negative cross product); p0–p2 may be a side of an
+  // elongated quad as well as a diagonal.
   var tri = array<vec2<i32>, 3>(p0, pa, p2);
   if (cross2(p0, p2, pa) > 0) { tri = array<vec2<i32>, 3>(p0, p2, pa); }
-  bv = 0u;
-  bi = 0xffffffffu;
-  for (var j = t; j < count; j += FW) {
-    let q = pointAt(offset + j);
-    let v = max(-cross2(tri[0], tri[1], q), max(-cross2(tri[1], tri[2], q), -cross2(tri[2], tri[0], q)));
-    if (v > 0 && better(u32(v), rasterIndex(q), bv, bi)) { bv = u32(v); bi = rasterIndex(q); }
-  }
-  keyV[t] = bv;
-  keyI[t] = bi;
-  reduceKeys(t);
+  let pb = farthest(t, offset, count, FROM_TRIANGLE, tri[0], tri[1], tri[2]);
   found = found && keyV[0] > 0u;
   // Clockwise from p0: the other three in the order of their turn as seen from p0 (exact for a convex quad).
-  var q4 = array<vec2<i32>, 4>(p0, p2, pa, pixelOf(keyI[0]));
-  workgroupBarrier();
+  var q4 = array<vec2<i32>, 4>(p0, p2, pa, pb);
   for (var i = 1u; i < 4u; i++) {
     for (var j = 1u; j < 4u - i; j++) {
       if (cross2(p0, q4[j], q4[j + 1u]) < 0) {
