@@ -1,11 +1,11 @@
 /**
  * Fiducial markers (ArUco and AprilTag dictionaries) on the GPU: the markers' black borders are components of the
  * inverted adaptive threshold, at several windows (a small marker's border vanishes in a large window's mean, a
- * large one's in a small window). For each window: `threshold` → `label` (C2FL, canonical) → candidates
- * (components whose box and boundary could be a border). Then one workgroup per candidate fits the quad its
- * boundary spans, refines the corners to subpixel along each side's normal on the gray image, and reads the cells
- * through the corners' homography; the host decodes each grid with the dictionary's error correction. Only the
- * candidates' corners and bits are read back.
+ * large one's in a small window). For each window: `threshold` → `label` (C2FL; its forest's roots serve as
+ * labels) → candidates (components whose box and boundary could be a border). Then one workgroup per candidate
+ * fits the quad its boundary spans, refines the corners to subpixel along each side's normal on the gray image,
+ * and reads the cells through the corners' homography; the host decodes each grid with the dictionary's error
+ * correction. Only the candidates' corners and bits are read back.
  *
  * @example
  * fromCamera(ctx).pipe(markers({ dictionary: 'DICT_4X4_50' }), readResults())

@@ -39,8 +39,6 @@ export interface MarkerCandidateList {
   readonly list: GPUBuffer;
   /** Each candidate's boundary pixels, packed x | y << 16. */
   readonly points: GPUBuffer;
-  readonly maxCandidates: number;
-  readonly pointCapacity: number;
 }
 
 export interface GpuFrame {

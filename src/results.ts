@@ -45,7 +45,7 @@ export interface MarkerResults {
   found: DetectedMarker[];
   /** Candidates (quadrilateral-looking components, over all threshold windows) the GPU fitted and read. */
   candidates: number;
-  /** Some candidates were not examined: more than `maxCandidates`, more boundary pixels than room, or more components than the table holds. */
+  /** Some candidates were not examined: more than `maxCandidates`, or more boundary pixels than `maxPoints`. */
   overflow: boolean;
 }
 

@@ -1,7 +1,8 @@
 /**
- * Marker candidates from one threshold window's labels (shaders/markers/candidates.wgsl; the labeling's roots,
- * `label({ canonical: false })`): each component's boundary pixels counted and boxed, components that could be a marker's border given a slot in the
- * frame's candidate list, and their boundary pixels gathered for the quad fit. The first window's node owns the
+ * Marker candidates from one threshold window's labels (shaders/markers/candidates.wgsl; the labeling forest's
+ * roots, `label({ canonical: false })`): each component's boundary pixels counted and boxed, components that could
+ * be a marker's border given a slot in the frame's candidate list, and their boundary pixels gathered for the quad
+ * fit. The first window's node owns the
  * list (in its frame set) and clears its header; the nodes of later windows append to the list the frame carries.
  */
 import type { OperatorFunction } from 'rxjs';
@@ -45,8 +46,6 @@ export function markerCandidates(s: CandidateSettings): OperatorFunction<GpuFram
           ? {
               list: alloc.buffer('list', (listHead + s.maxCandidates * candWords) * 4, S | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST),
               points: alloc.buffer('points', s.pointCapacity * 4, S),
-              maxCandidates: s.maxCandidates,
-              pointCapacity: s.pointCapacity,
             }
           : null;
       const values = { ...size, pixels, maxCandidates: s.maxCandidates, pointCapacity: s.pointCapacity, window: s.window, minSide: s.minSide, maxBoundary: maxBoundaryPerBox, sameBox: s.sameBox };

@@ -5,8 +5,9 @@
 //   boundaryStats    per pixel: each component's boundary pixels (a background 4-neighbour or the frame's edge)
 //                    counted, and its box;
 //   selectCandidates per root: those whose box is large enough, off the frame's edge, whose boundary is
-//                    not noise-like, and whose box is not (within sameBox) an earlier window's candidate get a slot in the candidate list (shared by every threshold window of the
-//                    frame) and a range of the point buffer;
+//                    not noise-like, and whose box is not (within sameBox) an earlier window's candidate get a
+//                    slot in the candidate list (shared by every threshold window of the frame) and a range of
+//                    the point buffer;
 //   gatherPoints     per pixel: a candidate's boundary pixels written into its range, packed x | y << 16.
 // The quad fit (markers/fit.wgsl) then takes one workgroup per candidate. Contour tracing is not needed: the quad
 // is found from the boundary pixels in any order (AprilTag 3 fits quads from unordered boundary points too).
@@ -104,13 +105,12 @@ fn selectCandidates(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_
   let y0 = 65535u - atomicLoad(&comp[c + C_MINY]);
   let x1 = atomicLoad(&comp[c + C_MAXX]);
   let y1 = atomicLoad(&comp[c + C_MAXY]);
-  for (var i = 0u; i < C_CAND; i++) { atomicStore(&comp[c + i], 0u); }
-  atomicStore(&comp[c + C_CAND], 0u);
+  for (var i = 0u; i < COMP; i++) { atomicStore(&comp[c + i], 0u); }
   if (x1 - x0 + 1u < params.minSide || y1 - y0 + 1u < params.minSide) { return; }
   // Touching the frame's edge: the border may be cut off.
   if (x0 == 0u || y0 == 0u || x1 == params.width - 1u || y1 == params.height - 1u) { return; }
   if (count > params.maxBoundary * (x1 - x0 + y1 - y0 + 2u)) { return; }
-  let before = atomicLoad(&list[3]);
+  let before = select(0u, atomicLoad(&list[3]), params.sameBox >= 0);
   for (var e = 0u; e < before; e++) {
     let b0 = atomicLoad(&list[HEAD + e * CAND + K_BOX0]);
     let b1 = atomicLoad(&list[HEAD + e * CAND + K_BOX1]);
