@@ -56,6 +56,20 @@ describe('markers', () => {
     for (const r of results) expect(r.markers!.found).toEqual([]);
   });
 
+  it('finds nothing, and fails nothing, on frames too small for a marker (1×1, 3×5, 17×1, 1×9, 9×9)', async () => {
+    const sizes: [number, number][] = [[1, 1], [3, 5], [17, 1], [1, 9], [9, 9]];
+    const results = await run(ctx, sizes.map(([w, h]) => gray(w, h, new Uint8Array(w * h).map((_, i) => (i * 37) % 256))), markers({ dictionary: 'DICT_4X4_50' }));
+    expect(results.map((r) => [r.width, r.height, r.markers!.found.length, r.markers!.candidates])).toEqual(sizes.map(([w, h]) => [w, h, 0, 0]));
+  });
+
+  it('refuses, on the stream, a frame whose component table would pass the device\'s storage binding limit', async () => {
+    const limit = ctx.limits.maxStorageBufferBindingSize;
+    // 24 bytes a pixel (six words per root pixel): the smallest square frame over the limit.
+    const side = Math.ceil(Math.sqrt(limit / 24 + 1));
+    expect(side * side, 'a frame this device accepts that passes the limit (lavapipe: 128 MiB bindings)').toBeLessThanOrEqual(ctx.maxFramePixels);
+    await expect(run(ctx, [gray(side, side, new Uint8Array(side * side))], markers({ dictionary: 'DICT_4X4_50' }))).rejects.toThrow(/storage binding limit/);
+  });
+
   it('refuses bad options', () => {
     expect(() => markers({ dictionary: 'DICT_9X9_1' })).toThrow(InvalidOptionError);
     expect(() => markers({ dictionary: 'DICT_4X4_50', windows: [4] })).toThrow(InvalidOptionError);
