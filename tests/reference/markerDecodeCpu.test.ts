@@ -30,6 +30,17 @@ describe('decodeMarkerCpu', () => {
     });
   }
 
+  it('reads no marker rather than another when lone cells are blurred away (the doubt band)', () => {
+    // Marker 26 of DICT_4X4_50 at 3 px per cell: its lone white cells fade towards the black around them.
+    const d = markerDictionary('DICT_4X4_50');
+    const at = (blur: number) => markerScene(77, { width: 80, height: 80, markerSize: 4, bits: (id) => d.bits(id), ids: [26], side: [18, 18], maxTilt: 0, blur, noise: 0, clutter: 0 });
+    const sharp = at(1); // σ = 1/3 of a cell: still read
+    expect(decodeMarkerCpu(sharp.gray, 80, 80, sharp.markers[0].corners, d)?.id).toBe(26);
+    const soft = at(2); // σ = 2/3 of a cell: four lone white cells read black, which is marker 17 exactly
+    expect(decodeMarkerCpu(soft.gray, 80, 80, soft.markers[0].corners, d, { doubt: 0 })?.id).toBe(17);
+    expect(decodeMarkerCpu(soft.gray, 80, 80, soft.markers[0].corners, d)).toBeNull();
+  });
+
   it('reads nothing from square outlines, plain boxes or background', () => {
     const d = markerDictionary('DICT_4X4_50');
     const s = markerScene(801, { width: 320, height: 240, markerSize: 4, bits: (id) => d.bits(id), ids: [], side: [40, 80], maxTilt: 0, blur: 0.5, noise: 3, clutter: 12 });
