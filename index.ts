@@ -17,6 +17,8 @@ export { features, type FeaturesOptions } from './nodes/features.js';
 export { readResults, type ReadResultsOptions } from './nodes/readResults.js';
 export { markerDictionary, markerDictionaryNames, MarkerDictionary, type MarkerMatch, type MarkerDictionaryName } from './nodes/markers/MarkerDictionary.js';
 export { markers, type MarkersOptions } from './nodes/markers.js';
+export { dots, type DotsOptions } from './nodes/dots.js';
+export { isRoundDot, type DotRule } from './src/dots.js';
 export { turnClockwise } from './src/turnClockwise.js';
 
 // The runtime: contexts, frames, results, errors.
@@ -26,7 +28,7 @@ export type { PipelineCache, Kernel, KernelSpec, BindingKind, PipelineCacheStats
 export type { PassTiming, ProfileScope } from './src/Profiler.js';
 export { withFrame, withRead, type GpuFrame, type ReadRequest, type LabelingState } from './src/GpuFrame.js';
 export type { FrameLease } from './src/FrameLease.js';
-export type { FrameResult, ResultValues, LabelInfo, ThresholdInfo, DetectedMarker, MarkerResults } from './src/results.js';
+export type { FrameResult, ResultValues, LabelInfo, ThresholdInfo, DetectedMarker, MarkerResults, DetectedDot } from './src/results.js';
 export type { ComponentFeatures, FeatureFilter } from './src/componentFeatures.js';
 export * from './src/errors.js';
 export * as reference from './src/reference/index.js';

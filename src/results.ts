@@ -49,6 +49,23 @@ export interface MarkerResults {
   overflow: boolean;
 }
 
+/** A round blob (a retro-reflective dot, a circular marker) found by `dots()`. */
+export interface DetectedDot {
+  /** The component's canonical label. */
+  label: number;
+  /** Gray-weighted centre (weights: gray above the component's darkest pixel), pixel centres at integers. */
+  x: number;
+  y: number;
+  area: number;
+  /** The ellipse with the pixels' second moments: full axis lengths, major axis angle from +x toward +y. */
+  majorAxis: number;
+  minorAxis: number;
+  orientation: number;
+  eccentricity: number;
+  /** How far the boundary strays from that ellipse: the spread of its normalised radius (0 for an ellipse). */
+  spread: number;
+}
+
 export interface ResultValues {
   labeling?: LabelInfo;
   threshold?: ThresholdInfo;
@@ -58,6 +75,8 @@ export interface ResultValues {
   features?: ComponentFeatures;
   /** Fiducial markers from `markers()`. */
   markers?: MarkerResults;
+  /** Round blobs from `dots()`, by ascending label. */
+  dots?: DetectedDot[];
 }
 
 export interface FrameResult extends ResultValues {

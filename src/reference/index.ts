@@ -9,3 +9,5 @@ export * from './markerScene.js';
 export * from './markerDecodeCpu.js';
 export * from './refineCornersCpu.js';
 export * from './detectMarkersCpu.js';
+export * from './dotsCpu.js';
+export * from './dotScene.js';
