@@ -7,11 +7,10 @@
  *   node dist/bench/dots.js [--size 1280x720] [--dots 200] [--frames 200] [--warmup 20] [--dawn backend=vulkan]
  */
 import { parseArgs } from 'node:util';
-import { lastValueFrom, tap, toArray } from 'rxjs';
-import { GpuContext, dots, features, fromPixels, label, readResults, threshold, type FrameResult } from '../index.js';
+import { GpuContext, dots, features, fromPixels, label, threshold } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { dotScene } from '../src/reference/index.js';
-import { runMain } from './timing.js';
+import { oneAtATime, runMain } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,23 +34,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-dots', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const images = (n: number) => Array.from({ length: n }, (_, i) => ({ width, height, format: 'gray' as const, data: scenes[i % scenes.length].data }));
   const chain = [threshold({ level: 90 }), label({ algorithm: 'c2fl' }), features({ minArea: 12, dropBorder: true, maxResults: 1024 }), dots()] as const;
-  const wall: number[] = [];
-  const results: FrameResult[] = [];
-  let last = 0;
-  await lastValueFrom(
-    chain.reduce((s, op) => s.pipe(op), fromPixels(ctx, images(warmup + frames), { maxInFlight: 1 })).pipe(
-      readResults({ framesPerSubmit: 1 }),
-      tap((r) => {
-        const now = performance.now();
-        if (r.seq >= warmup) {
-          wall.push(now - last);
-          results.push(r);
-        }
-        last = now;
-      }),
-      toArray(),
-    ),
-  );
+  const { results, wall } = await oneAtATime(chain.reduce((st, op) => st.pipe(op), fromPixels(ctx, images(warmup + frames), { maxInFlight: 1 })), warmup);
   const errs: number[] = [];
   let round = 0;
   results.forEach((r) => {

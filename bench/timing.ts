@@ -1,4 +1,7 @@
-// Shared by the micro-benchmarks: timing one compute pass with timestamp queries, and running a program's main.
+// Shared by the benchmarks: timing one compute pass with timestamp queries, frames one at a time, and running a
+// program's main.
+import { lastValueFrom, tap, toArray, type Observable } from 'rxjs';
+import { readResults, type FrameResult, type GpuFrame } from '../index.js';
 
 /** Median GPU time in microseconds of one pass recorded by `record`, over `reps` submissions after `warmup`. */
 export async function timePass(device: GPUDevice, label: string, record: (pass: GPUComputePassEncoder) => void, reps: number, warmup = 5): Promise<number> {
@@ -35,4 +38,29 @@ export function runMain(main: () => Promise<number | void>): void {
       process.exit(1);
     },
   );
+}
+
+/**
+ * A camera's case: frames (from a source with `maxInFlight: 1`) each submitted alone and read back before the next;
+ * the results after `warmup` frames and the wall time between consecutive results.
+ */
+export async function oneAtATime(frames: Observable<GpuFrame>, warmup: number): Promise<{ results: FrameResult[]; wall: number[] }> {
+  const results: FrameResult[] = [];
+  const wall: number[] = [];
+  let last = 0;
+  await lastValueFrom(
+    frames.pipe(
+      readResults({ framesPerSubmit: 1 }),
+      tap((r) => {
+        const now = performance.now();
+        if (r.seq >= warmup) {
+          wall.push(now - last);
+          results.push(r);
+        }
+        last = now;
+      }),
+      toArray(),
+    ),
+  );
+  return { results, wall };
 }
