@@ -214,7 +214,12 @@ export class GpuContext {
     this.#listeners.clear();
     this.pool.destroy();
     this.profiler.destroy();
-    if (this.#ownsDevice) this.device.destroy();
-    releaseGpu(this.#node);
+    if (!this.#ownsDevice) return releaseGpu(this.#node);
+    this.device.destroy();
+    // Dawn still has events to process for this device (its loss, pending maps): its instance must outlive them. A
+    // collected instance under a pending ProcessEvents aborts the Node process (seen as a SIGABRT in
+    // dawn::native::InstanceBase::ProcessEvents), so the reference is dropped only after the loss is delivered.
+    const node = this.#node;
+    void this.device.lost.then(() => setTimeout(() => releaseGpu(node), 20));
   }
 }
