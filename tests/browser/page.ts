@@ -1,7 +1,10 @@
 // Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline, the
-// one-labeling features path and markers() on WebGPU (SwiftShader there), checked against the CPU references inside the page. Returns a summary for the test.
+// one-labeling features path, markers() and dots() on WebGPU (SwiftShader there), checked against the CPU
+// references inside the page. Returns a summary for the test.
 import { lastValueFrom, toArray, map } from 'rxjs';
-import { GpuContext, features, fromPixels, label, labelAlgorithms, markerDictionary, markers, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../index.js';
+import { GpuContext, dots, features, fromPixels, label, labelAlgorithms, markerDictionary, markers, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../index.js';
+import { dotsCpu } from '../../src/reference/dotsCpu.js';
+import { dotScene } from '../../src/reference/dotScene.js';
 import { detectMarkersCpu } from '../../src/reference/detectMarkersCpu.js';
 import { markerScene } from '../../src/reference/markerScene.js';
 import { featuresCpu } from '../../src/reference/featuresCpu.js';
@@ -19,6 +22,8 @@ export interface BrowserSummary {
   thresholdChecks: number;
   /** Markers found by markers() and compared with the CPU reference's. */
   markerChecks: number;
+  /** Dots found by dots() and compared with the CPU reference's. */
+  dotChecks: number;
   failures: string[];
   inUseAfter: number;
 }
@@ -110,6 +115,18 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
       markerChecks++;
     });
   });
+  // Dots: the same round blobs as the CPU reference, centres within float rounding of its.
+  let dotChecks = 0;
+  const blobs = dotScene(44, 200, 160, 4, 3);
+  const [withDots] = await lastValueFrom(
+    fromPixels(ctx, [{ width: blobs.width, height: blobs.height, format: 'gray', data: blobs.data }]).pipe(threshold({ level: 90 }), label({ algorithm: 'c2fl', readLabels: true }), features({ minArea: 12, dropBorder: true, maxResults: 64 }), dots(), readResults(), toArray()),
+  );
+  const wantDots = dotsCpu(blobs.data, withDots.labels!, blobs.width, blobs.height, withDots.features!);
+  if (withDots.dots!.map((d) => d.label).join() !== wantDots.map((d) => d.label).join()) failures.push(`dots: labels ${withDots.dots!.map((d) => d.label)} != ${wantDots.map((d) => d.label)}`);
+  withDots.dots!.forEach((d, k) => {
+    if (wantDots[k] && Math.abs(d.x - wantDots[k].x) + Math.abs(d.y - wantDots[k].y) > 1e-3) failures.push(`dot ${d.label}: centre differs from the reference`);
+    dotChecks++;
+  });
   const summary = {
     adapter: ctx.adapterName,
     fallback: ctx.isFallbackAdapter,
@@ -118,6 +135,7 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     featureChecks,
     thresholdChecks,
     markerChecks,
+    dotChecks,
     failures,
     inUseAfter: ctx.pool.stats().inUse,
   };
