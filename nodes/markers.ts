@@ -25,6 +25,7 @@ import { markerDictionary, MarkerDictionary } from './markers/MarkerDictionary.j
 import { markerCandidates } from './markers/markerCandidates.js';
 import { markerFit } from './markers/markerFit.js';
 import { defaultWindows } from '../src/reference/detectMarkersCpu.js';
+import { defaultMinContrast } from '../src/reference/markerDecodeCpu.js';
 
 export interface MarkersOptions {
   /** A dictionary, or its name as OpenCV spells it (any case): `'DICT_4X4_50'`, `'DICT_APRILTAG_36h11'`… */
@@ -73,7 +74,7 @@ export function markers(options: MarkersOptions): OperatorFunction<GpuFrame, Gpu
   if (typeof correctionRate !== 'number' || !(correctionRate >= 0 && correctionRate <= 1)) {
     throw new InvalidOptionError(`markers: correctionRate must be a number 0..1, got ${String(correctionRate)}`);
   }
-  const minContrast = options.minContrast ?? 20;
+  const minContrast = options.minContrast ?? defaultMinContrast;
   if (typeof minContrast !== 'number' || !(minContrast >= 0 && minContrast <= 255)) {
     throw new InvalidOptionError(`markers: minContrast must be a number 0..255, got ${String(minContrast)}`);
   }

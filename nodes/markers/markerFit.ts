@@ -13,7 +13,8 @@ import type { DetectedMarker, MarkerResults } from '../../src/results.js';
 import type { MarkerDictionary } from './MarkerDictionary.js';
 import { listHead } from './markerCandidates.js';
 import { distinctMarkers } from '../../src/distinctMarkers.js';
-import { defaultDoubt } from '../../src/reference/markerDecodeCpu.js';
+import { cellMargin, cellSamples, defaultDoubt, printedOrder } from '../../src/reference/markerDecodeCpu.js';
+import { pushOut } from '../../src/reference/detectMarkersCpu.js';
 
 export interface FitSettings {
   readonly dictionary: MarkerDictionary;
@@ -41,8 +42,7 @@ export function decodeMarkers(bytes: ArrayBuffer, s: FitSettings): MarkerResults
     const match = s.dictionary.decode(grid, s.correctionRate);
     if (!match) continue;
     const seen = [0, 1, 2, 3].map((k): [number, number] => [f[o + 8 + 2 * k], f[o + 9 + 2 * k]]);
-    // The grid shows the marker turned `rotation` quarter turns clockwise: its printed top-left is seen corner `rotation`.
-    const corners = [0, 1, 2, 3].map((k) => seen[(k + match.rotation) % 4]) as DetectedMarker['corners'];
+    const corners = printedOrder(seen, match.rotation);
     read.push({ window: u[o + 1], label: u[o + 2], marker: { ...match, corners, residual: f[o + 7], contrast: f[o + 6] } });
   }
   // The order the CPU reference finds them in: windows in the order given, components in raster order.
@@ -62,10 +62,10 @@ export function markerFit(s: FitSettings): OperatorFunction<GpuFrame, GpuFrame> 
         ...size,
         maxCandidates: s.maxCandidates,
         cells: s.dictionary.markerSize + 2,
-        samples: 3,
+        samples: cellSamples,
         minContrast: s.minContrast,
-        cellMargin: 0.2,
-        pushOut: 0.7,
+        cellMargin,
+        pushOut,
         doubt: defaultDoubt,
       }),
       out: alloc.buffer('out', bytes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST),

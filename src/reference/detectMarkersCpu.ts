@@ -79,6 +79,12 @@ export function quadOf(points: Point[], box: [number, number, number, number], w
 export const maxBoundaryPerBox = 10;
 
 /**
+ * How far (px) a quad's corner pixels are moved out from its centre, to the border's outer edge (pixel centres lie
+ * half a pixel inside it; a little more on a diagonal).
+ */
+export const pushOut = 0.7;
+
+/**
  * Small markers need a small window (a large window's mean is pulled down by the border itself), large ones a large
  * window. Two cover the evaluation's 12–200 px markers: 31, 15, 9 and 5 found one marker more in 1040 on each of two
  * seeded sets (BENCHMARKS.md), at twice the work.
@@ -129,7 +135,7 @@ function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, 
     const [cx, cy] = centreOf(q);
     const start = q.map(([x, y]): Point => {
       const d = Math.hypot(x - cx, y - cy);
-      return [x + ((x - cx) / d) * 0.7, y + ((y - cy) / d) * 0.7];
+      return [x + ((x - cx) / d) * pushOut, y + ((y - cy) / d) * pushOut];
     });
     const refined = refineCornersCpu(gray, width, height, start, { cells: dict.markerSize + 2 });
     if (!refined) continue;

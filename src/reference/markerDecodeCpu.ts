@@ -54,6 +54,20 @@ export interface DecodeOptions {
  */
 export const defaultDoubt = 0.1;
 
+/** How the reader samples each cell by default: q×q points, this share of the cell left out at its edges. */
+export const cellSamples = 3;
+export const cellMargin = 0.2;
+/** Least difference between the border's black and the quiet zone's white, in gray levels, by default. */
+export const defaultMinContrast = 20;
+
+/**
+ * Corners seen (any starting corner, clockwise) in the order the marker was printed, given the quarter turns
+ * clockwise the grid showed it turned by: its printed top-left is seen at corner `rotation`.
+ */
+export function printedOrder<P>(seen: readonly P[], rotation: number): [P, P, P, P] {
+  return [0, 1, 2, 3].map((k) => seen[(k + rotation) % 4]) as [P, P, P, P];
+}
+
 /** The marker whose outer corners are `corners` (any starting corner, clockwise as seen), or null. */
 export function decodeMarkerCpu(
   gray: ArrayLike<number>,
@@ -65,8 +79,8 @@ export function decodeMarkerCpu(
 ): DecodedMarker | null {
   const n = dict.markerSize;
   const S = n + 2;
-  const q = options.samples ?? 3;
-  const margin = options.margin ?? 0.2;
+  const q = options.samples ?? cellSamples;
+  const margin = options.margin ?? cellMargin;
   const h = homography([[0, 0], [S, 0], [S, S], [0, S]], corners);
   const cellMean = (r: number, c: number) => {
     let sum = 0;
@@ -92,7 +106,7 @@ export function decodeMarkerCpu(
     }
   }
   const spread = white - black;
-  if (spread < (options.minContrast ?? 20)) return null;
+  if (spread < (options.minContrast ?? defaultMinContrast)) return null;
   const threshold = (black + white) / 2;
   for (let r = 0; r < S; r++) for (let c = 0; c < S; c++) if (ring(0, r, c) && means[r * S + c] >= threshold) return null;
   // A cell too near the middle may be a lone cell of the other colour, blurred: no marker rather than a wrong one.
@@ -107,10 +121,7 @@ export function decodeMarkerCpu(
   }
   const match = dict.decode(grid);
   if (!match) return null;
-  // The grid shows the marker turned `rotation` quarter turns clockwise: its printed top-left corner is seen at
-  // corner `rotation` of the sampled frame (counting clockwise from the sampled top-left).
-  const r = match.rotation;
-  const printed = [0, 1, 2, 3].map((k) => corners[(k + r) % 4]) as DecodedMarker['corners'];
+  const printed = printedOrder(corners, match.rotation);
   const contrast = Math.min(...means.map((m) => Math.abs(m - threshold)));
   return { ...match, corners: printed, threshold, contrast, spread };
 }
