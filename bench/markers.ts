@@ -8,7 +8,7 @@
  * the true corners; for OpenCV its time per frame with no and with subpixel refinement.
  *
  *   node dist/bench/markers.js [--size 1280x720] [--markers 10] [--frames 200] [--warmup 20]
- *                              [--dictionary DICT_4X4_50] [--python /usr/bin/python3] [--same-box -1] [--dawn backend=vulkan]
+ *                              [--dictionary DICT_4X4_50] [--python /usr/bin/python3] [--dawn backend=vulkan]
  */
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
@@ -29,7 +29,6 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '20' },
     dictionary: { type: 'string', default: 'DICT_4X4_50' },
     python: { type: 'string', default: '/usr/bin/python3' },
-    'same-box': { type: 'string', default: '-1' },
     dawn: { type: 'string', multiple: true, default: [] },
   },
 });
@@ -72,9 +71,8 @@ async function main(): Promise<void> {
   );
   const images = (n: number) => Array.from({ length: n }, (_, i) => ({ width, height, format: 'gray' as const, data: scenes[i % distinct].gray }));
   const ctx = await GpuContext.create({ label: 'bench-markers', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
-  const sameBox = Number(values['same-box']);
-  console.log(`markers benchmark — ${new Date().toISOString()}, ${ctx.adapterName}, ${width}×${height}, ${count} markers per frame (${dict.name}, sameBox ${sameBox}), ${frames} frames after ${warmup} warm-up`);
-  const op = markers({ dictionary: dict, sameBox });
+  console.log(`markers benchmark — ${new Date().toISOString()}, ${ctx.adapterName}, ${width}×${height}, ${count} markers per frame (${dict.name}), ${frames} frames after ${warmup} warm-up`);
+  const op = markers({ dictionary: dict });
 
   // Streaming: frames in flight as a file source runs them.
   await lastValueFrom(fromPixels(ctx, images(warmup)).pipe(op, readResults(), toArray()));
@@ -85,7 +83,7 @@ async function main(): Promise<void> {
   // One at a time: each frame uploaded, submitted alone and read back before the next.
   const { results: single, wall } = await oneAtATime(fromPixels(ctx, images(warmup + frames), { maxInFlight: 1 }).pipe(op), warmup);
   const timestamps = ctx.features.timestamps;
-  const parts = ['threshold', 'label:', 'markers:candidates', 'markers:fit'];
+  const parts = ['markers:threshold', 'label:', 'markers:candidates', 'markers:fit'];
   console.log('\nflowmark markers(), GPU time per frame in steady state (median over frames, ms):');
   console.log(`| ${parts.map((p) => p.replace(/:$/, '')).join(' | ')} | whole chain | candidates per frame |`);
   console.log(`|${'---|'.repeat(parts.length + 2)}`);
@@ -95,7 +93,7 @@ async function main(): Promise<void> {
   let sameIds = 0;
   let worst = 0;
   scenes.slice(0, streamed.length).forEach((sc, i) => {
-    const want = detectMarkersCpu(sc.gray, width, height, dict, { sameBox });
+    const want = detectMarkersCpu(sc.gray, width, height, dict);
     const got = streamed[i].markers!.found;
     if (want.map((m) => m.id).join() === got.map((m) => m.id).join()) sameIds++;
     for (const m of got) {

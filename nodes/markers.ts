@@ -1,8 +1,9 @@
 /**
  * Fiducial markers (ArUco and AprilTag dictionaries) on the GPU: the markers' black borders are components of the
  * inverted adaptive threshold, at several windows (a small marker's border vanishes in a large window's mean, a
- * large one's in a small window). For each window: `threshold` → `label` (C2FL; its forest's roots serve as
- * labels) → candidates (components whose box and boundary could be a border). Then one workgroup per candidate
+ * large one's in a small window). The windows' masks are made in one pass and stacked, so that one `label` (C2FL;
+ * its forest's roots serve as labels) and one candidate search (components whose box and boundary could be a
+ * border) serve them all. Then one workgroup per candidate
  * fits the quad its boundary spans, refines the corners to subpixel along each side's normal on the gray image,
  * and reads the cells through the corners' homography; the host decodes each grid with the dictionary's error
  * correction. Only the candidates' corners and bits are read back.
@@ -13,16 +14,17 @@
  *
  * Corners are the outer corners of the black border, as printed (top-left first, clockwise), with pixel centres
  * at integers (OpenCV's convention). The CPU reference is `detectMarkersCpu` (src/reference/), step for step.
- * After `markers()` the frame's `mask` and `labels` are the last window's. Throws `InvalidOptionError` for bad
- * options (an unknown dictionary included).
+ * After `markers()` the frame carries its gray image but no `mask` or `labels` (those were the stacked windows').
+ * Throws `InvalidOptionError` for bad options (an unknown dictionary included); `InvalidFrameError` on the stream
+ * for a frame the device cannot take.
  */
 import type { OperatorFunction } from 'rxjs';
 import type { GpuFrame } from '../src/GpuFrame.js';
 import { InvalidOptionError } from '../src/errors.js';
-import { threshold } from './threshold.js';
 import { label } from './label.js';
 import { markerDictionary, MarkerDictionary } from './markers/MarkerDictionary.js';
 import { markerCandidates } from './markers/markerCandidates.js';
+import { markerThreshold } from './markers/markerThreshold.js';
 import { markerFit } from './markers/markerFit.js';
 import { defaultWindows } from '../src/reference/detectMarkersCpu.js';
 import { defaultMinContrast } from '../src/reference/markerDecodeCpu.js';
@@ -30,17 +32,12 @@ import { defaultMinContrast } from '../src/reference/markerDecodeCpu.js';
 export interface MarkersOptions {
   /** A dictionary, or its name as OpenCV spells it (any case): `'DICT_4X4_50'`, `'DICT_APRILTAG_36h11'`… */
   dictionary: string | MarkerDictionary;
-  /** Adaptive threshold windows (odd, 3..255; default 31 and 9); a marker seen at several is kept from the first. */
+  /** Adaptive threshold windows (odd, 3..255, at most 8; default 31 and 9); a marker seen at several is kept from the first. */
   windows?: number[];
   /** Adaptive threshold offset (default 7): a border pixel is darker than its window's mean by more than this. */
   offset?: number;
   /** Smallest side of a candidate's box in pixels (default 8). */
   minSide?: number;
-  /**
-   * A candidate whose box is within this many pixels (each side) of a larger window's candidate is not fitted
-   * again (default -1: all are fitted). 0–2 save GPU time and find a few markers fewer (detectMarkersCpu's option).
-   */
-  sameBox?: number;
   /** Candidates examined per frame at most, over all windows (default 1024; `overflow` says when there were more). */
   maxCandidates?: number;
   /** Boundary pixels of all candidates per frame at most (default 2^20). */
@@ -57,6 +54,11 @@ function integer(name: string, v: number, min: number, max: number): number {
 }
 
 export function markers(options: MarkersOptions): OperatorFunction<GpuFrame, GpuFrame> {
+  return markersWith(options, {});
+}
+
+/** @internal `markers()` with the fit's invocations per workgroup chosen (tests run both); not public API. */
+export function markersWith(options: MarkersOptions, tuning: { fitInvocations?: 256 | 512 }): OperatorFunction<GpuFrame, GpuFrame> {
   if (!options || typeof options !== 'object') throw new InvalidOptionError('markers: options with a dictionary are required');
   const dictionary = options.dictionary instanceof MarkerDictionary ? options.dictionary : markerDictionary(options.dictionary);
   const windows = options.windows ?? defaultWindows;
@@ -69,7 +71,6 @@ export function markers(options: MarkersOptions): OperatorFunction<GpuFrame, Gpu
   const minSide = integer('minSide', options.minSide ?? 8, 4, 65535);
   const maxCandidates = integer('maxCandidates', options.maxCandidates ?? 1024, 1, 65535);
   const pointCapacity = integer('maxPoints', options.maxPoints ?? 1 << 20, 64, 1 << 26);
-  const sameBox = integer('sameBox', options.sameBox ?? -1, -1, 64);
   const correctionRate = options.correctionRate ?? 0.6;
   if (typeof correctionRate !== 'number' || !(correctionRate >= 0 && correctionRate <= 1)) {
     throw new InvalidOptionError(`markers: correctionRate must be a number 0..1, got ${String(correctionRate)}`);
@@ -78,12 +79,12 @@ export function markers(options: MarkersOptions): OperatorFunction<GpuFrame, Gpu
   if (typeof minContrast !== 'number' || !(minContrast >= 0 && minContrast <= 255)) {
     throw new InvalidOptionError(`markers: minContrast must be a number 0..255, got ${String(minContrast)}`);
   }
-  const stages = windows.flatMap((window, i) => [
-    threshold({ method: 'adaptive', window, offset, invert: true }),
-    // The forest's roots are labels enough: candidates index their table by root pixel (no canonical renumbering).
-    label({ algorithm: 'c2fl', connectivity: 8, canonical: false }),
-    markerCandidates({ window: i, maxCandidates, pointCapacity, minSide, sameBox }),
-  ]);
-  const fit = markerFit({ dictionary, maxCandidates, correctionRate, minContrast });
-  return (source) => stages.reduce((s, op) => op(s), source).pipe(fit);
+  return (source) =>
+    source.pipe(
+      markerThreshold({ windows, offset }),
+      // The forest's roots are labels enough: candidates index their table by root pixel (no canonical renumbering).
+      label({ algorithm: 'c2fl', connectivity: 8, canonical: false }),
+      markerCandidates({ windows: windows.length, maxCandidates, pointCapacity, minSide }),
+      markerFit({ dictionary, maxCandidates, correctionRate, minContrast, invocations: tuning.fitInvocations }),
+    );
 }

@@ -96,7 +96,7 @@ export function threshold(options: ThresholdOptions = {}): OperatorFunction<GpuF
         pixels,
         words,
         histGroups,
-        params: alloc.uniform('params', layout, { width: size.width, height: size.height, pixels, words, invert: invert ? 1 : 0, radius, offset, threads: histGroups * WG }),
+        params: alloc.uniform('params', layout, { width: size.width, height: size.height, pixels, words, invert: invert ? 1 : 0, radius, offset, threads: histGroups * WG, base: 0 }),
         stats: alloc.buffer('stats', 260 * 4, usage, stats),
         gray: alloc.buffer('gray', words * 4, usage),
         mask: alloc.buffer('mask', words * 4, usage),

@@ -13,6 +13,7 @@ struct Params {
   radius: u32,   // adaptive window half-size
   offset: i32,   // adaptive: foreground where gray > mean - offset
   threads: u32,  // total invocations of the histogram dispatch (grid stride)
+  base: u32,     // adaptive: the mask's pixel index of the frame's first pixel (markers stack several masks)
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -259,7 +260,8 @@ fn adaptive(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
     let p = y * w + x;
     // gray > mean - offset  <=>  (gray + offset) * count > sum, exact in integers.
     if (((i32(grayAt(p)) + params.offset) * count > i32(s)) != (params.invert != 0u)) {
-      atomicOr(&maskBits[p >> 2u], 0xffu << (8u * (p & 3u)));
+      let q = params.base + p;
+      atomicOr(&maskBits[q >> 2u], 0xffu << (8u * (q & 3u)));
     }
     if (y + r + 1u < h) { s += rowWindow(y + r + 1u, x0, x1); }
     if (y >= r) { s -= rowWindow(y - r, x0, x1); }

@@ -32,6 +32,7 @@ export interface GpuLimits {
   maxBufferSize: number;
   maxComputeWorkgroupsPerDimension: number;
   maxComputeInvocationsPerWorkgroup: number;
+  maxComputeWorkgroupSizeX: number;
   maxComputeWorkgroupStorageSize: number;
 }
 
@@ -69,6 +70,7 @@ export class GpuContext {
       maxBufferSize: l.maxBufferSize,
       maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
       maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+      maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
       maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize,
     };
     this.pipelines = new PipelineCache(device);

@@ -1,30 +1,28 @@
 /**
- * Marker candidates from one threshold window's labels (shaders/markers/candidates.wgsl; the labeling forest's
- * roots, `label({ canonical: false })`): each component's boundary pixels counted and boxed, components that could
- * be a marker's border given a slot in the frame's candidate list, and their boundary pixels gathered for the quad
- * fit. The first window's node owns the
- * list (in its frame set) and clears its header; the nodes of later windows append to the list the frame carries.
+ * Marker candidates from the labels of the stacked threshold masks (markerThreshold.ts; shaders/markers/candidates.wgsl;
+ * the labeling forest's roots, `label({ canonical: false })`): each component's boundary pixels counted and boxed,
+ * components that could be a marker's border given a slot in the frame's candidate list, and their boundary pixels
+ * gathered for the quad fit, in the frame's coordinates. It takes the stack-sized frame and gives back one of the
+ * frame's own size, carrying the list (owned by this node's frame set) and no mask or labels (they were the stack's).
  */
 import type { OperatorFunction } from 'rxjs';
 import { gpuNode } from '../../src/gpuNode.js';
-import { withFrame, type GpuFrame, type MarkerCandidateList } from '../../src/GpuFrame.js';
+import { makeFrame, type GpuFrame } from '../../src/GpuFrame.js';
 import type { KernelSpec } from '../../src/PipelineCache.js';
 import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
 import { PassRecorder } from '../../src/PassRecorder.js';
 import { InvalidFrameError } from '../../src/errors.js';
 import { maxBoundaryPerBox } from '../../src/reference/detectMarkersCpu.js';
+import { compWords, stackedHeight } from './stack.js';
 
 export interface CandidateSettings {
-  /** Index of the threshold window (kept with each candidate; the first window owns the list). */
-  readonly window: number;
+  /** Threshold windows stacked in the mask. */
+  readonly windows: number;
   readonly maxCandidates: number;
   readonly pointCapacity: number;
   readonly minSide: number;
-  /** Boxes this close to an earlier window's candidate are not candidates again (-1: off). */
-  readonly sameBox: number;
 }
 
-const compWords = wgslConstant('markers/candidates', 'COMP');
 /** Pixels per invocation of boundaryStats (RUN in candidates.wgsl). */
 const statsRun = wgslConstant('markers/candidates', 'RUN');
 export const listHead = wgslConstant('markers/candidates', 'HEAD');
@@ -37,45 +35,36 @@ export function markerCandidates(s: CandidateSettings): OperatorFunction<GpuFram
   return gpuNode('markers:candidates', async (node) => {
     const k = await node.kernels({ stats: kernel('boundaryStats'), select: kernel('selectCandidates'), gather: kernel('gatherPoints') });
     const layout = uniformLayout('markers/candidates', 'Params');
-    const maxBinding = node.ctx.limits.maxStorageBufferBindingSize;
+    // The frame's size is the stack's (markerThreshold.ts): `size.height` rows of `windows` masks.
     const sets = node.perFrame((size, alloc) => {
       const pixels = size.width * size.height;
+      const rows = (size.height + 1) / s.windows - 1;
       const S = GPUBufferUsage.STORAGE;
-      const list: MarkerCandidateList | null =
-        s.window === 0
-          ? {
-              list: alloc.buffer('list', (listHead + s.maxCandidates * candWords) * 4, S | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST),
-              points: alloc.buffer('points', s.pointCapacity * 4, S),
-            }
-          : null;
-      const values = { ...size, pixels, maxCandidates: s.maxCandidates, pointCapacity: s.pointCapacity, window: s.window, minSide: s.minSide, maxBoundary: maxBoundaryPerBox, sameBox: s.sameBox };
+      const values = { ...size, pixels, rows, maxCandidates: s.maxCandidates, pointCapacity: s.pointCapacity, minSide: s.minSide, maxBoundary: maxBoundaryPerBox };
       return {
         pixels,
         params: alloc.uniform('params', layout, values),
         // Indexed by root pixel; zeros when made, then kept so by selectCandidates (candidates.wgsl).
         comp: alloc.buffer('components', pixels * compWords * 4, S | GPUBufferUsage.COPY_DST, new Uint32Array(pixels * compWords)),
-        list,
+        list: alloc.buffer('list', (listHead + s.maxCandidates * candWords) * 4, S | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST),
+        points: alloc.buffer('points', s.pointCapacity * 4, S),
       };
     });
 
     return (f) => {
       if (!f.gray || !f.labels || !f.labeling || f.labeling.canonical) throw new InvalidFrameError('markers: the frame needs gray pixels and the labeling forest (label({ canonical: false }))');
-      if (f.width * f.height * compWords * 4 > maxBinding) {
-        throw new InvalidFrameError(`markers: a ${f.width}×${f.height} frame needs a component table over this device's storage binding limit (${maxBinding} bytes)`);
-      }
-      // The quad fit's areas are exact in i32 up to this size (fit.wgsl).
-      if (f.width > 16384 || f.height > 16384) throw new InvalidFrameError(`markers: frames up to 16384 pixels a side, got ${f.width}×${f.height}`);
+      const rows = (f.height + 1) / s.windows - 1;
+      if (!Number.isInteger(rows) || stackedHeight(rows, s.windows) !== f.height) throw new InvalidFrameError(`markers: a stack of ${s.windows} masks cannot be ${f.height} rows high`);
       const set = sets.take(f);
-      const cand = set.list ?? f.markerCandidates;
-      if (!cand) throw new InvalidFrameError('markers: no candidate list from the first threshold window');
-      if (set.list) f.encoder.clearBuffer(cand.list, 0, listHead * 4);
-      const group = set.bind('candidates', k.stats, [set.params, f.labels, set.comp, cand.list, cand.points]);
+      f.encoder.clearBuffer(set.list, 0, listHead * 4);
+      const group = set.bind('candidates', k.stats, [set.params, f.labels, set.comp, set.list, set.points]);
       const rec = PassRecorder.of(f, 'markers:candidates');
       rec.items('stats', k.stats, group, Math.ceil(set.pixels / statsRun));
       rec.items('select', k.select, group, set.pixels);
       rec.items('gather', k.gather, group, set.pixels);
       rec.end();
-      return withFrame(f, { markerCandidates: cand });
+      const markerCandidates = { list: set.list, points: set.points };
+      return makeFrame({ ...f, height: rows, mask: null, labels: null, labeling: null, markerCandidates });
     };
   });
 }

@@ -9,6 +9,7 @@ import { withRead, type GpuFrame } from '../../src/GpuFrame.js';
 import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
 import { PassRecorder } from '../../src/PassRecorder.js';
 import { InvalidFrameError } from '../../src/errors.js';
+import type { GpuLimits } from '../../src/GpuContext.js';
 import type { DetectedMarker, MarkerResults } from '../../src/results.js';
 import type { MarkerDictionary } from './MarkerDictionary.js';
 import { listHead } from './markerCandidates.js';
@@ -21,6 +22,13 @@ export interface FitSettings {
   readonly maxCandidates: number;
   readonly correctionRate: number;
   readonly minContrast: number;
+  /** Invocations per workgroup, 256 or 512 (default: 512 where the device allows it). */
+  readonly invocations?: 256 | 512;
+}
+
+/** 512 invocations per candidate where the device's limits allow, else WebGPU's guaranteed 256. */
+export function fitInvocations(limits: GpuLimits): 256 | 512 {
+  return limits.maxComputeInvocationsPerWorkgroup >= 512 && limits.maxComputeWorkgroupSizeX >= 512 ? 512 : 256;
 }
 
 const outWords = wgslConstant('markers/fit', 'OUT');
@@ -53,7 +61,9 @@ export function decodeMarkers(bytes: ArrayBuffer, s: FitSettings): MarkerResults
 export function markerFit(s: FitSettings): OperatorFunction<GpuFrame, GpuFrame> {
   return gpuNode('markers:fit', async (node) => {
     const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage'] as const;
-    const k = await node.kernels({ fit: { shader: 'markers/fit', entryPoint: 'fitMarkers', bindings } });
+    // Twice the invocations where the device allows: one per profile (fit.wgsl FW).
+    const invocations = s.invocations ?? fitInvocations(node.ctx.limits);
+    const k = await node.kernels({ fit: { shader: 'markers/fit', entryPoint: 'fitMarkers', bindings, constants: { FW: invocations } } });
     const layout = uniformLayout('markers/fit', 'Params');
     const maxDim = node.ctx.limits.maxComputeWorkgroupsPerDimension;
     const bytes = (listHead + s.maxCandidates * outWords) * 4;

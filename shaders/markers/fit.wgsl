@@ -16,8 +16,12 @@
 // middle; too little contrast, a border cell not black, or an inner cell too near the middle is no marker.
 #include "common/markerList.wgsl"
 
-const FW = 256u;         // invocations per workgroup: 64 per side during refinement
-const LANES = 64u;
+// Invocations per workgroup: 256 or 512 (markerFit.ts takes 512 where the device allows it). The fit's time is
+// the latency of one workgroup (a frame's candidates run side by side), and the profiles are most of it: with 512,
+// each of a side's 128 lanes samples one profile instead of two.
+override FW: u32 = 256u;
+override LANES: u32 = FW / 4u;   // per side during refinement
+const RED = 256u;        // entries of the reduction arrays: invocations past them fold their values in first
 const PROF: u32 = 128u;      // profiles per side at most (maxProfiles in refineCornersCpu.ts)
 const MAX_CELLS = 121u;  // (7 + 2 + 2)²: cells, border and the quiet zone's ring
 const OUT: u32 = 16u;        // words per candidate in `out`, after the list's header (copied there by markerFit.ts)
@@ -54,9 +58,9 @@ struct Params {
 
 #include "common/gray.wgsl"
 
-var<workgroup> keyV: array<u32, FW>;
-var<workgroup> keyI: array<u32, FW>;
-var<workgroup> red: array<vec4<f32>, FW>;
+var<workgroup> keyV: array<u32, RED>;
+var<workgroup> keyI: array<u32, RED>;
+var<workgroup> red: array<vec4<f32>, RED>;
 var<workgroup> edge: array<vec2<f32>, 512>;   // 4 × PROF
 var<workgroup> dist: array<f32, 512>;
 var<workgroup> corner: array<vec2<f32>, 4>;
@@ -65,7 +69,14 @@ var<workgroup> sideInfo: array<vec4<f32>, 4>; // points fitted, median distance,
 var<workgroup> cellMean: array<f32, MAX_CELLS>;
 var<workgroup> status: u32;
 
-fn sampleGray(q: vec2<f32>) -> f32 {
+// Bilinear samples along a profile, with the four pixels around the last sample kept: successive samples 0.1 px
+// apart mostly fall between the same four pixels, and the loads, not the arithmetic, are what a profile costs.
+struct Pixels {
+  at: u32,        // raster index of the top-left pixel, or 0xffffffff before the first sample
+  a: f32, b: f32, d: f32, e: f32,
+}
+
+fn sampleCached(q: vec2<f32>, k: ptr<function, Pixels>) -> f32 {
   let w = params.width;
   let h = params.height;
   let c = clamp(q, vec2<f32>(0.0), vec2<f32>(f32(w - 1u), f32(h - 1u)));
@@ -74,11 +85,20 @@ fn sampleGray(q: vec2<f32>) -> f32 {
   let fx = c.x - f32(x0);
   let fy = c.y - f32(y0);
   let p = y0 * w + x0;
-  let a = f32(grayAt(p));
-  let b = f32(grayAt(p + 1u));
-  let d = f32(grayAt(p + w));
-  let e = f32(grayAt(p + w + 1u));
-  return (a * (1.0 - fx) + b * fx) * (1.0 - fy) + (d * (1.0 - fx) + e * fx) * fy;
+  if (p != (*k).at) {
+    (*k).at = p;
+    (*k).a = f32(grayAt(p));
+    (*k).b = f32(grayAt(p + 1u));
+    (*k).d = f32(grayAt(p + w));
+    (*k).e = f32(grayAt(p + w + 1u));
+  }
+  return ((*k).a * (1.0 - fx) + (*k).b * fx) * (1.0 - fy) + ((*k).d * (1.0 - fx) + (*k).e * fx) * fy;
+}
+
+// One bilinear sample (pixel centres at integers, clamped to the frame).
+fn sampleGray(q: vec2<f32>) -> f32 {
+  var k = Pixels(0xffffffffu, 0.0, 0.0, 0.0, 0.0);
+  return sampleCached(q, &k);
 }
 
 // Larger key wins; on a tie, the first pixel in raster order.
@@ -86,7 +106,7 @@ fn better(v: u32, i: u32, bv: u32, bi: u32) -> bool { return v > bv || (v == bv 
 
 fn reduceKeys(t: u32) {
   workgroupBarrier();
-  for (var s = FW / 2u; s > 0u; s >>= 1u) {
+  for (var s = RED / 2u; s > 0u; s >>= 1u) {
     if (t < s && better(keyV[t + s], keyI[t + s], keyV[t], keyI[t])) {
       keyV[t] = keyV[t + s];
       keyI[t] = keyI[t + s];
@@ -95,13 +115,23 @@ fn reduceKeys(t: u32) {
   }
 }
 
-// Sums red[] over each side's 64 lanes into red[side * 64].
-fn reduceSides(lane: u32, t: u32) {
+// The sum of `acc` over each side's lanes, for all of them (64 slots per side; lanes past 64 add theirs in first).
+fn sumSides(acc: vec4<f32>, side: u32, lane: u32) -> vec4<f32> {
+  let slot = side * 64u + lane % 64u;
   workgroupBarrier();
-  for (var s = LANES / 2u; s > 0u; s >>= 1u) {
-    if (lane < s) { red[t] += red[t + s]; }
+  if (lane < 64u) { red[slot] = acc; }
+  for (var f = 1u; f < LANES / 64u; f++) {
+    workgroupBarrier();
+    if (lane / 64u == f) { red[slot] += acc; }
+  }
+  workgroupBarrier();
+  for (var s = 32u; s > 0u; s >>= 1u) {
+    if (lane < s) { red[slot] += red[slot + s]; }
     workgroupBarrier();
   }
+  let total = red[side * 64u];
+  workgroupBarrier();
+  return total;
 }
 
 fn pointAt(i: u32) -> vec2<i32> {
@@ -126,7 +156,7 @@ fn lineDistance(q: vec2<f32>, l: vec4<f32>) -> f32 {
 // Total least squares line through side `side`'s valid edge points within `limit` of line[side] (all of them when
 // `limit` is negative). Leaves the count in sideInfo[side].x and, when there are at least `least` points, the line
 // in line[side]. Called by all invocations.
-fn fitSide(side: u32, lane: u32, t: u32, limit: f32, least: f32) {
+fn fitSide(side: u32, lane: u32, limit: f32, least: f32) {
   let base = side * PROF;
   let old = line[side];
   var acc = vec4<f32>(0.0);
@@ -134,11 +164,9 @@ fn fitSide(side: u32, lane: u32, t: u32, limit: f32, least: f32) {
     let q = edge[base + k];
     if (q.x > INVALID && (limit < 0.0 || lineDistance(q, old) <= limit)) { acc += vec4<f32>(1.0, q.x, q.y, 0.0); }
   }
-  red[t] = acc;
-  reduceSides(lane, t);
-  let n = red[side * LANES].x;
-  let mean = red[side * LANES].yz / max(n, 1.0);
-  workgroupBarrier();
+  let total = sumSides(acc, side, lane);
+  let n = total.x;
+  let mean = total.yz / max(n, 1.0);
   acc = vec4<f32>(0.0);
   for (var k = lane; k < PROF; k += LANES) {
     let q = edge[base + k];
@@ -147,10 +175,8 @@ fn fitSide(side: u32, lane: u32, t: u32, limit: f32, least: f32) {
       acc += vec4<f32>(r.x * r.x, r.y * r.y, r.x * r.y, 0.0);
     }
   }
-  red[t] = acc;
-  reduceSides(lane, t);
+  let m = sumSides(acc, side, lane);
   if (lane == 0u) {
-    let m = red[t];
     let angle = 0.5 * atan2(2.0 * m.z, m.x - m.y);
     sideInfo[side].x = n;
     if (n >= least) { line[side] = vec4<f32>(mean, cos(angle), sin(angle)); }
@@ -178,10 +204,11 @@ fn refineRound(t: u32) {
       let at = a + d * (cell + (f32(k) + 0.5) / f32(samples) * (len - 2.0 * cell));
       // The profile's samples, read once: the gradient's peak first, then its strong part's weighted mean.
       var profile: array<f32, MAX_STEPS + 1u>;
-      profile[0] = sampleGray(at - nrm * reach);
+      var px = Pixels(0xffffffffu, 0.0, 0.0, 0.0, 0.0);
+      profile[0] = sampleCached(at - nrm * reach, &px);
       var peak = -1.0;
       for (var j = 1u; j <= steps; j++) {
-        profile[j] = sampleGray(at + nrm * (-reach + f32(j) * STEP));
+        profile[j] = sampleCached(at + nrm * (-reach + f32(j) * STEP), &px);
         peak = max(peak, profile[j] - profile[j - 1u]);
       }
       if (peak > 0.0) {
@@ -200,7 +227,7 @@ fn refineRound(t: u32) {
     edge[side * PROF + k] = e;
   }
   workgroupBarrier();
-  fitSide(side, lane, t, -1.0, 2.0);
+  fitSide(side, lane, -1.0, 2.0);
   // The median distance from the first line: points beyond three times it (at least 0.06 px) are dropped.
   let n = u32(sideInfo[side].x);
   let first = line[side];
@@ -228,7 +255,7 @@ fn refineRound(t: u32) {
   workgroupBarrier();
   if (n < 4u && lane == 0u) { status = S_NO_EDGE; }
   let limit = 3.0 * max(0.02, sideInfo[side].y);
-  fitSide(side, lane, t, limit, 4.0);
+  fitSide(side, lane, limit, 4.0);
   // The residual: RMS distance of the kept points from the line fitted to them.
   let kept = line[side];
   var acc = vec4<f32>(0.0);
@@ -239,9 +266,8 @@ fn refineRound(t: u32) {
       acc += vec4<f32>(r * r, 1.0, 0.0, 0.0);
     }
   }
-  red[t] = acc;
-  reduceSides(lane, t);
-  if (lane == 0u) { sideInfo[side].z = sqrt(red[t].x / max(red[t].y, 1.0)); }
+  let r2 = sumSides(acc, side, lane);
+  if (lane == 0u) { sideInfo[side].z = sqrt(r2.x / max(r2.y, 1.0)); }
   workgroupBarrier();
   if (t < 4u) {
     let p = line[(t + 3u) % 4u];
@@ -304,8 +330,17 @@ fn farthest(t: u32, offset: u32, count: u32, kind: u32, a: vec2<i32>, b: vec2<i3
     let v = measure(kind, q, a, b, c);
     if (v >= 0 && better(u32(v), rasterIndex(q), bv, bi)) { bv = u32(v); bi = rasterIndex(q); }
   }
-  keyV[t] = bv;
-  keyI[t] = bi;
+  if (t < RED) {
+    keyV[t] = bv;
+    keyI[t] = bi;
+  }
+  for (var f = 1u; f < FW / RED; f++) {
+    workgroupBarrier();
+    if (t / RED == f && better(bv, bi, keyV[t % RED], keyI[t % RED])) {
+      keyV[t % RED] = bv;
+      keyI[t % RED] = bi;
+    }
+  }
   reduceKeys(t);
   return pixelOf(keyI[0]);
 }
@@ -366,9 +401,13 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
       worst = max(worst, f32(-cross2(a, b, q)) / sides[i]);
     }
   }
-  red[t] = vec4<f32>(worst);
+  if (t < RED) { red[t] = vec4<f32>(worst); }
+  for (var f = 1u; f < FW / RED; f++) {
+    workgroupBarrier();
+    if (t / RED == f) { red[t % RED] = max(red[t % RED], vec4<f32>(worst)); }
+  }
   workgroupBarrier();
-  for (var s = FW / 2u; s > 0u; s >>= 1u) {
+  for (var s = RED / 2u; s > 0u; s >>= 1u) {
     if (t < s) { red[t] = max(red[t], red[t + s]); }
     workgroupBarrier();
   }

@@ -20,12 +20,6 @@ export interface DetectOptions {
   offset?: number;
   /** Smallest side of a candidate's box in pixels (default 8). */
   minSide?: number;
-  /**
-   * A candidate whose box is within this many pixels (each side) of the box of a larger window's candidate is not
-   * fitted again (default -1: every candidate is fitted). Faster; it finds a few markers fewer, whose reading
-   * depended on where their quad started.
-   */
-  sameBox?: number;
 }
 
 /**
@@ -93,11 +87,10 @@ export const defaultWindows = [31, 9];
 
 export function detectMarkersCpu(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, options: DetectOptions = {}): DecodedMarker[] {
   const windows = options.windows ?? defaultWindows;
-  const boxes: number[][] = [];
-  return distinctMarkers(windows.flatMap((window) => detectAtWindow(gray, width, height, dict, window, options, boxes)));
+  return distinctMarkers(windows.flatMap((window) => detectAtWindow(gray, width, height, dict, window, options)));
 }
 
-function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, window: number, options: DetectOptions, boxes: number[][]): DecodedMarker[] {
+function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, window: number, options: DetectOptions): DecodedMarker[] {
   const mask = thresholdAdaptive(gray, width, height, window, options.offset ?? 7, true);
   const { labels, count } = labelCpu(mask, width, height, 8);
   const minSide = options.minSide ?? 8;
@@ -118,17 +111,12 @@ function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, 
     }
   }
   const found: DecodedMarker[] = [];
-  // Candidates of the larger windows before this one.
-  const earlier = boxes.slice();
   for (let l = 1; l <= count; l++) {
     const b = l * 4;
     if (box[b + 2] - box[b] + 1 < minSide || box[b + 3] - box[b + 1] + 1 < minSide) continue;
     // Touching the frame's edge: the border may be cut off.
     if (box[b] === 0 || box[b + 1] === 0 || box[b + 2] === width - 1 || box[b + 3] === height - 1) continue;
     if (pts[l].length > maxBoundaryPerBox * (box[b + 2] - box[b] + box[b + 3] - box[b + 1] + 2)) continue;
-    const mine = [box[b], box[b + 1], box[b + 2], box[b + 3]];
-    if (earlier.some((e) => e.every((v, i) => Math.abs(v - mine[i]) <= (options.sameBox ?? -1)))) continue;
-    boxes.push(mine);
     const q = quadOf(pts[l], [box[b], box[b + 1], box[b + 2], box[b + 3]], width);
     if (!q) continue;
     // Pixel centres lie half a pixel inside the border's outer edge: push the corners out from the centre.

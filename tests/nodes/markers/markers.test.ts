@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markers, markerDictionary, InvalidOptionError, type GpuContext, type DetectedMarker } from '../../../index.js';
 import { detectMarkersCpu, markerScene } from '../../../src/reference/index.js';
 import { gray, run, testContext } from '../../support/gpu.js';
+import { markersWith } from '../../../nodes/markers.js';
 
 let ctx: GpuContext;
 beforeAll(async () => {
@@ -19,13 +20,17 @@ function cornerErrors(got: DetectedMarker['corners'], want: [number, number][]):
 }
 
 describe('markers', () => {
-  for (const name of ['DICT_4X4_50', 'DICT_6X6_250', 'DICT_APRILTAG_36h11']) {
-    it(`finds what the CPU reference finds, at its corners and at the true ones (${name}; 24–140 px, tilt, blur, noise, clutter)`, async () => {
+  // The fit runs 512 invocations per candidate where the device allows (lavapipe does), else 256: both are tried.
+  const cases: [string, 256 | 512 | undefined][] = [['DICT_4X4_50', 256], ['DICT_4X4_50', 512], ['DICT_6X6_250', undefined], ['DICT_APRILTAG_36h11', undefined]];
+  for (const [name, fitInvocations] of cases) {
+    const how = fitInvocations ? `, ${fitInvocations} invocations per candidate` : '';
+    it(`finds what the CPU reference finds, at its corners and at the true ones (${name}; 24–140 px, tilt, blur, noise, clutter${how})`, async () => {
+      if (fitInvocations) expect(ctx.limits.maxComputeInvocationsPerWorkgroup).toBeGreaterThanOrEqual(fitInvocations);
       const d = markerDictionary(name);
       const scenes = Array.from({ length: 4 }, (_, f) =>
         markerScene(2100 + f, { width: 480 + 7 * f, height: 360 + 3 * f, markerSize: d.markerSize, bits: (id) => d.bits(id), ids: [f, f + 9, f + 18, f + 27], side: [24, 140], maxTilt: 50, blur: 0.3 * f, noise: 2 * f, clutter: 6 }),
       );
-      const results = await run(ctx, scenes.map((s) => gray(s.width, s.height, s.gray)), markers({ dictionary: name }));
+      const results = await run(ctx, scenes.map((s) => gray(s.width, s.height, s.gray)), markersWith({ dictionary: name }, { fitInvocations }));
       const truthErrs: number[] = [];
       results.forEach((r, f) => {
         const s = scenes[f];
