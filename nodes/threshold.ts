@@ -34,17 +34,22 @@ export type ThresholdOptions =
 /** Otsu keeps the sum of gray values in 32 bits: 255 × 2^24 < 2^32. */
 export const otsuMaxPixels = 1 << 24;
 /** Rows each adaptive invocation slides its window down (CHUNK in threshold.wgsl). */
-const adaptiveChunk = wgslConstant('threshold', 'CHUNK');
+export const adaptiveChunk = wgslConstant('threshold', 'CHUNK');
 /** `stats` (threshold.wgsl): histogram bins 0..255, then the level used at word 256. */
 const levelAt = 256 * 4;
 
+/** The adaptive threshold's kernels (markers' stacked threshold records them too): luma, row prefix sums, windows. */
+export const adaptiveKernels = {
+  gray: { shader: 'threshold', entryPoint: 'grayFromRgba', bindings: ['uniform', 'read-only-storage', 'storage'] },
+  rows: { shader: 'threshold', entryPoint: 'rowPrefixes', bindings: ['uniform', 'read-only-storage', 'storage'] },
+  adaptive: { shader: 'threshold', entryPoint: 'adaptive', bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'] },
+} satisfies Record<string, KernelSpec>;
+
 function kernels(method: 'fixed' | 'otsu' | 'adaptive'): Record<string, KernelSpec> {
-  const s: Record<string, KernelSpec> = {
-    gray: { shader: 'threshold', entryPoint: 'grayFromRgba', bindings: ['uniform', 'read-only-storage', 'storage'] },
-  };
+  const s: Record<string, KernelSpec> = { gray: adaptiveKernels.gray };
   if (method === 'adaptive') {
-    s.rows = { shader: 'threshold', entryPoint: 'rowPrefixes', bindings: ['uniform', 'read-only-storage', 'storage'] };
-    s.adaptive = { shader: 'threshold', entryPoint: 'adaptive', bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'] };
+    s.rows = adaptiveKernels.rows;
+    s.adaptive = adaptiveKernels.adaptive;
   } else {
     s.binarize = { shader: 'threshold', entryPoint: 'binarize', bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'] };
   }

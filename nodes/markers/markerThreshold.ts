@@ -10,12 +10,12 @@
 import type { OperatorFunction } from 'rxjs';
 import { gpuNode } from '../../src/gpuNode.js';
 import { makeFrame, type GpuFrame } from '../../src/GpuFrame.js';
-import type { KernelSpec } from '../../src/PipelineCache.js';
-import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
+import { uniformLayout } from '../../src/uniforms.js';
 import { wordsFor } from '../../src/dispatch.js';
 import { PassRecorder } from '../../src/PassRecorder.js';
 import { InvalidFrameError } from '../../src/errors.js';
 import { checkStack, stackedHeight } from './stack.js';
+import { adaptiveChunk, adaptiveKernels } from '../threshold.js';
 
 export interface StackedThresholdSettings {
   /** Odd window sizes, one mask each, in this order from the top. */
@@ -23,18 +23,9 @@ export interface StackedThresholdSettings {
   readonly offset: number;
 }
 
-/** Rows each adaptive invocation slides its window down (CHUNK in threshold.wgsl). */
-const adaptiveChunk = wgslConstant('threshold', 'CHUNK');
-
-const kernel = (entryPoint: string, bindings: KernelSpec['bindings']): KernelSpec => ({ shader: 'threshold', entryPoint, bindings });
-
 export function markerThreshold(s: StackedThresholdSettings): OperatorFunction<GpuFrame, GpuFrame> {
   return gpuNode('markers:threshold', async (node) => {
-    const k = await node.kernels({
-      gray: kernel('grayFromRgba', ['uniform', 'read-only-storage', 'storage']),
-      rows: kernel('rowPrefixes', ['uniform', 'read-only-storage', 'storage']),
-      adaptive: kernel('adaptive', ['uniform', 'read-only-storage', 'read-only-storage', 'storage']),
-    });
+    const k = await node.kernels(adaptiveKernels);
     const layout = uniformLayout('threshold', 'Params');
     const maxBinding = node.ctx.limits.maxStorageBufferBindingSize;
     const sets = node.perFrame((size, alloc) => {
