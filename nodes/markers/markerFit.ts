@@ -16,6 +16,7 @@ import { listHead } from './markerCandidates.js';
 import { distinctMarkers } from '../../src/distinctMarkers.js';
 import { cellMargin, cellSamples, defaultDoubt, printedOrder } from '../../src/reference/markerDecodeCpu.js';
 import { pushOut } from '../../src/reference/detectMarkersCpu.js';
+import { minStepReach, stepDamping, stepIterations, stepSpacing } from '../../src/reference/refineCornersCpu.js';
 
 export interface FitSettings {
   readonly dictionary: MarkerDictionary;
@@ -63,7 +64,7 @@ export function markerFit(s: FitSettings): OperatorFunction<GpuFrame, GpuFrame> 
     const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage'] as const;
     // Twice the invocations where the device allows: one per profile (fit.wgsl FW).
     const invocations = s.invocations ?? fitInvocations(node.ctx.limits);
-    const k = await node.kernels({ fit: { shader: 'markers/fit', entryPoint: 'fitMarkers', bindings, constants: { FW: invocations } } });
+    const k = await node.kernels({ fit: { shader: 'markers/fit', entryPoint: 'fitMarkers', bindings, constants: { FW: invocations, STEP_SPACING: stepSpacing, STEP_ITERATIONS: stepIterations, MIN_STEP_REACH: minStepReach, STEP_DAMPING: stepDamping } } });
     const layout = uniformLayout('markers/fit', 'Params');
     const maxDim = node.ctx.limits.maxComputeWorkgroupsPerDimension;
     const bytes = (listHead + s.maxCandidates * outWords) * 4;

@@ -10,7 +10,10 @@
 // Refinement (two rounds): up to PROF profiles across each side, a cell away from the corners; each profile's edge
 // is the gradient-weighted mean position of the strong part (> 1/5 of the peak) of its rise from the black border
 // to the white margin, which a symmetric blur does not move; a total-least-squares line per side, fitted again
-// without the points over three times the median distance; corners where neighbouring lines meet.
+// without the points over three times the median distance; corners where neighbouring lines meet. The second round
+// is, where every side's profiles reach 2 px or more, a blurred-step fit of each side (Gauss–Newton on all its
+// samples: edge offset, slope and blur; under noise it weighs every sample by what it says about the edge, where a
+// profile's own gradient is pulled by single noisy samples), else the same gradient round again.
 // Reading: the homography of the refined corners maps the (n + 2)² cells and the quiet zone's ring around them; each
 // is sampled q×q times away from its edges; black is the border's mean, white the quiet zone's, the threshold their
 // middle; too little contrast, a border cell not black, or an inner cell too near the middle is no marker.
@@ -26,6 +29,11 @@ const PROF: u32 = 128u;      // profiles per side at most (maxProfiles in refine
 const MAX_CELLS = 121u;  // (7 + 2 + 2)²: cells, border and the quiet zone's ring
 const OUT: u32 = 16u;        // words per candidate in `out`, after the list's header (copied there by markerFit.ts)
 const STEP = 0.1;        // profile sampling step, px
+// The step fit's settings, from refineCornersCpu.ts (stepSpacing, stepIterations, minStepReach, stepDamping).
+override STEP_SPACING: f32 = 0.5;
+override STEP_ITERATIONS: u32 = 2u;
+override MIN_STEP_REACH: f32 = 2.0;
+override STEP_DAMPING: f32 = 1.0001;
 const MAX_STEPS = 80u;   // steps of the widest profile: 2 × 4 px reach / STEP
 const INVALID = -1e30;
 
@@ -68,6 +76,8 @@ var<workgroup> line: array<vec4<f32>, 4>;     // point, unit direction
 var<workgroup> sideInfo: array<vec4<f32>, 4>; // points fitted, median distance, residual (RMS), -
 var<workgroup> cellMean: array<f32, MAX_CELLS>;
 var<workgroup> status: u32;
+var<workgroup> stepFailed: u32;
+var<workgroup> stepMode: u32;   // 1: the second round is the step fit (stepReaches)
 
 // Bilinear samples along a profile, with the four pixels around the last sample kept: successive samples 0.1 px
 // apart mostly fall between the same four pixels, and the loads, not the arithmetic, are what a profile costs.
@@ -283,6 +293,153 @@ fn refineRound(t: u32) {
   workgroupBarrier();
 }
 
+// Φ(z) given g = exp(−z²/2), as normalCdf in refineCornersCpu.ts (erf by Abramowitz & Stegun 7.1.26).
+fn normalCdf(z: f32, g: f32) -> f32 {
+  let t = 1.0 / (1.0 + 0.3275911 * 0.70710678118654752 * abs(z));
+  let tail = 0.5 * ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * g;
+  return select(tail, 1.0 - tail, z >= 0.0);
+}
+
+// Solves the symmetric system [m.x m.y m.z; m.y m.w n.x; m.z n.x n.y] x = r by Cramer's rule, as solveSymmetric3
+// in refineCornersCpu.ts; w = 0 when it is singular.
+fn solveSymmetric3(m: vec4<f32>, n: vec2<f32>, r: vec3<f32>) -> vec4<f32> {
+  let a = m.x; let b = m.y; let c = m.z; let d = m.w; let e = n.x; let f = n.y;
+  let c0 = d * f - e * e;
+  let c1 = c * e - b * f;
+  let c2 = b * e - c * d;
+  let det = a * c0 + b * c1 + c * c2;
+  if (!(abs(det) > 1e-12 * abs(a * d * f))) { return vec4<f32>(0.0); }
+  let x0 = (r.x * c0 + r.y * c1 + r.z * c2) / det;
+  let x1 = (r.x * c1 + r.y * (a * f - c * c) + r.z * (b * c - a * e)) / det;
+  let x2 = (r.x * c2 + r.y * (b * c - a * e) + r.z * (a * d - b * b)) / det;
+  return vec4<f32>(x0, x1, x2, 1.0);
+}
+
+// The normal equations of one profile's samples: JᵀJ's upper triangle in a and b.xy, Jᵀr in b.zw and c.x.
+struct StepSums {
+  a: vec4<f32>,
+  b: vec4<f32>,
+  c: vec4<f32>,
+}
+
+// Adds one profile's samples at offsets stepOffset(j, steps) (j = 0..steps) from `at` along `nrm`, position u on
+// the side, to `sums`, for the model lo + amp·Φ((s − e − g·u)/σ) with q = (e, g, log σ). The samples are read again
+// in every iteration rather than kept: registers held across the fit slowed the whole kernel more than the reads
+// (measured on the H100).
+fn addProfile(at: vec2<f32>, nrm: vec2<f32>, steps: u32, u: f32, lo: f32, amp: f32, q: vec3<f32>,
+              sums: ptr<function, StepSums>) {
+  let sigma = exp(q.z);
+  let e = q.x + q.y * u;
+  var px = Pixels(0xffffffffu, 0.0, 0.0, 0.0, 0.0);
+  for (var j = 0u; j <= steps; j++) {
+    let s = stepOffset(j, steps);
+    let z = (s - e) / sigma;
+    let gauss = exp(-0.5 * z * z);
+    let cdf = normalCdf(z, gauss);
+    let slope = amp * gauss / (2.5066282746310002 * sigma);
+    let r = sampleCached(at + nrm * s, &px) - (lo + amp * cdf);
+    let jac = vec3<f32>(-slope, -slope * u, -slope * z * sigma);
+    (*sums).a += vec4<f32>(jac.x * jac, jac.y * jac.y);
+    (*sums).b += vec4<f32>(jac.y * jac.z, jac.z * jac.z, jac.xy * r);
+    (*sums).c.x += jac.z * r;
+  }
+}
+
+// Offset of sample j of a step-fit profile with samples 0..steps, centred (stepOffset in refineCornersCpu.ts).
+fn stepOffset(j: u32, steps: u32) -> f32 { return (f32(j) - f32(steps) / 2.0) * STEP_SPACING; }
+
+// The step's levels (lo, hi − lo) for mean end samples `ends` and an edge at offset e with blur σ, as stepLevels in
+// refineCornersCpu.ts.
+fn stepLevels(ends: vec2<f32>, steps: u32, e: f32, sigma: f32) -> vec2<f32> {
+  let z0 = (stepOffset(0u, steps) - e) / sigma;
+  let z1 = (stepOffset(steps, steps) - e) / sigma;
+  let f0 = normalCdf(z0, exp(-0.5 * z0 * z0));
+  let f1 = normalCdf(z1, exp(-0.5 * z1 * z1));
+  let amp = (ends.y - ends.x) / max(0.5, f1 - f0);
+  return vec2<f32>(ends.x - amp * f0, amp);
+}
+
+// Whether every side's profiles reach at least MIN_STEP_REACH px from corner[] (stepReaches in refineCornersCpu.ts).
+fn stepReaches() -> bool {
+  var ok = true;
+  for (var i = 0u; i < 4u; i++) {
+    let cell = length(corner[(i + 1u) % 4u] - corner[i]) / f32(params.cells);
+    ok = ok && min(4.0, max(1.5, cell / 3.0)) >= MIN_STEP_REACH;
+  }
+  return ok;
+}
+
+// The blurred-step fit of every side from corner[] (stepFitCpu in refineCornersCpu.ts): along the profile at
+// relative position u on the side, gray = lo + (hi − lo)·Φ((s − e − g·u)/σ), with e, g and log σ fitted by
+// Gauss–Newton to all of the side's samples, lo and hi following from the mean levels at the profiles' ends. Every lane of a side
+// solves the same summed system, so nothing is broadcast. corner[] gets the fitted lines' intersections, or stays as
+// it is where a side's fit fails. Called by all invocations.
+fn stepFit(t: u32) {
+  let side = t / LANES;
+  let lane = t % LANES;
+  let a = corner[side];
+  let b = corner[(side + 1u) % 4u];
+  let len = length(b - a);
+  let d = (b - a) / len;
+  let nrm = vec2<f32>(d.y, -d.x);
+  let cell = len / f32(params.cells);
+  let reach = min(4.0, max(1.5, cell / 3.0));
+  let count = min(PROF, max(6u, u32(floor(len))));
+  let steps = u32(floor(2.0 * reach / STEP_SPACING + 1e-4));
+  if (t == 0u) { stepFailed = 0u; }
+  // At most two profiles per lane (LANES ≥ 64, PROF = 128): lane and lane + LANES.
+  let k0 = lane;
+  let k1 = lane + LANES;
+  let t0 = cell + (f32(k0) + 0.5) / f32(count) * (len - 2.0 * cell);
+  let t1 = cell + (f32(k1) + 0.5) / f32(count) * (len - 2.0 * cell);
+  let end = stepOffset(steps, steps);
+  var ends = vec4<f32>(0.0);
+  if (k0 < count) { ends += vec4<f32>(sampleGray(a + d * t0 - nrm * end), sampleGray(a + d * t0 + nrm * end), 0.0, 0.0); }
+  if (k1 < count) { ends += vec4<f32>(sampleGray(a + d * t1 - nrm * end), sampleGray(a + d * t1 + nrm * end), 0.0, 0.0); }
+  let levels = sumSides(ends, side, lane).xy / f32(count);
+  var failed = !(levels.y - levels.x > 5.0);
+  var q = vec3<f32>(0.0);
+  for (var it = 0u; it < STEP_ITERATIONS; it++) {
+    var sums = StepSums(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    let lv = stepLevels(levels, steps, q.x, exp(q.z));
+    if (!failed && k0 < count) { addProfile(a + d * t0, nrm, steps, (t0 - len / 2.0) / len, lv.x, lv.y, q, &sums); }
+    if (!failed && k1 < count) { addProfile(a + d * t1, nrm, steps, (t1 - len / 2.0) / len, lv.x, lv.y, q, &sums); }
+    let sa = sumSides(sums.a, side, lane);
+    let sb = sumSides(sums.b, side, lane);
+    let sc = sumSides(sums.c, side, lane);
+    let dq = solveSymmetric3(sa * vec4<f32>(STEP_DAMPING, 1.0, 1.0, STEP_DAMPING), vec2<f32>(sb.x, sb.y * STEP_DAMPING),
+                             vec3<f32>(sb.zw, sc.x));
+    failed = failed || dq.w == 0.0;
+    q += dq.xyz;
+    q.z = clamp(q.z, log(0.2), log(4.0));
+  }
+  // A fit that left the profiles is no edge.
+  failed = failed || !(abs(q.x) < reach && abs(q.y) < reach);
+  if (lane == 0u) {
+    if (failed) { stepFailed = 1u; }
+    let p0 = a + nrm * (q.x - 0.5 * q.y);
+    let p1 = b + nrm * (q.x + 0.5 * q.y);
+    line[side] = vec4<f32>(p0, normalize(p1 - p0));
+  }
+  if (workgroupUniformLoad(&stepFailed) != 0u) { return; }
+  if (t == 0u) {
+    var meets: array<vec2<f32>, 4>;
+    var all = true;
+    for (var i = 0u; i < 4u; i++) {
+      let p = line[(i + 3u) % 4u];
+      let l = line[i];
+      let det = p.z * l.w - p.w * l.z;
+      all = all && abs(det) >= 1e-9;
+      let r = l.xy - p.xy;
+      meets[i] = p.xy + p.zw * ((r.x * l.w - r.y * l.z) / det);
+    }
+    if (all) {
+      for (var i = 0u; i < 4u; i++) { corner[i] = meets[i]; }
+    }
+  }
+  workgroupBarrier();
+}
+
 // The unit square mapped onto corner[0..3] (Heckbert's square-to-quad projective map), at (u, v).
 fn squareToQuad(u: f32, v: f32) -> vec2<f32> {
   let p0 = corner[0];
@@ -428,8 +585,12 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
     return;
   }
 
+  // The first round of gradient profiles, then the step fit, or for small markers (short profiles) a second one.
   refineRound(t);
-  if (workgroupUniformLoad(&status) == S_NONE) { refineRound(t); }
+  if (t == 0u) { stepMode = select(0u, 1u, stepReaches()); }
+  if (workgroupUniformLoad(&status) == S_NONE) {
+    if (workgroupUniformLoad(&stepMode) != 0u) { stepFit(t); } else { refineRound(t); }
+  }
   if (workgroupUniformLoad(&status) != S_NONE) {
     if (t == 0u) { out[o] = status; }
     return;
