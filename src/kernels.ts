@@ -18,10 +18,21 @@ export function bindGroup(device: GPUDevice, label: string, kernel: Kernel, reso
   });
 }
 
+/**
+ * What each open pass last bound. One frame at a time is host-bound, and every call into the WebGPU binding costs
+ * about a microsecond in Node: a kernel dispatched again with the same bind group (Shibata's passes, repeated
+ * stages) needs only the dispatch. Every dispatch of the library goes through `dispatch`, so this is exact.
+ */
+const bound = new WeakMap<GPUComputePassEncoder, { pipeline: GPUComputePipeline; group: GPUBindGroup }>();
+
 /** `x × y` workgroups of a kernel. */
 export function dispatch(pass: GPUComputePassEncoder, kernel: Kernel, group: GPUBindGroup, x: number, y = 1): void {
-  pass.setPipeline(kernel.pipeline);
-  pass.setBindGroup(0, group);
+  const last = bound.get(pass);
+  if (last?.pipeline !== kernel.pipeline || last.group !== group) {
+    if (last?.pipeline !== kernel.pipeline) pass.setPipeline(kernel.pipeline);
+    pass.setBindGroup(0, group);
+    bound.set(pass, { pipeline: kernel.pipeline, group });
+  }
   pass.dispatchWorkgroups(x, y);
 }
 
