@@ -194,31 +194,48 @@ fn fitSide(side: u32, lane: u32, limit: f32, least: f32) {
   workgroupBarrier();
 }
 
+// Side i of the quad in corner[]: its start, unit direction and outward normal, length, cell, and its profiles'
+// reach and count (sideProfiles in refineCornersCpu.ts).
+struct Side {
+  a: vec2<f32>,
+  d: vec2<f32>,
+  nrm: vec2<f32>,
+  len: f32,
+  cell: f32,
+  reach: f32,
+  count: u32,
+}
+
+fn sideFrame(i: u32) -> Side {
+  let a = corner[i];
+  let b = corner[(i + 1u) % 4u];
+  let len = length(b - a);
+  let d = (b - a) / len;
+  let cell = len / f32(params.cells);
+  // Clockwise as seen (y down): the outward normal is the direction turned a quarter turn anticlockwise.
+  return Side(a, d, vec2<f32>(d.y, -d.x), len, cell, min(4.0, max(1.5, cell / 3.0)), min(PROF, max(6u, u32(floor(len)))));
+}
+
+// Where profile k of side f crosses it, from its start: spread evenly, a cell away from the corners.
+fn profileAt(f: Side, k: u32) -> f32 { return f.cell + (f32(k) + 0.5) / f32(f.count) * (f.len - 2.0 * f.cell); }
+
 // One round of refinement: corner[] in, corner[] out; status set when a side has no clear edge.
 fn refineRound(t: u32) {
   let side = t / LANES;
   let lane = t % LANES;
-  let a = corner[side];
-  let b = corner[(side + 1u) % 4u];
-  let len = length(b - a);
-  let d = (b - a) / len;
-  // Clockwise as seen (y down): the outward normal is the direction turned a quarter turn anticlockwise.
-  let nrm = vec2<f32>(d.y, -d.x);
-  let cell = len / f32(params.cells);
-  let reach = min(4.0, max(1.5, cell / 3.0));
-  let samples = min(PROF, max(6u, u32(floor(len))));
-  let steps = u32(floor(2.0 * reach / STEP + 1e-4));
+  let f = sideFrame(side);
+  let steps = u32(floor(2.0 * f.reach / STEP + 1e-4));
   for (var k = lane; k < PROF; k += LANES) {
     var e = vec2<f32>(INVALID);
-    if (k < samples) {
-      let at = a + d * (cell + (f32(k) + 0.5) / f32(samples) * (len - 2.0 * cell));
+    if (k < f.count) {
+      let at = f.a + f.d * profileAt(f, k);
       // The profile's samples, read once: the gradient's peak first, then its strong part's weighted mean.
       var profile: array<f32, MAX_STEPS + 1u>;
       var px = Pixels(0xffffffffu, 0.0, 0.0, 0.0, 0.0);
-      profile[0] = sampleCached(at - nrm * reach, &px);
+      profile[0] = sampleCached(at - f.nrm * f.reach, &px);
       var peak = -1.0;
       for (var j = 1u; j <= steps; j++) {
-        profile[j] = sampleCached(at + nrm * (-reach + f32(j) * STEP), &px);
+        profile[j] = sampleCached(at + f.nrm * (-f.reach + f32(j) * STEP), &px);
         peak = max(peak, profile[j] - profile[j - 1u]);
       }
       if (peak > 0.0) {
@@ -228,10 +245,10 @@ fn refineRound(t: u32) {
           let g = profile[j] - profile[j - 1u];
           if (g > 0.2 * peak) {
             wsum += g;
-            ssum += g * (-reach + (f32(j) - 0.5) * STEP);
+            ssum += g * (-f.reach + (f32(j) - 0.5) * STEP);
           }
         }
-        e = at + nrm * (ssum / wsum);
+        e = at + f.nrm * (ssum / wsum);
       }
     }
     edge[side * PROF + k] = e;
@@ -362,48 +379,41 @@ fn stepLevels(ends: vec2<f32>, steps: u32, e: f32, sigma: f32) -> vec2<f32> {
 // Whether every side's profiles reach at least MIN_STEP_REACH px from corner[] (stepReaches in refineCornersCpu.ts).
 fn stepReaches() -> bool {
   var ok = true;
-  for (var i = 0u; i < 4u; i++) {
-    let cell = length(corner[(i + 1u) % 4u] - corner[i]) / f32(params.cells);
-    ok = ok && min(4.0, max(1.5, cell / 3.0)) >= MIN_STEP_REACH;
-  }
+  for (var i = 0u; i < 4u; i++) { ok = ok && sideFrame(i).reach >= MIN_STEP_REACH; }
   return ok;
 }
 
 // The blurred-step fit of every side from corner[] (stepFitCpu in refineCornersCpu.ts): along the profile at
 // relative position u on the side, gray = lo + (hi − lo)·Φ((s − e − g·u)/σ), with e, g and log σ fitted by
-// Gauss–Newton to all of the side's samples, lo and hi following from the mean levels at the profiles' ends. Every lane of a side
-// solves the same summed system, so nothing is broadcast. corner[] gets the fitted lines' intersections, or stays as
+// Gauss–Newton to all of the side's samples, lo and hi following from the mean levels at the profiles' ends.
+// Every lane of a side solves the same summed system, so nothing is broadcast. corner[] gets the fitted lines' intersections, or stays as
 // it is where a side's fit fails. Called by all invocations.
 fn stepFit(t: u32) {
   let side = t / LANES;
   let lane = t % LANES;
-  let a = corner[side];
+  let f = sideFrame(side);
   let b = corner[(side + 1u) % 4u];
-  let len = length(b - a);
-  let d = (b - a) / len;
-  let nrm = vec2<f32>(d.y, -d.x);
-  let cell = len / f32(params.cells);
-  let reach = min(4.0, max(1.5, cell / 3.0));
-  let count = min(PROF, max(6u, u32(floor(len))));
-  let steps = u32(floor(2.0 * reach / STEP_SPACING + 1e-4));
+  let steps = u32(floor(2.0 * f.reach / STEP_SPACING + 1e-4));
   if (t == 0u) { stepFailed = 0u; }
   // At most two profiles per lane (LANES ≥ 64, PROF = 128): lane and lane + LANES.
   let k0 = lane;
   let k1 = lane + LANES;
-  let t0 = cell + (f32(k0) + 0.5) / f32(count) * (len - 2.0 * cell);
-  let t1 = cell + (f32(k1) + 0.5) / f32(count) * (len - 2.0 * cell);
-  let end = stepOffset(steps, steps);
+  let t0 = profileAt(f, k0);
+  let t1 = profileAt(f, k1);
+  let at0 = f.a + f.d * t0;
+  let at1 = f.a + f.d * t1;
+  let end = f.nrm * stepOffset(steps, steps);
   var ends = vec4<f32>(0.0);
-  if (k0 < count) { ends += vec4<f32>(sampleGray(a + d * t0 - nrm * end), sampleGray(a + d * t0 + nrm * end), 0.0, 0.0); }
-  if (k1 < count) { ends += vec4<f32>(sampleGray(a + d * t1 - nrm * end), sampleGray(a + d * t1 + nrm * end), 0.0, 0.0); }
-  let levels = sumSides(ends, side, lane).xy / f32(count);
+  if (k0 < f.count) { ends += vec4<f32>(sampleGray(at0 - end), sampleGray(at0 + end), 0.0, 0.0); }
+  if (k1 < f.count) { ends += vec4<f32>(sampleGray(at1 - end), sampleGray(at1 + end), 0.0, 0.0); }
+  let levels = sumSides(ends, side, lane).xy / f32(f.count);
   var failed = !(levels.y - levels.x > 5.0);
   var q = vec3<f32>(0.0);
   for (var it = 0u; it < STEP_ITERATIONS; it++) {
     var sums = StepSums(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     let lv = stepLevels(levels, steps, q.x, exp(q.z));
-    if (!failed && k0 < count) { addProfile(a + d * t0, nrm, steps, (t0 - len / 2.0) / len, lv.x, lv.y, q, &sums); }
-    if (!failed && k1 < count) { addProfile(a + d * t1, nrm, steps, (t1 - len / 2.0) / len, lv.x, lv.y, q, &sums); }
+    if (!failed && k0 < f.count) { addProfile(at0, f.nrm, steps, (t0 - f.len / 2.0) / f.len, lv.x, lv.y, q, &sums); }
+    if (!failed && k1 < f.count) { addProfile(at1, f.nrm, steps, (t1 - f.len / 2.0) / f.len, lv.x, lv.y, q, &sums); }
     let sa = sumSides(sums.a, side, lane);
     let sb = sumSides(sums.b, side, lane);
     let sc = sumSides(sums.c, side, lane);
@@ -414,11 +424,11 @@ fn stepFit(t: u32) {
     q.z = clamp(q.z, log(0.2), log(4.0));
   }
   // A fit that left the profiles is no edge.
-  failed = failed || !(abs(q.x) < reach && abs(q.y) < reach);
+  failed = failed || !(abs(q.x) < f.reach && abs(q.y) < f.reach);
   if (lane == 0u) {
     if (failed) { stepFailed = 1u; }
-    let p0 = a + nrm * (q.x - 0.5 * q.y);
-    let p1 = b + nrm * (q.x + 0.5 * q.y);
+    let p0 = f.a + f.nrm * (q.x - 0.5 * q.y);
+    let p1 = b + f.nrm * (q.x + 0.5 * q.y);
     line[side] = vec4<f32>(p0, normalize(p1 - p0));
   }
   if (workgroupUniformLoad(&stepFailed) != 0u) { return; }

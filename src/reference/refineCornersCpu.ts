@@ -63,12 +63,19 @@ export function refineCornersCpu(gray: ArrayLike<number>, width: number, height:
   return (stepLines && cornersOf(stepLines)) ?? first;
 }
 
+/** Side i of a quad: its start, unit direction, outward normal and length. */
+function sideOf(corners: Point[], i: number): { a: Point; d: Point; nrm: Point; len: number } {
+  const a = corners[i];
+  const b = corners[(i + 1) % 4];
+  const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+  const d: Point = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
+  // Clockwise as seen (y down): the outward normal is the direction turned a quarter turn anticlockwise.
+  return { a, d, nrm: [d[1], -d[0]], len };
+}
+
 /** Whether every side's profiles reach at least `minStepReach` px, so that the step fit is tried. */
 export function stepReaches(corners: Point[], options: RefineOptions): boolean {
-  return corners.every((a, i) => {
-    const b = corners[(i + 1) % 4];
-    return sideProfiles(Math.hypot(b[0] - a[0], b[1] - a[1]), options.cells, options.reach).reach >= minStepReach;
-  });
+  return corners.every((_, i) => sideProfiles(sideOf(corners, i).len, options.cells, options.reach).reach >= minStepReach);
 }
 
 /** A side's profiles: their half-width, and where they cross it (a cell away from the corners). */
@@ -147,11 +154,7 @@ export function stepLevels(ends0: number, ends1: number, steps: number, e: numbe
 export function stepFitCpu(gray: ArrayLike<number>, width: number, height: number, corners: Point[], options: RefineOptions): Line[] | null {
   const lines: Line[] = [];
   for (let i = 0; i < 4; i++) {
-    const a = corners[i];
-    const b = corners[(i + 1) % 4];
-    const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
-    const d: Point = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
-    const nrm: Point = [d[1], -d[0]];
+    const { a, d, nrm, len } = sideOf(corners, i);
     const side = sideProfiles(len, options.cells, options.reach);
     const steps = Math.floor((2 * side.reach) / stepSpacing + 1e-4);
     const profiles: { u: number; v: number[] }[] = [];
@@ -241,12 +244,7 @@ function cornersOf(lines: Line[]): Point[] | null {
 function refineOnce(gray: ArrayLike<number>, width: number, height: number, corners: Point[], options: RefineOptions): Point[] | null {
   const lines: Line[] = [];
   for (let i = 0; i < 4; i++) {
-    const a = corners[i];
-    const b = corners[(i + 1) % 4];
-    const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
-    const d: Point = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
-    // Clockwise as seen (y down): the outward normal is the direction turned a quarter turn anticlockwise.
-    const nrm: Point = [d[1], -d[0]];
+    const { a, d, nrm, len } = sideOf(corners, i);
     const { reach, count, at } = sideProfiles(len, options.cells, options.reach);
     const step = 0.1;
     const points: Point[] = [];
