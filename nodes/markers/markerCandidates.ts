@@ -13,7 +13,7 @@ import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
 import { PassRecorder } from '../../src/PassRecorder.js';
 import { InvalidFrameError } from '../../src/errors.js';
 import { maxBoundaryPerBox } from '../../src/reference/detectMarkersCpu.js';
-import { compWords } from './stack.js';
+import { compWords, maskRows } from './stack.js';
 
 export interface CandidateSettings {
   /** Threshold windows stacked in the mask. */
@@ -38,7 +38,7 @@ export function markerCandidates(s: CandidateSettings): OperatorFunction<GpuFram
     // The frame's size is the stack's (markerThreshold.ts): `size.height` rows of `windows` masks.
     const sets = node.perFrame((size, alloc) => {
       const pixels = size.width * size.height;
-      const rows = (size.height + 1) / s.windows - 1;
+      const rows = maskRows(size.height, s.windows);
       const S = GPUBufferUsage.STORAGE;
       const values = { ...size, pixels, rows, maxCandidates: s.maxCandidates, pointCapacity: s.pointCapacity, minSide: s.minSide, maxBoundary: maxBoundaryPerBox };
       return {
@@ -53,7 +53,7 @@ export function markerCandidates(s: CandidateSettings): OperatorFunction<GpuFram
 
     return (f) => {
       if (!f.gray || !f.labels || !f.labeling || f.labeling.canonical) throw new InvalidFrameError('markers: the frame needs gray pixels and the labeling forest (label({ canonical: false }))');
-      const rows = (f.height + 1) / s.windows - 1;
+      const rows = maskRows(f.height, s.windows);
       if (!Number.isInteger(rows)) throw new InvalidFrameError(`markers: a stack of ${s.windows} masks cannot be ${f.height} rows high`);
       const set = sets.take(f);
       f.encoder.clearBuffer(set.list, 0, listHead * 4);

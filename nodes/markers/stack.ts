@@ -14,6 +14,14 @@ export function stackedHeight(height: number, windows: number): number {
   return windows * (height + 1) - 1;
 }
 
+/**
+ * Rows per mask of a stack of `windows` masks `stacked` rows high: the inverse of `stackedHeight`, not an integer
+ * when no stack has that height.
+ */
+export function maskRows(stacked: number, windows: number): number {
+  return (stacked + 1) / windows - 1;
+}
+
 /** Throws `InvalidFrameError` for a frame the marker chain cannot take with `windows` windows on this device. */
 export function checkStack(width: number, height: number, windows: number, maxBinding: number): void {
   // The quad fit's areas are exact in i32 up to this size (fit.wgsl); points keep 16 bits a coordinate.

@@ -219,6 +219,17 @@ fn sideFrame(i: u32) -> Side {
 // Where profile k of side f crosses it, from its start: spread evenly, a cell away from the corners.
 fn profileAt(f: Side, k: u32) -> f32 { return f.cell + (f32(k) + 0.5) / f32(f.count) * (f.len - 2.0 * f.cell); }
 
+// Corner i where line[i − 1] and line[i] meet, with z = 1, or z = 0 where they are parallel (intersect in
+// refineCornersCpu.ts).
+fn cornerAt(i: u32) -> vec3<f32> {
+  let p = line[(i + 3u) % 4u];
+  let q = line[i];
+  let det = p.z * q.w - p.w * q.z;
+  if (abs(det) < 1e-9) { return vec3<f32>(0.0); }
+  let r = q.xy - p.xy;
+  return vec3<f32>(p.xy + p.zw * ((r.x * q.w - r.y * q.z) / det), 1.0);
+}
+
 // One round of refinement: corner[] in, corner[] out; status set when a side has no clear edge.
 fn refineRound(t: u32) {
   let side = t / LANES;
@@ -297,15 +308,8 @@ fn refineRound(t: u32) {
   if (lane == 0u) { sideInfo[side].z = sqrt(r2.x / max(r2.y, 1.0)); }
   workgroupBarrier();
   if (t < 4u) {
-    let p = line[(t + 3u) % 4u];
-    let q = line[t];
-    let det = p.z * q.w - p.w * q.z;
-    if (abs(det) < 1e-9) {
-      status = S_NO_EDGE;
-    } else {
-      let r = q.xy - p.xy;
-      corner[t] = p.xy + p.zw * ((r.x * q.w - r.y * q.z) / det);
-    }
+    let m = cornerAt(t);
+    if (m.z == 0.0) { status = S_NO_EDGE; } else { corner[t] = m.xy; }
   }
   workgroupBarrier();
 }
@@ -433,18 +437,14 @@ fn stepFit(t: u32) {
   }
   if (workgroupUniformLoad(&stepFailed) != 0u) { return; }
   if (t == 0u) {
-    var meets: array<vec2<f32>, 4>;
+    var meets: array<vec3<f32>, 4>;
     var all = true;
     for (var i = 0u; i < 4u; i++) {
-      let p = line[(i + 3u) % 4u];
-      let l = line[i];
-      let det = p.z * l.w - p.w * l.z;
-      all = all && abs(det) >= 1e-9;
-      let r = l.xy - p.xy;
-      meets[i] = p.xy + p.zw * ((r.x * l.w - r.y * l.z) / det);
+      meets[i] = cornerAt(i);
+      all = all && meets[i].z != 0.0;
     }
     if (all) {
-      for (var i = 0u; i < 4u; i++) { corner[i] = meets[i]; }
+      for (var i = 0u; i < 4u; i++) { corner[i] = meets[i].xy; }
     }
   }
   workgroupBarrier();
