@@ -1,10 +1,11 @@
 // Shibata-style fixed-pass labeling: a preparation kernel points each foreground pixel at its smallest earlier
-// neighbour; each propagation pass takes the minimum over the neighbourhood and a few pointer jumps, and lowers
-// both the pixel and its old label (root) to it with atomic minima. The last workgroup to finish a pass counts it
-// and clears `pending` when no workgroup changed anything; every later pass returns at once: a fixed pass count
-// costs no host round trip and stops early on the GPU. The passes are direct dispatches, not indirect ones sized
-// on the GPU: Dawn validates every indirect dispatch with a dispatch of its own, which cost far more than a pass
-// that returns at once (BENCHMARKS.md); and the control is in the pass, not a kernel of its own after it.
+// neighbour; each propagation pass takes the minimum over the neighbourhood and a few pointer jumps, lowers both
+// the pixel and its old label to it with atomic minima, and where two trees meet hooks one under the other. The
+// last workgroup to finish a pass counts it and clears `pending` when no workgroup changed anything; every later
+// pass returns at once: a fixed pass count costs no host round trip and stops early on the GPU. The passes are
+// direct dispatches, not indirect ones sized on the GPU: Dawn validates every indirect dispatch with a dispatch of
+// its own, which cost far more than a pass that returns at once (BENCHMARKS.md); and the control is in the pass,
+// not a kernel of its own after it.
 override WG: u32;
 override CONN8: bool = true;
 override JUMPS: u32 = 6u;
@@ -35,8 +36,9 @@ var<workgroup> wgChanged: atomic<u32>;
 
 // One propagation pass with O(1) work per pixel, so a pass has bounded latency whatever the image: each pixel takes
 // the minimum of its neighbourhood's labels, then up to JUMPS pointer jumps from it (stopping at a root), and lowers
-// itself and its old label to the result. At a fixed point every label points at a root and neighbours agree, so
-// "nothing changed" means the labels are exact.
+// itself and its old label to the result; where a neighbour's label was lower, its old label's parent is hooked
+// too. At a fixed point every label points at a root and neighbours agree, so "nothing changed" means the labels
+// are exact.
 //
 // Workgroups stride over tiles of TW×TH pixels, one invocation each (a bounded grid, so a pass after convergence,
 // which returns at once, launches few workgroups). A tile's labels, with a one-pixel halo, are first loaded into
@@ -52,6 +54,17 @@ const TW: u32 = 32u;
 const TH: u32 = 8u;
 const HW: u32 = TW + 2u; // a row of the tile with its halo
 var<workgroup> tileLabels: array<u32, (TW + 2u) * (TH + 2u)>;
+
+// Up to JUMPS pointer jumps from label l, stopping at a root.
+fn jump(l: u32) -> u32 {
+  var m = l;
+  for (var j = 0u; j < JUMPS; j++) {
+    let n = atomicLoad(&L[m]);
+    if (n == m) { break; }
+    m = n;
+  }
+  return m;
+}
 
 @compute @workgroup_size(TW * TH)
 fn propagate(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -90,10 +103,21 @@ fn propagate(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
       if (CONN8) {
         m = min(m, min(min(tileLabels[c - HW - 1u], tileLabels[c - HW + 1u]), min(tileLabels[c + HW - 1u], tileLabels[c + HW + 1u])));
       }
-      for (var j = 0u; j < JUMPS; j++) {
-        let n = atomicLoad(&L[m]);
-        if (n == m) { break; }
-        m = n;
+      let lower = m < lp;
+      m = jump(m);
+      if (lower) {
+        // A neighbour in another tree: also hook this pixel's parent under the lower of the two (or the other way
+        // round), as a union would, so trees join near their roots rather than one branch at a time: a pass or two
+        // fewer to converge on random images. One more load, not a second walk (a walk of up to JUMPS cost more at
+        // high density than the passes it saved), and the atomic only where the load says it would lower something
+        // (many pixels along a seam hook the same pair); BENCHMARKS.md.
+        let r = atomicLoad(&L[lp]);
+        if (r != m) {
+          let hi = max(r, m);
+          let lo = min(r, m);
+          if (atomicLoad(&L[hi]) > lo && atomicMin(&L[hi], lo) > lo) { changed = true; }
+          m = lo;
+        }
       }
       if (m < lp) {
         atomicMin(&L[lp], m);

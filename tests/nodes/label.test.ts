@@ -43,20 +43,22 @@ describe('label', () => {
     }
   }
 
-  it('reports converged: false when a spiral needs more than the default passes, and runs exactly that many', async () => {
+  it('reports converged: false when a spiral needs more passes than it was given, and runs exactly that many', async () => {
+    // The zigzag spiral needs three or four changing passes and one that changes nothing (how far a pass gets
+    // depends on timing: the propagation is asynchronous), so two and three passes are never enough.
     const n = 201;
     const img = zigzagSpiral(n);
-    const [bounded, fixed3, exact] = await Promise.all([
-      run(ctx, [gray(n, n, img)], threshold(), label()),
+    const [fixed2, fixed3, exact] = await Promise.all([
+      run(ctx, [gray(n, n, img)], threshold(), label({ passes: 2 })),
       run(ctx, [gray(n, n, img)], threshold(), label({ passes: 3, readLabels: true })),
       run(ctx, [gray(n, n, img)], threshold(), label({ passes: 'until-converged', readLabels: true })),
     ]);
-    expect(bounded[0].labeling).toMatchObject({ converged: false, passes: 4 });
+    expect(fixed2[0].labeling).toMatchObject({ converged: false, passes: 2 });
     expect(fixed3[0].labeling).toMatchObject({ converged: false, passes: 3 });
     const ref = labelCpu(img, n, n, 8);
     expect(ref.count).toBe(1);
     expect(exact[0].labeling).toMatchObject({ converged: true, count: 1 });
-    expect(exact[0].labeling!.passes).toBeGreaterThan(4);
+    expect(exact[0].labeling!.passes).toBeGreaterThan(3);
     expect(firstDiff(exact[0].labels!, ref.labels)).toBe(-1);
   });
 
