@@ -35,16 +35,33 @@ export function featureResults(alloc: SetAllocator, maxResults: number) {
 }
 
 /**
- * Result slots in ascending label order. Labels (< 2^32) and slots (< 2^21) pack exactly into one double, so a
- * typed-array numeric sort does it (a comparator sort cost most of the decode: 0.3 ms for 1000 components).
+ * Result slots in ascending label order, by a least-significant-digit radix sort on the labels, 11 bits a pass,
+ * stopping once no label has bits left (labels below 2^22 take two passes). It replaced a typed-array sort of
+ * packed keys that cost a quarter of the decode (34 µs for 1024 components; bench/decode.ts).
  */
-function byLabel(v: Uint32Array, n: number, at: (slot: number) => number): ArrayLike<number> {
-  if (n >= 1 << 21) return Array.from({ length: n }, (_, i) => i).sort((a, b) => v[at(a)] - v[at(b)]);
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = v[at(i)] * 2097152 + i;
-  keys.sort();
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = keys[i] % 2097152;
+function byLabel(v: Uint32Array, n: number, at: (slot: number) => number): Uint32Array {
+  const labels = new Uint32Array(n);
+  let all = 0;
+  for (let i = 0; i < n; i++) all |= labels[i] = v[at(i)];
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let next = new Uint32Array(n);
+  const count = new Uint32Array(2048);
+  for (let shift = 0; shift < 32 && all >>> shift !== 0; shift += 11) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(labels[i] >>> shift) & 2047]++;
+    let sum = 0;
+    for (let d = 0; d < 2048; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const slot = order[i];
+      next[count[(labels[slot] >>> shift) & 2047]++] = slot;
+    }
+    [order, next] = [next, order];
+  }
   return order;
 }
 
