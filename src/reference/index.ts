@@ -11,3 +11,4 @@ export * from './refineCornersCpu.js';
 export * from './detectMarkersCpu.js';
 export * from './dotsCpu.js';
 export * from './dotScene.js';
+export * from './morphologyCpu.js';

@@ -1,8 +1,9 @@
 // Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline, the
-// one-labeling features path, markers() and dots() on WebGPU (SwiftShader there), checked against the CPU
+// one-labeling features path, morphology(), markers() and dots() on WebGPU (SwiftShader there), checked against the CPU
 // references inside the page. Returns a summary for the test.
 import { lastValueFrom, toArray, map } from 'rxjs';
-import { GpuContext, dots, features, fromPixels, label, labelAlgorithms, markerDictionary, markers, readResults, threshold, withRead, type GpuFrame, type PixelImage } from '../../index.js';
+import { GpuContext, dots, features, fromPixels, label, labelAlgorithms, markerDictionary, markers, morphology, morphologySteps, readResults, threshold, withRead, type GpuFrame, type MorphologyOptions, type PixelImage } from '../../index.js';
+import { morphologyCpu } from '../../src/reference/morphologyCpu.js';
 import { dotsCpu } from '../../src/reference/dotsCpu.js';
 import { dotScene } from '../../src/reference/dotScene.js';
 import { detectMarkersCpu } from '../../src/reference/detectMarkersCpu.js';
@@ -24,6 +25,8 @@ export interface BrowserSummary {
   markerChecks: number;
   /** Dots found by dots() and compared with the CPU reference's. */
   dotChecks: number;
+  /** Masks cleaned by morphology() and compared with the CPU reference's. */
+  morphologyChecks: number;
   failures: string[];
   inUseAfter: number;
 }
@@ -73,7 +76,8 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
       if (got.count !== want.count || bad || badSum) failures.push(`features ${c.name} (${connectivity}): count ${got.count} vs ${want.count}${bad ? `, ${bad} differs` : ''}${badSum ? `, ${badSum} differs` : ''}`);
     });
   }
-  // Threshold from RGBA: Otsu and adaptive, on a noisy gradient with dark discs.
+  // Threshold from RGBA: Otsu and adaptive, on a noisy gradient with dark discs; morphology on the adaptive mask.
+  let morphologyChecks = 0;
   const r = rng(77);
   for (const [w, h] of [[97, 61], [160, 120], [5, 3]]) {
     const rgba = new Uint8Array(w * h * 4);
@@ -99,6 +103,14 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     const want = thresholdAdaptive(g, w, h, 15, 5, true);
     const mask = (adaptive as unknown as { mask: Uint8Array }).mask;
     if (mask.some((v, p) => v !== want[p])) failures.push(`adaptive ${w}x${h}: mask differs`);
+    // Morphology on that mask: an opening and a closing, square and disk.
+    const options: MorphologyOptions = { open: 3, close: { shape: 'disk', size: 7 } };
+    const [cleaned] = await lastValueFrom(
+      fromPixels(ctx, [img]).pipe(threshold({ method: 'adaptive', window: 15, offset: 5, invert: true }), morphology(options), readMask, readResults(), toArray()),
+    );
+    morphologyChecks++;
+    const wantClean = morphologyCpu(want, w, h, morphologySteps(options));
+    if ((cleaned as unknown as { mask: Uint8Array }).mask.some((v, p) => v !== wantClean[p])) failures.push(`morphology ${w}x${h}: mask differs`);
   }
   // Markers: the same IDs as the CPU reference, corners within float rounding of its.
   let markerChecks = 0;
@@ -136,6 +148,7 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     thresholdChecks,
     markerChecks,
     dotChecks,
+    morphologyChecks,
     failures,
     inUseAfter: ctx.pool.stats().inUse,
   };

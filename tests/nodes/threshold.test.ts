@@ -1,27 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { threshold, withRead, InvalidOptionError, InvalidFrameError, type GpuContext, type GpuFrame, type PixelImage } from '../../index.js';
+import { threshold, InvalidOptionError, InvalidFrameError, type GpuContext, type GpuFrame, type PixelImage } from '../../index.js';
+import { map } from 'rxjs';
 import { grayFromRgba, otsuLevel, thresholdAdaptive, thresholdFixed } from '../../src/reference/thresholdCpu.js';
 import { rng } from '../../src/reference/images.js';
-import { firstDiff, run, testContext } from '../support/gpu.js';
-import { map } from 'rxjs';
+import { firstDiff, maskOf, readMask, run, testContext } from '../support/gpu.js';
 
 let ctx: GpuContext;
 beforeAll(async () => {
   ctx = await testContext();
 });
 afterAll(() => ctx?.destroy());
-
-/** Reads the mask back (for tests only: production streams read compact results). */
-const readMask = map((f: GpuFrame) =>
-  withRead(f, {
-    key: 'mask' as 'labels',
-    buffer: f.mask!,
-    offset: 0,
-    size: Math.ceil((f.width * f.height) / 4) * 4,
-    decode: (b) => new Uint8Array(b, 0, f.width * f.height) as unknown as Uint32Array,
-  }),
-);
-const maskOf = (r: object) => (r as { mask: Uint8Array }).mask;
 
 /** A lit scene: a gradient (uneven light), dark blobs and noise; RGBA with colour casts. */
 function scene(w: number, h: number, seed: number): Uint8Array {

@@ -1,6 +1,6 @@
 // Test helpers: a GPU context that fails loudly (never skips) when no adapter exists, and a one-call pipeline run.
-import { lastValueFrom, toArray, type OperatorFunction } from 'rxjs';
-import { GpuContext, fromPixels, readResults, type FrameResult, type GpuFrame, type PixelImage } from '../../index.js';
+import { lastValueFrom, map, toArray, type OperatorFunction } from 'rxjs';
+import { GpuContext, fromPixels, readResults, withRead, type FrameResult, type GpuFrame, type PixelImage } from '../../index.js';
 
 export async function testContext(): Promise<GpuContext> {
   try {
@@ -26,3 +26,15 @@ export function firstDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
   return -1;
 }
+
+/** Reads the frame's mask back (for tests only: production streams read compact results); `maskOf` gets it. */
+export const readMask = map((f: GpuFrame) =>
+  withRead(f, {
+    key: 'mask' as 'labels',
+    buffer: f.mask!,
+    offset: 0,
+    size: Math.ceil((f.width * f.height) / 4) * 4,
+    decode: (b) => new Uint8Array(b, 0, f.width * f.height) as unknown as Uint32Array,
+  }),
+);
+export const maskOf = (r: object) => (r as { mask: Uint8Array }).mask;
