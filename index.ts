@@ -12,6 +12,7 @@ export { fromVideo, type FromVideoOptions } from './nodes/sources/fromVideo.js';
 export { probeMp4, type VideoInfo } from './nodes/sources/probeMp4.js';
 export type { DisplayTransform } from './nodes/sources/displayTransform.js';
 export { threshold, type ThresholdOptions } from './nodes/threshold.js';
+export { background, backgroundSettings, type BackgroundOptions } from './nodes/background.js';
 export { morphology, morphologySteps, maxElementSize, type MorphologyOptions, type MorphElement } from './nodes/morphology.js';
 export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from './nodes/label.js';
 export { features, type FeaturesOptions } from './nodes/features.js';

@@ -56,6 +56,8 @@ export interface GpuFrame {
   readonly gray: GPUBuffer | null;
   /** Binary image, 8 bits per pixel (0 or 255), four pixels per u32 word. */
   readonly mask: GPUBuffer | null;
+  /** `background()`'s shadow pixels (darker copies of the background), laid out as `mask`. */
+  readonly shadow: GPUBuffer | null;
   /** u32 per pixel: component labels (canonical when `labeling.canonical`). */
   readonly labels: GPUBuffer | null;
   readonly labeling: LabelingState | null;
@@ -82,6 +84,7 @@ export function makeFrame(base: Omit<GpuFrame, keyof FramePatch> & FramePatch): 
     rgba: base.rgba ?? null,
     gray: base.gray ?? null,
     mask: base.mask ?? null,
+    shadow: base.shadow ?? null,
     labels: base.labels ?? null,
     labeling: base.labeling ?? null,
     markerCandidates: base.markerCandidates ?? null,

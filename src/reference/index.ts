@@ -12,3 +12,4 @@ export * from './detectMarkersCpu.js';
 export * from './dotsCpu.js';
 export * from './dotScene.js';
 export * from './morphologyCpu.js';
+export * from './backgroundCpu.js';

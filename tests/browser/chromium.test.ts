@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('in headless Chromium', () => {
-  it('labels (every algorithm), features, thresholds, morphology, markers and dots like the CPU reference, on WebGPU', async () => {
+  it('labels (every algorithm), features, thresholds, morphology, background, markers and dots like the CPU reference, on WebGPU', async () => {
     const { result: summary, errors } = await callInPage<BrowserSummary>(browser.browser, url, 'runFlowmarkTests');
     expect(errors).toEqual([]);
     expect(summary.failures).toEqual([]);
@@ -30,6 +30,7 @@ describe('in headless Chromium', () => {
     expect(summary.markerChecks).toBe(6); // three markers in each of two scenes, as the CPU reference finds them
     expect(summary.dotChecks).toBe(9); // the scene's nine discs and ellipses (its three squares are not dots)
     expect(summary.morphologyChecks).toBe(3);
+    expect(summary.backgroundChecks).toBe(24);
     expect(summary.inUseAfter).toBe(0);
     console.log(`chromium adapter: ${summary.adapter} (fallback ${summary.fallback}, subgroups ${summary.subgroups})`);
   });

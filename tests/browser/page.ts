@@ -1,9 +1,10 @@
 // Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline, the
-// one-labeling features path, morphology(), markers() and dots() on WebGPU (SwiftShader there), checked against the CPU
+// one-labeling features path, morphology(), background(), markers() and dots() on WebGPU (SwiftShader there), checked against the CPU
 // references inside the page. Returns a summary for the test.
 import { lastValueFrom, toArray, map } from 'rxjs';
-import { GpuContext, dots, features, fromPixels, label, labelAlgorithms, markerDictionary, markers, morphology, morphologySteps, readResults, threshold, withRead, type GpuFrame, type MorphologyOptions, type PixelImage } from '../../index.js';
+import { GpuContext, dots, features, fromPixels, label, labelAlgorithms, markerDictionary, markers, morphology, morphologySteps, background, backgroundSettings, readResults, threshold, withRead, type GpuFrame, type MorphologyOptions, type PixelImage } from '../../index.js';
 import { morphologyCpu } from '../../src/reference/morphologyCpu.js';
+import { BackgroundModelCpu } from '../../src/reference/backgroundCpu.js';
 import { dotsCpu } from '../../src/reference/dotsCpu.js';
 import { dotScene } from '../../src/reference/dotScene.js';
 import { detectMarkersCpu } from '../../src/reference/detectMarkersCpu.js';
@@ -27,6 +28,8 @@ export interface BrowserSummary {
   dotChecks: number;
   /** Masks cleaned by morphology() and compared with the CPU reference's. */
   morphologyChecks: number;
+  /** Frames of background() compared with the CPU reference of the model. */
+  backgroundChecks: number;
   failures: string[];
   inUseAfter: number;
 }
@@ -112,6 +115,38 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     const wantClean = morphologyCpu(want, w, h, morphologySteps(options));
     if ((cleaned as unknown as { mask: Uint8Array }).mask.some((v, p) => v !== wantClean[p])) failures.push(`morphology ${w}x${h}: mask differs`);
   }
+  // Background model: a noisy textured scene with a moving box and its shadow, frame by frame against the reference.
+  let backgroundChecks = 0;
+  {
+    const [w, h] = [64, 48];
+    const rb = rng(5);
+    const frames: PixelImage[] = Array.from({ length: 24 }, (_, t) => {
+      const data = new Uint8Array(w * h);
+      for (let p = 0; p < w * h; p++) {
+        const x = p % w;
+        const y = Math.floor(p / w);
+        let v = 80 + 40 * Math.sin(x / 5) * Math.cos(y / 4);
+        const bx = 3 * t;
+        if (y >= 24 && y < 30 && x >= bx + 8 && x < bx + 16) v *= 0.6;
+        if (y >= 16 && y < 24 && x >= bx && x < bx + 8) v = 230;
+        data[p] = Math.max(0, Math.min(255, Math.round(v + (rb() - 0.5) * 10)));
+      }
+      return { width: w, height: h, format: 'gray', data };
+    });
+    const readPlane = (key: 'mask' | 'shadow') =>
+      map((f: GpuFrame) => withRead(f, { key: key as 'labels', buffer: f[key]!, offset: 0, size: (w * h) / 4 * 4, decode: (b) => new Uint8Array(b, 0, w * h) as unknown as Uint32Array }));
+    const got = await lastValueFrom(fromPixels(ctx, frames).pipe(background(), readPlane('mask'), readPlane('shadow'), readResults(), toArray()));
+    const model = new BackgroundModelCpu(backgroundSettings(), w * h);
+    frames.forEach((img, i) => {
+      const want = model.apply(img.data);
+      const r = got[i] as unknown as { mask: Uint8Array; shadow: Uint8Array };
+      let differ = 0;
+      for (let p = 0; p < w * h; p++) if (r.mask[p] !== want.mask[p] || r.shadow[p] !== want.shadow[p]) differ++;
+      // As the Node tests: at most 0.2 % of a frame's pixels (a last bit of a division can differ between devices).
+      if (differ > 0.002 * w * h) failures.push(`background frame ${i}: ${differ} pixels differ`);
+      backgroundChecks++;
+    });
+  }
   // Markers: the same IDs as the CPU reference, corners within float rounding of its.
   let markerChecks = 0;
   const dict = markerDictionary('DICT_4X4_50');
@@ -149,6 +184,7 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     markerChecks,
     dotChecks,
     morphologyChecks,
+    backgroundChecks,
     failures,
     inUseAfter: ctx.pool.stats().inUse,
   };

@@ -27,14 +27,18 @@ export function firstDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return -1;
 }
 
-/** Reads the frame's mask back (for tests only: production streams read compact results); `maskOf` gets it. */
-export const readMask = map((f: GpuFrame) =>
-  withRead(f, {
-    key: 'mask' as 'labels',
-    buffer: f.mask!,
-    offset: 0,
-    size: Math.ceil((f.width * f.height) / 4) * 4,
-    decode: (b) => new Uint8Array(b, 0, f.width * f.height) as unknown as Uint32Array,
-  }),
-);
+/** Reads a frame's 8-bit image (`mask` or `shadow`) back as `result[key]` (tests only: production reads compact results). */
+export const readBytes = (key: 'mask' | 'shadow') =>
+  map((f: GpuFrame) =>
+    withRead(f, {
+      key: key as 'labels',
+      buffer: f[key]!,
+      offset: 0,
+      size: Math.ceil((f.width * f.height) / 4) * 4,
+      decode: (b) => new Uint8Array(b, 0, f.width * f.height) as unknown as Uint32Array,
+    }),
+  );
+/** Reads the frame's mask back; `maskOf` gets it from the result. */
+export const readMask = readBytes('mask');
 export const maskOf = (r: object) => (r as { mask: Uint8Array }).mask;
+export const shadowOf = (r: object) => (r as { shadow: Uint8Array }).shadow;

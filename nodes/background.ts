@@ -1,0 +1,152 @@
+/**
+ * Background subtraction on the GPU: a per-pixel adaptive Gaussian mixture on gray (Zivkovic's MOG2, step for step
+ * as OpenCV's BackgroundSubtractorMOG2, with its parameters and defaults), kept in GPU buffers from frame to frame.
+ * Each frame updates the model and leaves the moving foreground as `frame.mask` (shadows excluded) and the shadows
+ * (darker copies of the background) as `frame.shadow`, ready for `morphology()`, `label()` and `features()`.
+ *
+ * @example
+ * fromVideoFile(ctx, 'street.mp4').pipe(background({ history: 500 }), morphology({ open: 3, close: 5 }),
+ *   features({ minArea: 50 }), readResults())
+ *
+ * The model restarts when the frame size changes. The first frame is all foreground (the model has nothing yet),
+ * as OpenCV's. Throws `InvalidOptionError` for bad options; `InvalidFrameError` on the stream for a frame with no
+ * pixels or one whose model would not fit the device's storage bindings.
+ */
+import type { OperatorFunction } from 'rxjs';
+import { gpuNode } from '../src/gpuNode.js';
+import { withFrame, type GpuFrame } from '../src/GpuFrame.js';
+import type { FrameLease } from '../src/FrameLease.js';
+import type { KernelSpec } from '../src/PipelineCache.js';
+import { packUniform, uniformLayout } from '../src/uniforms.js';
+import { wordsFor } from '../src/dispatch.js';
+import { PassRecorder } from '../src/PassRecorder.js';
+import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
+import { defaultBackgroundSettings, learningRateAt, type BackgroundSettings } from '../src/reference/backgroundCpu.js';
+import { adaptiveKernels } from './threshold.js';
+
+export type BackgroundOptions = Partial<BackgroundSettings>;
+
+/** `options` over the defaults, validated (also what the CPU reference takes: `new BackgroundModelCpu(settings, pixels)`). */
+export function backgroundSettings(options: BackgroundOptions = {}): BackgroundSettings {
+  if (options === null || typeof options !== 'object') throw new InvalidOptionError('background: options must be an object');
+  const s = { ...defaultBackgroundSettings, ...options };
+  const check = (ok: boolean, what: string, value: unknown) => {
+    if (!ok) throw new InvalidOptionError(`background: ${what}, got ${String(value)}`);
+  };
+  const num = (v: number) => typeof v === 'number' && Number.isFinite(v);
+  check(Number.isInteger(s.history) && s.history >= 1, 'history must be a positive integer', s.history);
+  check(Number.isInteger(s.mixtures) && s.mixtures >= 1 && s.mixtures <= 8, 'mixtures must be an integer 1..8', s.mixtures);
+  check(typeof s.detectShadows === 'boolean', 'detectShadows must be a boolean', s.detectShadows);
+  for (const key of ['varThreshold', 'varThresholdGen', 'varInit', 'varMin', 'varMax'] as const) {
+    check(num(s[key]) && s[key] > 0, `${key} must be a positive number`, s[key]);
+  }
+  check(s.varMin <= s.varMax && s.varInit >= s.varMin && s.varInit <= s.varMax, 'needs varMin <= varInit <= varMax', `${s.varMin}, ${s.varInit}, ${s.varMax}`);
+  check(num(s.backgroundRatio) && s.backgroundRatio > 0 && s.backgroundRatio <= 1, 'backgroundRatio must be in (0, 1]', s.backgroundRatio);
+  check(num(s.shadowThreshold) && s.shadowThreshold > 0 && s.shadowThreshold < 1, 'shadowThreshold must be in (0, 1)', s.shadowThreshold);
+  check(num(s.complexityReduction) && s.complexityReduction >= 0 && s.complexityReduction < 1, 'complexityReduction must be in [0, 1)', s.complexityReduction);
+  check(num(s.learningRate) && (s.learningRate === -1 || (s.learningRate >= 0 && s.learningRate <= 1)), 'learningRate must be -1 (from history) or in [0, 1]', s.learningRate);
+  return s;
+}
+
+const kernels = (s: BackgroundSettings) =>
+  ({
+    gray: adaptiveKernels.gray,
+    mog2: {
+      shader: 'background',
+      entryPoint: 'mog2',
+      bindings: ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage', 'storage', 'storage'],
+      constants: { MODES: s.mixtures },
+    },
+  }) satisfies Record<string, KernelSpec>;
+
+/** The model of one frame size: three planes of modes and the packed mode counts. */
+interface Model {
+  size: string;
+  planes: GPUBuffer[];
+  counts: GPUBuffer;
+  /** Frames the model has learnt from (OpenCV's nframes). */
+  frames: number;
+  /** The lease of the last frame that used it: the model is given back only once that frame is done. */
+  lastLease: FrameLease | null;
+}
+
+export function background(options: BackgroundOptions = {}): OperatorFunction<GpuFrame, GpuFrame> {
+  const s = backgroundSettings(options);
+  /** The uniform of a frame of `base`'s size learning at rate alpha. */
+  const paramValues = (base: Record<string, number>, alpha: number) => ({
+    ...base,
+    alpha,
+    prune: -alpha * s.complexityReduction,
+    varThreshold: s.varThreshold,
+    varThresholdGen: s.varThresholdGen,
+    backgroundRatio: s.backgroundRatio,
+    varInit: s.varInit,
+    varMin: s.varMin,
+    varMax: s.varMax,
+    shadows: s.detectShadows ? 1 : 0,
+    tau: s.shadowThreshold,
+  });
+  return gpuNode('background', async (node) => {
+    const k = await node.kernels(kernels(s));
+    const layout = uniformLayout('background', 'Params');
+    const { pool } = node.ctx;
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+    let model: Model | null = null;
+    const drop = (m: Model | null) => {
+      if (!m) return;
+      const giveBack = () => [...m.planes, m.counts].forEach((b) => pool.release(b));
+      if (m.lastLease) m.lastLease.hold(giveBack);
+      else giveBack();
+    };
+    node.onDispose(() => drop(model));
+
+    const sets = node.perFrame((size, alloc) => {
+      const pixels = size.width * size.height;
+      const words = wordsFor(pixels);
+      const base = { width: size.width, height: size.height, pixels, words };
+      return {
+        base,
+        words,
+        // Written every frame: the learning rate changes until the history is full.
+        params: alloc.uniform('params', layout, paramValues(base, 0)),
+        gray: alloc.buffer('gray', words * 4, GPUBufferUsage.STORAGE),
+        mask: alloc.buffer('mask', words * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC),
+        shadow: alloc.buffer('shadow', words * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC),
+      };
+    });
+
+    const modelFor = (f: GpuFrame): Model => {
+      const size = `${f.width}x${f.height}`;
+      if (model?.size === size) return model;
+      const pixels = f.width * f.height;
+      const planeBytes = s.mixtures * pixels * 4;
+      const limit = node.ctx.limits.maxStorageBufferBindingSize;
+      if (planeBytes > limit) {
+        throw new InvalidFrameError(`background: ${f.width}×${f.height} with ${s.mixtures} mixtures needs ${planeBytes} bytes per plane, over this device's ${limit}-byte storage binding limit`);
+      }
+      drop(model);
+      const planes = ['weights', 'means', 'variances'].map((name) => pool.acquire(`background:${name}`, planeBytes, usage));
+      const counts = pool.acquire('background:counts', wordsFor(pixels) * 4, usage);
+      // No modes yet (a pooled buffer holds old contents): the planes are read only below each pixel's count.
+      f.encoder.clearBuffer(counts);
+      model = { size, planes, counts, frames: 0, lastLease: null };
+      return model;
+    };
+
+    return (f) => {
+      if (!f.rgba && !f.gray) throw new InvalidFrameError('background: the frame has neither RGBA nor gray pixels');
+      const m = modelFor(f);
+      const set = sets.take(f);
+      // The set, its uniform included, belongs to this frame alone: writing it now touches no frame in flight.
+      node.ctx.device.queue.writeBuffer(set.params, 0, packUniform(layout, paramValues(set.base, learningRateAt(s, ++m.frames))));
+      m.lastLease = f.lease;
+      const gray = f.gray ?? set.gray;
+      const rec = PassRecorder.of(f, 'background');
+      // threshold.wgsl's luma kernel reads only width..words, the first fields of this uniform too.
+      if (!f.gray) rec.items('gray', k.gray, set.bind('gray', k.gray, [set.params, f.rgba!, set.gray]), set.words);
+      rec.items('mog2', k.mog2, set.bind('mog2', k.mog2, [set.params, gray, ...m.planes, m.counts, set.mask, set.shadow]), set.words);
+      rec.end();
+      return withFrame(f, { gray, mask: set.mask, shadow: set.shadow });
+    };
+  });
+}

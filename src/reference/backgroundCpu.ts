@@ -1,0 +1,186 @@
+/**
+ * The background model on the CPU: Zivkovic's adaptive Gaussian mixture (MOG2) per gray pixel, step for step as
+ * OpenCV's BackgroundSubtractorMOG2 updates one channel and as shaders/background.wgsl does, every operation
+ * rounded to f32 (Math.fround) as the GPU computes it. The reference of `background()` (nodes/background.ts).
+ */
+
+/** MOG2's parameters, OpenCV's names in the comments; defaults are OpenCV's. */
+export interface BackgroundSettings {
+  /** Frames the learning rate averages over (history): alpha = 1 / min(2·frame, history). */
+  history: number;
+  /** Squared distance in variances within which a pixel matches a background mode (varThreshold). */
+  varThreshold: number;
+  /** Mark shadows (a darker copy of the background) apart from foreground (detectShadows). */
+  detectShadows: boolean;
+  /** A shadow is at least this fraction of the background's brightness (shadowThreshold, tau). */
+  shadowThreshold: number;
+  /** Most Gaussians per pixel (nmixtures), 1..8. */
+  mixtures: number;
+  /** Weight the background modes make up (backgroundRatio). */
+  backgroundRatio: number;
+  /** Squared distance in variances within which a pixel updates a mode rather than making one (varThresholdGen). */
+  varThresholdGen: number;
+  /** Variance of a new mode, and its bounds (varInit, varMin, varMax). */
+  varInit: number;
+  varMin: number;
+  varMax: number;
+  /** Prior that drops modes with too little support (complexityReductionThreshold). */
+  complexityReduction: number;
+  /** A fixed learning rate in [0, 1], or -1 for 1 / min(2·frame, history) (learningRate of apply()). */
+  learningRate: number;
+}
+
+export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
+  history: 500,
+  varThreshold: 16,
+  detectShadows: true,
+  shadowThreshold: 0.5,
+  mixtures: 5,
+  backgroundRatio: 0.9,
+  varThresholdGen: 9,
+  varInit: 15,
+  varMin: 4,
+  varMax: 75,
+  complexityReduction: 0.05,
+  learningRate: -1,
+};
+
+/** The learning rate of the model's `frame`-th frame (1-based), as OpenCV picks it: the first always learns at 1/2. */
+export function learningRateAt(s: BackgroundSettings, frame: number): number {
+  return s.learningRate >= 0 && frame > 1 ? s.learningRate : 1 / Math.min(2 * frame, s.history);
+}
+
+const f = Math.fround;
+
+export class BackgroundModelCpu {
+  readonly #s: BackgroundSettings;
+  readonly #pixels: number;
+  /** Mode k of pixel p at k·pixels + p, as on the GPU. */
+  readonly weights: Float32Array;
+  readonly means: Float32Array;
+  readonly variances: Float32Array;
+  readonly counts: Uint8Array;
+  #frame = 0;
+
+  constructor(settings: BackgroundSettings, pixels: number) {
+    this.#s = settings;
+    this.#pixels = pixels;
+    this.weights = new Float32Array(settings.mixtures * pixels);
+    this.means = new Float32Array(settings.mixtures * pixels);
+    this.variances = new Float32Array(settings.mixtures * pixels);
+    this.counts = new Uint8Array(pixels);
+  }
+
+  /** Updates the model with a frame; foreground (shadows excluded) and shadow masks, 0 or 255. */
+  apply(gray: ArrayLike<number>): { mask: Uint8Array; shadow: Uint8Array } {
+    const s = this.#s;
+    const alpha = f(learningRateAt(s, ++this.#frame));
+    const prune = f(-alpha * f(s.complexityReduction));
+    const mask = new Uint8Array(this.#pixels);
+    const shadow = new Uint8Array(this.#pixels);
+    for (let p = 0; p < this.#pixels; p++) {
+      const kind = this.#update(p, gray[p], alpha, prune);
+      if (kind === 1) mask[p] = 255;
+      if (kind === 2) shadow[p] = 255;
+    }
+    return { mask, shadow };
+  }
+
+  #update(p: number, x: number, alpha: number, prune: number): 0 | 1 | 2 {
+    const s = this.#s;
+    const P = this.#pixels;
+    const modes = s.mixtures;
+    let n = this.counts[p];
+    const W = Array.from({ length: n }, (_, k) => this.weights[k * P + p]);
+    const M = Array.from({ length: n }, (_, k) => this.means[k * P + p]);
+    const V = Array.from({ length: n }, (_, k) => this.variances[k * P + p]);
+    const swap = (i: number, j: number) => {
+      [W[i], W[j]] = [W[j], W[i]];
+      [M[i], M[j]] = [M[j], M[i]];
+      [V[i], V[j]] = [V[j], V[i]];
+    };
+    const keep = f(1 - alpha);
+    const Tb = f(s.varThreshold);
+    const Tg = f(s.varThresholdGen);
+    const TB = f(s.backgroundRatio);
+    let total = 0;
+    let background = false;
+    let fits = false;
+    // As OpenCV: a pruned mode shortens the loop (the last mode is dropped), and a matched mode bubbles up.
+    for (let k = 0; k < n; k++) {
+      let weight = f(f(keep * W[k]) + prune);
+      let swaps = 0;
+      if (!fits) {
+        const v = V[k];
+        const d = f(M[k] - x);
+        const d2 = f(d * d);
+        if (total < TB && d2 < f(Tb * v)) background = true;
+        if (d2 < f(Tg * v)) {
+          fits = true;
+          weight = f(weight + alpha);
+          const g = f(alpha / weight);
+          M[k] = f(M[k] - f(g * d));
+          V[k] = Math.min(Math.max(f(v + f(g * f(d2 - v))), f(s.varMin)), f(s.varMax));
+          for (let i = k; i > 0; i--) {
+            if (weight < W[i - 1]) break;
+            swaps++;
+            swap(i, i - 1);
+          }
+        }
+      }
+      if (weight < -prune) {
+        weight = 0;
+        n--;
+      }
+      W[k - swaps] = weight;
+      total = f(total + weight);
+    }
+    if (total > 0) {
+      const inv = f(1 / total);
+      for (let k = 0; k < n; k++) W[k] = f(W[k] * inv);
+    }
+    if (!fits && alpha > 0) {
+      let k = modes - 1;
+      if (n < modes) k = n++;
+      if (n === 1) {
+        W[k] = 1;
+      } else {
+        W[k] = alpha;
+        for (let i = 0; i + 1 < n; i++) W[i] = f(W[i] * keep);
+      }
+      M[k] = x;
+      V[k] = f(s.varInit);
+      for (let i = n - 1; i > 0; i--) {
+        if (alpha < W[i - 1]) break;
+        swap(i, i - 1);
+      }
+    }
+    for (let k = 0; k < n; k++) {
+      this.weights[k * P + p] = W[k];
+      this.means[k * P + p] = M[k];
+      this.variances[k * P + p] = V[k];
+    }
+    this.counts[p] = n;
+    if (background) return 0;
+    return s.detectShadows && this.#isShadow(x, n, W, M, V) ? 2 : 1;
+  }
+
+  /** OpenCV's detectShadowGMM for one channel, over the updated modes. */
+  #isShadow(x: number, n: number, W: number[], M: number[], V: number[]): boolean {
+    const s = this.#s;
+    let total = 0;
+    for (let k = 0; k < n; k++) {
+      const num = f(M[k] * x);
+      const den = f(M[k] * M[k]);
+      if (den === 0) return false;
+      if (num <= den && num >= f(f(s.shadowThreshold) * den)) {
+        const a = f(num / den);
+        const d = f(f(a * M[k]) - x);
+        if (f(d * d) < f(f(f(f(s.varThreshold) * V[k]) * a) * a)) return true;
+      }
+      total = f(total + W[k]);
+      if (total > f(s.backgroundRatio)) return false;
+    }
+    return false;
+  }
+}
