@@ -4,12 +4,40 @@
 Usage: opencv-mog2.py WIDTH HEIGHT FRAMES [history varThreshold detectShadows(0|1) learningRate] < frames.gray > masks
 Reads FRAMES frames of WIDTH×HEIGHT bytes from stdin, writes one mask per frame (0 background, 127 shadow, 255
 foreground), as OpenCV gives them. Needs Debian's python3-opencv (a test-time tool, never a library dependency).
+
+opencv-mog2.py --time WIDTH HEIGHT FRAMES REPEAT < frames.gray: the usual CPU pipeline over the frames REPEAT times
+(MOG2 apply, shadows dropped, 3×3 open, 5×5 close, connectedComponentsWithStats), printing JSON with the median
+milliseconds per frame of each stage (bench/surveillance.ts's reference column).
 """
+import json
 import sys
+import time
 
 import cv2
 import numpy as np
 
+if sys.argv[1] == '--time':
+    w, h, n, repeat = (int(a) for a in sys.argv[2:6])
+    data = sys.stdin.buffer.read()
+    frames = [np.frombuffer(data, np.uint8, w * h, i * w * h).reshape(h, w) for i in range(n)]
+    mog = cv2.createBackgroundSubtractorMOG2()
+    k3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    k5 = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+    stages = {'mog2': [], 'morphology': [], 'components': [], 'total': []}
+    for _ in range(repeat):
+        for f in frames:
+            t0 = time.perf_counter()
+            m = mog.apply(f)
+            t1 = time.perf_counter()
+            m = cv2.threshold(m, 200, 255, cv2.THRESH_BINARY)[1]
+            m = cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_OPEN, k3), cv2.MORPH_CLOSE, k5)
+            t2 = time.perf_counter()
+            cv2.connectedComponentsWithStats(m, connectivity=8)
+            t3 = time.perf_counter()
+            for k, v in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)):
+                stages[k].append(v * 1000)
+    print(json.dumps({'version': cv2.__version__, 'threads': cv2.getNumThreads(), **{k: sorted(v)[len(v) // 2] for k, v in stages.items()}}))
+    sys.exit(0)
 w, h, n = (int(a) for a in sys.argv[1:4])
 history, var_threshold, shadows, rate = 500, 16.0, 1, -1.0
 if len(sys.argv) > 4:

@@ -1,0 +1,145 @@
+/**
+ * Surveillance pixel work on the GPU beside OpenCV on the CPU, measured in the same run: background() (MOG2) →
+ * morphology({ open: 3, close: 5 }) → features (one labeling, or label(c2fl) → features), over a synthetic
+ * fixed-camera sequence (textured scene, noise, moving objects). Prints the GPU time per node (median of timestamp
+ * queries) in steady state (frames already on the GPU, several in flight) and the wall time per frame one at a
+ * time, then OpenCV's MOG2 + open/close + connectedComponentsWithStats on the same frames (Python, a test-time tool).
+ *
+ * `--streams N` adds a run of N such streams (the first chain) on one context at once, each fed its own frames,
+ * their command buffers submitted together (`framesPerSubmit: N`): streams × frames per second.
+ *
+ *   node dist/bench/surveillance.js [--size 1920x1080] [--frames 200] [--warmup 30] [--python /usr/bin/python3]
+ *                                   [--opencv-repeat 2] [--streams 16] [--stream-size 1280x720] [--dawn backend=vulkan]
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { lastValueFrom, tap, toArray, type OperatorFunction } from 'rxjs';
+import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame } from '../index.js';
+import { defaultDawnFlags } from '../src/gpu.js';
+import { rng } from '../src/reference/images.js';
+import { oneAtATime, runMain } from './timing.js';
+
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '1920x1080' },
+    frames: { type: 'string', default: '200' },
+    warmup: { type: 'string', default: '30' },
+    distinct: { type: 'string', default: '24' },
+    python: { type: 'string', default: '/usr/bin/python3' },
+    'opencv-repeat': { type: 'string', default: '2' },
+    streams: { type: 'string', default: '0' },
+    'stream-size': { type: 'string', default: '1280x720' },
+    dawn: { type: 'string', multiple: true, default: [] },
+  },
+});
+const [width, height] = (values.size as string).split('x').map(Number);
+const frames = Number(values.frames);
+const warmup = Number(values.warmup);
+const distinct = Number(values.distinct);
+
+/** A fixed camera: a textured scene, noise, a dozen objects crossing it (each covers a pixel a few frames). */
+function scene(n: number): Uint8Array[] {
+  const r = rng(3);
+  const texture = Float32Array.from({ length: width * height }, (_, p) => 70 + 50 * Math.sin((p % width) / 9) * Math.cos(Math.floor(p / width) / 7) + 20 * r());
+  const objects = Array.from({ length: 12 }, () => ({ x: r() * width, y: r() * height, vx: (r() - 0.5) * 24, vy: (r() - 0.5) * 16, w: 20 + r() * 80, h: 30 + r() * 120, v: r() < 0.5 ? 20 : 230 }));
+  return Array.from({ length: n }, (_, t) => {
+    const f = new Uint8Array(width * height);
+    for (let p = 0; p < f.length; p++) f[p] = Math.max(0, Math.min(255, texture[p] + (r() - 0.5) * 12));
+    for (const o of objects) {
+      const x0 = Math.floor((((o.x + o.vx * t) % width) + width) % width);
+      const y0 = Math.floor((((o.y + o.vy * t) % height) + height) % height);
+      for (let y = y0; y < Math.min(height, y0 + o.h); y++) f.fill(o.v, y * width + x0, y * width + Math.min(width, x0 + o.w));
+    }
+    return f;
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
+const f3 = (x: number) => x.toFixed(3);
+
+/** N streams of `--stream-size` frames on one context at once, frames batched per submit: frames per second. */
+async function manyStreams(ctx: GpuContext, n: number): Promise<void> {
+  const [w, h] = (values['stream-size'] as string).split('x').map(Number);
+  const bytes = Math.ceil((w * h) / 4) * 4;
+  const r = rng(9);
+  // Each stream its own few frames: noise over a gradient, so the models have work to do.
+  const own = Array.from({ length: n }, (_, s) =>
+    Array.from({ length: 4 }, (_, i) => {
+      const b = ctx.device.createBuffer({ label: `bench:stream${s}:${i}`, size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      ctx.device.queue.writeBuffer(b, 0, Uint8Array.from({ length: bytes }, (_, p) => ((p % w) >> 3) + r() * 24 + (i === 3 && p % w < 64 ? 120 : 0)));
+      return b;
+    }),
+  );
+  const done: number[] = [];
+  const start = performance.now();
+  await Promise.all(
+    own.map((bufs) =>
+      lastValueFrom(
+        fromGpuBuffers(ctx, (function* () { for (let i = 0; i < warmup + frames; i++) yield { buffer: bufs[i % bufs.length], width: w, height: h, format: 'gray' as const }; })(), { maxInFlight: 2 }).pipe(
+          background(),
+          morphology({ open: 3, close: 5 }),
+          features({ minArea: 50, maxResults: 256 }),
+          readResults({ framesPerSubmit: n }),
+          tap((res) => res.seq >= warmup && done.push(performance.now())),
+          toArray(),
+        ),
+      ),
+    ),
+  );
+  done.sort((a, b) => a - b);
+  const fps = (done.length - 1) / ((done[done.length - 1] - done[0]) / 1000);
+  console.log(`\n${n} streams of ${w}×${h} on one context (background → morphology → features, 2 in flight each, ${n} frames per submit): ${fps.toFixed(0)} frames/s in all, ${(fps / n).toFixed(1)} per stream (${((performance.now() - start) / 1000).toFixed(2)} s)`);
+  own.flat().forEach((b) => b.destroy());
+}
+
+async function main(): Promise<void> {
+  const images = scene(distinct);
+  const ctx = await GpuContext.create({ label: 'bench-surveillance', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  console.log(`flowmark surveillance benchmark — ${new Date().toISOString()}`);
+  console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
+  console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted`);
+  // Frames on the GPU once: the runs time the pixel work, not uploads.
+  const bytes = Math.ceil((width * height) / 4) * 4;
+  const buffers = images.map((img, i) => {
+    const b = ctx.device.createBuffer({ label: `bench:frame${i}`, size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const padded = new Uint8Array(bytes);
+    padded.set(img);
+    ctx.device.queue.writeBuffer(b, 0, padded);
+    return b;
+  });
+  const source = (inFlight: number) =>
+    fromGpuBuffers(ctx, (function* () { for (let i = 0; i < warmup + frames; i++) yield { buffer: buffers[i % distinct], width, height, format: 'gray' as const }; })(), { maxInFlight: inFlight });
+  const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[]][] = [
+    ['background → morphology → features (one labeling)', () => [background(), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
+    ['background → morphology → label(c2fl) → features', () => [background(), morphology({ open: 3, close: 5 }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults: 1024 })]],
+  ];
+  const gpuBy = (rs: FrameResult[], name: string) => median(rs.map((r) => r.timings.filter((t) => t.name === name || t.name.startsWith(`${name}:`)).reduce((s, t) => s + t.ms, 0)));
+  console.log('\n| chain | background ms | morphology ms | label ms | features ms | GPU total ms | steady wall ms/frame | one at a time wall p50 ms | blobs |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const [name, ops] of chains) {
+    // Steady state: 4 in flight, 4 per submit; wall from the first counted result to the last.
+    const at: number[] = [];
+    const steady = await lastValueFrom(ops().reduce((s, op) => s.pipe(op), source(4)).pipe(readResults({ framesPerSubmit: 4 }), tap(() => at.push(performance.now())), toArray()));
+    const steadyWall = (at[at.length - 1] - at[warmup]) / (at.length - 1 - warmup);
+    const counted = steady.slice(warmup);
+    const total = median(counted.map((r) => r.timings.reduce((s, t) => s + t.ms, 0)));
+    const one = await oneAtATime(ops().reduce((s, op) => s.pipe(op), source(1)), warmup);
+    const blobs = median(counted.map((r) => r.features?.label.length ?? 0));
+    console.log(`| ${name} | ${f3(gpuBy(counted, 'background'))} | ${f3(gpuBy(counted, 'morphology'))} | ${name.includes('label(') ? f3(gpuBy(counted, 'label')) : ''} | ${f3(gpuBy(counted, 'features'))} | ${f3(total)} | ${f3(steadyWall)} | ${f3(median(one.wall))} | ${blobs} |`);
+  }
+  buffers.forEach((b) => b.destroy());
+  const streams = Number(values.streams);
+  if (streams > 0) await manyStreams(ctx, streams);
+  ctx.destroy();
+  try {
+    const script = fileURLToPath(new URL('../../scripts/opencv-mog2.py', import.meta.url));
+    const input = Buffer.concat(images.map((i) => Buffer.from(i)));
+    const cv = JSON.parse(execFileSync(values.python as string, [script, '--time', `${width}`, `${height}`, `${distinct}`, values['opencv-repeat'] as string], { input, maxBuffer: 1 << 30 }).toString());
+    console.log(`\nOpenCV ${cv.version} on the CPU (${cv.threads} threads), same frames, median ms per frame: MOG2 ${f3(cv.mog2)}, shadows dropped + 3×3 open + 5×5 close ${f3(cv.morphology)}, connectedComponentsWithStats ${f3(cv.components)}, total ${f3(cv.total)}`);
+  } catch (e) {
+    console.log(`\nOpenCV reference not run (${(e as Error).message.split('\n')[0]}); needs python3-opencv`);
+  }
+}
+
+runMain(main);
