@@ -17,6 +17,9 @@ export { morphology, morphologySteps, maxElementSize, type MorphologyOptions, ty
 export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from './nodes/label.js';
 export { features, type FeaturesOptions } from './nodes/features.js';
 export { readResults, type ReadResultsOptions } from './nodes/readResults.js';
+export { track, trackEvents, trackerSettings, type TrackOptions } from './nodes/track.js';
+export { Tracker, defaultTrackerSettings, type TrackerSettings, type CountingLine, type Zone, type Box } from './src/track/Tracker.js';
+export { assign } from './src/track/assign.js';
 export { markerDictionary, markerDictionaryNames, MarkerDictionary, type MarkerMatch, type MarkerDictionaryName } from './nodes/markers/MarkerDictionary.js';
 export { markers, type MarkersOptions } from './nodes/markers.js';
 export { dots, type DotsOptions } from './nodes/dots.js';
@@ -30,7 +33,7 @@ export type { PipelineCache, Kernel, KernelSpec, BindingKind, PipelineCacheStats
 export type { PassTiming, ProfileScope } from './src/Profiler.js';
 export { withFrame, withRead, type GpuFrame, type ReadRequest, type LabelingState } from './src/GpuFrame.js';
 export type { FrameLease } from './src/FrameLease.js';
-export type { FrameResult, ResultValues, LabelInfo, ThresholdInfo, DetectedMarker, MarkerResults, DetectedDot } from './src/results.js';
+export type { FrameResult, ResultValues, LabelInfo, ThresholdInfo, DetectedMarker, MarkerResults, DetectedDot, TrackInfo, TrackEvent, TrackResults } from './src/results.js';
 export type { ComponentFeatures, FeatureFilter } from './src/componentFeatures.js';
 export * from './src/errors.js';
 export * as reference from './src/reference/index.js';

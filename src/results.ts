@@ -66,6 +66,48 @@ export interface DetectedDot {
   spread: number;
 }
 
+/** A tracked object (`track()`), in the frame's pixels. */
+export interface TrackInfo {
+  /** Stable over the object's life: never reused within a stream. */
+  id: number;
+  /** tentative: seen fewer than `minHits` frames in a row; confirmed; lost: unseen, coasting on its velocity. */
+  state: 'tentative' | 'confirmed' | 'lost';
+  /** Estimated box (inclusive pixel bounds, as `features()` gives them) and centre, this frame. */
+  box: [number, number, number, number];
+  cx: number;
+  cy: number;
+  /** Estimated velocity of the centre, pixels per second. */
+  vx: number;
+  vy: number;
+  /** The detection (index into this frame's `features`) it was matched to, -1 if none (lost, or merged with others). */
+  blob: number;
+  /** Frames since it was first seen; seconds since it was last seen. */
+  age: number;
+  unseen: number;
+  /** It shares one blob with other tracks this frame (a crossing or a group): coasting, its id kept. */
+  merged: boolean;
+  /** Recent centres, oldest first (up to `trailLength`). */
+  trail: (readonly [number, number])[];
+}
+
+/** What happened to tracks this frame. */
+export type TrackEvent =
+  | { type: 'entered'; id: number; timeUs: number }
+  | { type: 'left'; id: number; timeUs: number }
+  | { type: 'crossed'; id: number; timeUs: number; line: string; direction: 'forward' | 'backward' }
+  | { type: 'zoneEntered' | 'zoneLeft'; id: number; timeUs: number; zone: string };
+
+/** `track()`'s per-frame result. */
+export interface TrackResults {
+  /** Tracks alive this frame (tentative, confirmed and lost), by id. */
+  tracks: TrackInfo[];
+  events: TrackEvent[];
+  /** Per counting line: crossings so far, each way (forward: from the line's left to its right, seen from a to b). */
+  counts: Record<string, { forward: number; backward: number }>;
+  /** Per zone: confirmed tracks inside now, and each one's seconds inside so far. */
+  zones: Record<string, { occupancy: number; dwell: Record<number, number> }>;
+}
+
 export interface ResultValues {
   labeling?: LabelInfo;
   threshold?: ThresholdInfo;
@@ -77,6 +119,8 @@ export interface ResultValues {
   markers?: MarkerResults;
   /** Round blobs from `dots()`, by ascending label. */
   dots?: DetectedDot[];
+  /** Tracked objects from `track()` (on the CPU, after `readResults()`). */
+  tracks?: TrackResults;
 }
 
 export interface FrameResult extends ResultValues {

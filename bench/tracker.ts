@@ -1,0 +1,51 @@
+/**
+ * The tracker's host time per frame (CPU only, one core): N objects moving across a 1920×1080 frame, bouncing off
+ * its edges, their boxes as the blobs of each frame (overlapping boxes left apart: the worst case for matching), with
+ * lines and a zone; the median and p99 of `Tracker.update` per frame.
+ *
+ *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000]
+ */
+import { parseArgs } from 'node:util';
+import { Tracker, trackerSettings, type Box } from '../index.js';
+import { rng } from '../src/reference/images.js';
+
+const { values } = parseArgs({ options: { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' } } });
+const frames = Number(values.frames);
+const [W, H] = [1920, 1080];
+
+function scene(n: number): Box[][] {
+  const r = rng(n);
+  const movers = Array.from({ length: n }, () => ({ x: r() * (W - 80), y: r() * (H - 160), vx: (r() - 0.5) * 16, vy: (r() - 0.5) * 8, w: 20 + r() * 60, h: 40 + r() * 120 }));
+  return Array.from({ length: frames }, () => {
+    const boxes: Box[] = movers.map((m) => {
+      m.x += m.vx;
+      m.y += m.vy;
+      if (m.x < 0 || m.x + m.w >= W) m.vx = -m.vx;
+      if (m.y < 0 || m.y + m.h >= H) m.vy = -m.vy;
+      const x = Math.max(0, Math.min(W - m.w, m.x));
+      const y = Math.max(0, Math.min(H - m.h, m.y));
+      return [Math.round(x), Math.round(y), Math.round(x + m.w - 1), Math.round(y + m.h - 1)];
+    });
+    return boxes;
+  });
+}
+
+console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row`);
+console.log('\n| blobs | median µs/frame | p99 µs/frame | tracks alive (mean) | ids made |');
+console.log('|---|---|---|---|---|');
+for (const n of (values.blobs as string).split(',').map(Number)) {
+  const seq = scene(n);
+  const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }] }));
+  const times: number[] = [];
+  let alive = 0;
+  let maxId = 0;
+  seq.forEach((boxes, t) => {
+    const t0 = performance.now();
+    const r = tracker.update(boxes, t * 33_333);
+    times.push((performance.now() - t0) * 1000);
+    alive += r.tracks.length;
+    for (const k of r.tracks) maxId = Math.max(maxId, k.id);
+  });
+  const sorted = times.slice(200).sort((a, b) => a - b);
+  console.log(`| ${n} | ${sorted[sorted.length >> 1].toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} | ${(alive / frames).toFixed(1)} | ${maxId} |`);
+}

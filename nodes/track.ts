@@ -1,0 +1,72 @@
+/**
+ * Track: follows the blobs `features()` reports from frame to frame and gives them ids that last, on the CPU over
+ * the compact results (after `readResults()`): Kalman prediction, Hungarian assignment on overlap and distance,
+ * tentative / confirmed / lost states, groups kept apart through crossings, counting lines and zones
+ * (src/track/Tracker.ts). Adds `result.tracks` (tracks, this frame's events, line counts, zone occupancy);
+ * `trackEvents()` turns the results into a stream of the events alone.
+ *
+ * @example
+ * fromVideoFile(ctx, 'street.mp4').pipe(background(), morphology({ open: 3, close: 5 }), features({ minArea: 80 }),
+ *   readResults(), track({ lines: [{ id: 'door', a: [400, 0], b: [400, 720] }] }), trackEvents())
+ *   .subscribe((e) => e.type === 'crossed' && console.log(e.id, e.direction));
+ *
+ * Throws `InvalidOptionError` for bad options; `InvalidFrameError` on the stream for a result without features.
+ */
+import { defer, map, mergeMap, from, type OperatorFunction } from 'rxjs';
+import type { FrameResult, TrackEvent } from '../src/results.js';
+import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
+import { defaultTrackerSettings, Tracker, type Box, type TrackerSettings } from '../src/track/Tracker.js';
+
+export type TrackOptions = Partial<TrackerSettings>;
+
+const point = (p: unknown) => Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === 'number' && Number.isFinite(v));
+
+/** `options` over the defaults, validated. */
+export function trackerSettings(options: TrackOptions = {}): TrackerSettings {
+  if (options === null || typeof options !== 'object') throw new InvalidOptionError('track: options must be an object');
+  const s = { ...defaultTrackerSettings, ...options };
+  const check = (ok: boolean, what: string, value: unknown) => {
+    if (!ok) throw new InvalidOptionError(`track: ${what}, got ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+  };
+  const positive = (v: number) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+  check(Number.isInteger(s.minHits) && s.minHits >= 1, 'minHits must be a positive integer', s.minHits);
+  check(Number.isInteger(s.trailLength) && s.trailLength >= 1, 'trailLength must be a positive integer', s.trailLength);
+  for (const key of ['maxUnseen', 'gate', 'measurementNoise', 'acceleration', 'frameInterval'] as const) check(positive(s[key]), `${key} must be a positive number`, s[key]);
+  check(typeof s.iouWeight === 'number' && s.iouWeight >= 0 && s.iouWeight <= 1, 'iouWeight must be in [0, 1]', s.iouWeight);
+  check(Array.isArray(s.lines), 'lines must be an array', s.lines);
+  check(Array.isArray(s.zones), 'zones must be an array', s.zones);
+  const ids = new Set<string>();
+  for (const l of s.lines) {
+    check(typeof l?.id === 'string' && point(l.a) && point(l.b) && (l.a[0] !== l.b[0] || l.a[1] !== l.b[1]), 'a line is { id, a: [x, y], b: [x, y] } with a != b', l);
+    check(!ids.has(l.id), 'line and zone ids must be distinct', l.id);
+    ids.add(l.id);
+  }
+  for (const z of s.zones) {
+    check(typeof z?.id === 'string' && Array.isArray(z.polygon) && z.polygon.length >= 3 && z.polygon.every(point), 'a zone is { id, polygon: [[x, y], ...] } with 3 corners or more', z);
+    check(!ids.has(z.id), 'line and zone ids must be distinct', z.id);
+    ids.add(z.id);
+  }
+  return s;
+}
+
+export function track(options: TrackOptions = {}): OperatorFunction<FrameResult, FrameResult> {
+  const s = trackerSettings(options);
+  return (source) =>
+    defer(() => {
+      // One tracker per subscription: ids start at 1 for each stream.
+      const tracker = new Tracker(s);
+      return source.pipe(
+        map((r) => {
+          const f = r.features;
+          if (!f) throw new InvalidFrameError('track: the result has no features; put features() before readResults()');
+          const boxes: Box[] = Array.from(f.label, (_, i) => [f.x0[i], f.y0[i], f.x1[i], f.y1[i]] as const);
+          return { ...r, tracks: tracker.update(boxes, r.timeUs) };
+        }),
+      );
+    });
+}
+
+/** The tracks' events (entered, left, crossed, zoneEntered, zoneLeft), one by one, in frame order. */
+export function trackEvents(): OperatorFunction<FrameResult, TrackEvent> {
+  return mergeMap((r) => from(r.tracks?.events ?? []));
+}

@@ -1,0 +1,63 @@
+// The Hungarian assignment against brute force over every permutation, square and rectangular, with ties and
+// forbidden pairs.
+import { describe, expect, it } from 'vitest';
+import { assign, assignGated } from '../../src/track/assign.js';
+import { rng } from '../../src/reference/images.js';
+
+/** The least total cost over all matchings that match min(rows, cols) pairs. */
+function brute(cost: number[], rows: number, cols: number): number {
+  let best = Infinity;
+  const used = new Array<boolean>(cols).fill(false);
+  const go = (r: number, skipped: number, sum: number) => {
+    if (r === rows) {
+      best = Math.min(best, sum);
+      return;
+    }
+    for (let c = 0; c < cols; c++) {
+      if (used[c]) continue;
+      used[c] = true;
+      go(r + 1, skipped, sum + cost[r * cols + c]);
+      used[c] = false;
+    }
+    // More rows than columns: some rows stay unmatched.
+    if (skipped < rows - cols) go(r + 1, skipped + 1, sum);
+  };
+  go(0, 0, 0);
+  return best;
+}
+
+describe('assign', () => {
+  const r = rng(12);
+  it('finds the least total cost, for every shape up to 6×6', () => {
+    for (let rows = 1; rows <= 6; rows++) {
+      for (let cols = 1; cols <= 6; cols++) {
+        for (let k = 0; k < 6; k++) {
+          // Integers with ties, and sometimes a forbidden pair.
+          const cost = Array.from({ length: rows * cols }, () => (r() < 0.1 ? 1e9 : Math.floor(r() * 10)));
+          const match = assign(cost, rows, cols);
+          const cols_ = [...match].filter((c) => c >= 0);
+          expect(cols_.length, `${rows}×${cols}`).toBe(Math.min(rows, cols));
+          expect(new Set(cols_).size).toBe(cols_.length);
+          const total = [...match].reduce((s, c, row) => s + (c >= 0 ? cost[row * cols + c] : 0), 0);
+          expect(total, `${rows}×${cols} #${k}`).toBe(brute(cost, rows, cols));
+        }
+      }
+    }
+  });
+
+  it('assignGated gives the pairs assign gives among allowed ones, group by group', () => {
+    for (let k = 0; k < 300; k++) {
+      const rows = 1 + Math.floor(r() * 9);
+      const cols = 1 + Math.floor(r() * 9);
+      // Mostly forbidden, distinct costs (no ties, so the optimum is one matching).
+      const cost = Array.from({ length: rows * cols }, () => (r() < 0.7 ? 1e9 : r()));
+      const full = [...assign(cost, rows, cols)].map((c, row) => (c >= 0 && cost[row * cols + c] < 1e9 ? c : -1));
+      expect([...assignGated(cost, rows, cols, 1e9)], `#${k}`).toEqual(full);
+    }
+  });
+
+  it('handles empty matrices', () => {
+    expect([...assign([], 0, 3)]).toEqual([]);
+    expect([...assign([], 2, 0)]).toEqual([-1, -1]);
+  });
+});

@@ -1,0 +1,123 @@
+// The tracker over scripted blobs (no GPU): ids through a crossing where two blobs merge into one, through an
+// occlusion of more than a second behind a pillar, through noise; counting lines by direction; zones; options.
+import { describe, expect, it } from 'vitest';
+import { Tracker, defaultTrackerSettings, trackerSettings, InvalidOptionError, type Box, type TrackerSettings, type TrackResults } from '../../index.js';
+
+interface Mover {
+  x: number;
+  y: number;
+  vx: number;
+  vy: number;
+  w: number;
+  h: number;
+}
+
+const boxOf = (m: Mover, t: number): Box => [Math.round(m.x + m.vx * t), Math.round(m.y + m.vy * t), Math.round(m.x + m.vx * t) + m.w - 1, Math.round(m.y + m.vy * t) + m.h - 1];
+const overlap = (p: Box, q: Box) => p[0] <= q[2] && q[0] <= p[2] && p[1] <= q[3] && q[1] <= p[3];
+const union = (p: Box, q: Box): Box => [Math.min(p[0], q[0]), Math.min(p[1], q[1]), Math.max(p[2], q[2]), Math.max(p[3], q[3])];
+
+/**
+ * Blobs as a blob detector would see the movers at frame t: overlapping boxes merge into one blob, a mover whose
+ * box is more than half inside a pillar (x range) is hidden.
+ */
+function blobs(movers: Mover[], t: number, pillars: [number, number][] = []): Box[] {
+  let out: Box[] = movers
+    .map((m) => boxOf(m, t))
+    .filter((b) => !pillars.some(([a, z]) => Math.min(b[2], z) - Math.max(b[0], a) + 1 > (b[2] - b[0] + 1) / 2));
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++) {
+      for (let j = i + 1; j < out.length && !merged; j++) {
+        if (!overlap(out[i], out[j])) continue;
+        out = [...out.filter((_, k) => k !== i && k !== j), union(out[i], out[j])];
+        merged = true;
+      }
+    }
+  }
+  return out;
+}
+
+function run(settings: Partial<TrackerSettings>, frames: number, at: (t: number) => Box[]): TrackResults[] {
+  const tracker = new Tracker(trackerSettings(settings));
+  return Array.from({ length: frames }, (_, t) => tracker.update(at(t), t * 33_333));
+}
+
+/** The confirmed track nearest (x, y) in a frame's results. */
+const nearest = (r: TrackResults, x: number, y: number) =>
+  r.tracks.filter((t) => t.state !== 'tentative').sort((a, b) => Math.hypot(a.cx - x, a.cy - y) - Math.hypot(b.cx - x, b.cy - y))[0];
+
+describe('Tracker', () => {
+  it('keeps both ids through a crossing where the two blobs merge into one for a while', () => {
+    const a: Mover = { x: 10, y: 100, vx: 4, vy: 0.5, w: 30, h: 60 };
+    const b: Mover = { x: 300, y: 110, vx: -4, vy: -0.5, w: 34, h: 64 };
+    const results = run({}, 90, (t) => blobs([a, b], t));
+    // Merged from about frame 33 to 43.
+    expect(results.some((r) => r.tracks.some((t) => t.merged))).toBe(true);
+    const idA = nearest(results[10], 10 + 40 + 15, 105 + 30).id;
+    const idB = nearest(results[10], 300 - 40 + 17, 105 + 32).id;
+    expect(idA).not.toBe(idB);
+    const end = results[89];
+    const [ax, ay] = [a.x + a.vx * 89 + a.w / 2, a.y + a.vy * 89 + a.h / 2];
+    const [bx, by] = [b.x + b.vx * 89 + b.w / 2, b.y + b.vy * 89 + b.h / 2];
+    expect(nearest(end, ax, ay).id).toBe(idA);
+    expect(nearest(end, bx, by).id).toBe(idB);
+    expect(results.flatMap((r) => r.events).filter((e) => e.type === 'left')).toEqual([]);
+  });
+
+  it('keeps an id through more than a second behind a pillar', () => {
+    const a: Mover = { x: 0, y: 50, vx: 3, vy: 0, w: 24, h: 40 };
+    const results = run({}, 120, (t) => blobs([a], t, [[140, 240]]));
+    const hidden = results.filter((r) => r.tracks.every((t) => t.blob < 0)).length;
+    expect(hidden).toBeGreaterThan(30); // more than a second at 30 frames/s
+    const before = nearest(results[30], a.x + 90 + 12, 70).id;
+    const after = nearest(results[119], a.x + 3 * 119 + 12, 70);
+    expect(after.id).toBe(before);
+    expect(after.blob).toBeGreaterThanOrEqual(0);
+    expect(results.flatMap((r) => r.events).filter((e) => e.type === 'entered')).toHaveLength(1);
+  });
+
+  it('drops a track unseen longer than maxUnseen, with a left event, and never confirms one-frame noise', () => {
+    const a: Mover = { x: 0, y: 50, vx: 3, vy: 0, w: 24, h: 40 };
+    const results = run({ maxUnseen: 0.5 }, 100, (t) => [...(t < 40 ? [boxOf(a, t)] : []), ...(t === 60 ? [[200, 10, 205, 15] as Box] : [])]);
+    const events = results.flatMap((r) => r.events);
+    expect(events.filter((e) => e.type === 'entered')).toHaveLength(1);
+    const left = events.filter((e) => e.type === 'left');
+    expect(left).toHaveLength(1);
+    // Left about 0.5 s after frame 39.
+    expect(left[0].timeUs / 33_333).toBeGreaterThan(50);
+    expect(left[0].timeUs / 33_333).toBeLessThan(60);
+    expect(results[99].tracks).toEqual([]);
+  });
+
+  it('counts crossings of a line by direction, once each', () => {
+    // The line runs up the middle (a below b): forward is from its left (west) to its right (east).
+    const line = { id: 'middle', a: [160, 240] as const, b: [160, 0] as const };
+    const movers: Mover[] = [
+      ...Array.from({ length: 5 }, (_, i) => ({ x: 10, y: 10 + 45 * i, vx: 3 + i * 0.3, vy: 0, w: 20, h: 30 })),
+      ...Array.from({ length: 3 }, (_, i) => ({ x: 290, y: 30 + 60 * i, vx: -3.5, vy: 0.2, w: 22, h: 28 })),
+    ];
+    const results = run({ lines: [line] }, 110, (t) => blobs(movers, t));
+    expect(results[109].counts.middle).toEqual({ forward: 5, backward: 3 });
+    expect(results.flatMap((r) => r.events).filter((e) => e.type === 'crossed')).toHaveLength(8);
+  });
+
+  it('counts occupancy and dwell time in a zone', () => {
+    const zone = { id: 'box', polygon: [[100, 0], [200, 0], [200, 200], [100, 200]] as [number, number][] };
+    const a: Mover = { x: 0, y: 50, vx: 5, vy: 0, w: 20, h: 20 };
+    const results = run({ zones: [zone] }, 70, (t) => [boxOf(a, t)]);
+    const inside = results.filter((r) => r.zones.box.occupancy === 1).length;
+    expect(inside).toBeGreaterThanOrEqual(19);
+    expect(inside).toBeLessThanOrEqual(21);
+    const id = results[69].tracks[0].id;
+    expect(results[69].zones.box.dwell[id]).toBeCloseTo(inside / 30, 1);
+    const types = results.flatMap((r) => r.events).map((e) => e.type);
+    expect(types.filter((t) => t === 'zoneEntered')).toHaveLength(1);
+    expect(types.filter((t) => t === 'zoneLeft')).toHaveLength(1);
+  });
+
+  it('refuses bad settings with InvalidOptionError', () => {
+    const bad: unknown[] = [{ minHits: 0 }, { maxUnseen: -1 }, { iouWeight: 2 }, { gate: 0 }, { lines: [{ id: 'l', a: [0, 0], b: [0, 0] }] }, { lines: [{ id: 'l', a: [0], b: [1, 1] }] }, { zones: [{ id: 'z', polygon: [[0, 0], [1, 1]] }] }, { lines: [{ id: 'x', a: [0, 0], b: [1, 1] }], zones: [{ id: 'x', polygon: [[0, 0], [1, 0], [0, 1]] }] }, null];
+    for (const o of bad) expect(() => trackerSettings(o as Partial<TrackerSettings>), JSON.stringify(o)).toThrow(InvalidOptionError);
+    expect(trackerSettings({})).toEqual(defaultTrackerSettings);
+  });
+});
