@@ -13,3 +13,5 @@ export * from './dotsCpu.js';
 export * from './dotScene.js';
 export * from './morphologyCpu.js';
 export * from './backgroundCpu.js';
+export * from './surveillanceScene.js';
+export * from './motMetrics.js';

@@ -1,0 +1,137 @@
+/**
+ * Tracking evaluation: flowmark's background → morphology → features → track beside the usual CPU baseline
+ * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, scripts/opencv-sort.py), both run on the same
+ * H.264 clips in the same run, scored against the clips' truth with CLEAR-MOT and IDF1 (src/reference/motMetrics.ts,
+ * as py-motmetrics, IoU 0.5; objects less than 40 % visible are ignored) and by a counting line down the middle.
+ * The clips are seeded synthetic fixed-camera scenes (src/reference/surveillanceScene.ts), one per situation:
+ * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
+ *
+ *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { lastValueFrom, toArray } from 'rxjs';
+import { GpuContext, background, features, morphology, readResults, track, type FrameResult } from '../index.js';
+import { fromVideoFile } from '../node.js';
+import { defaultDawnFlags } from '../src/gpu.js';
+import { motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
+import { surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
+import { runMain } from './timing.js';
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '1' },
+    frames: { type: 'string', default: '300' },
+    python: { type: 'string', default: '/usr/bin/python3' },
+    crf: { type: 'string', default: '23' },
+    only: { type: 'string' },
+    dawn: { type: 'string', multiple: true, default: [] },
+  },
+});
+const seed = Number(values.seed);
+const frames = Number(values.frames);
+
+const situations: [string, Partial<SurveillanceOptions>][] = [
+  ['crossings', { objects: 14, pillars: 0, shadows: false, stopAndGo: 0 }],
+  ['pillars', { objects: 10, pillars: 3, shadows: false, stopAndGo: 0 }],
+  ['stop and go', { objects: 10, pillars: 1, stopAndGo: 0.8 }],
+  ['light ramp and step', { objects: 10, pillars: 1, ramp: 0.0012, step: [Math.floor(frames / 2), 0.8] }],
+  ['many small objects', { objects: 30, pillars: 1, size: [14, 24], speed: [0.8, 2.5] }],
+  ['shadows, strong noise', { objects: 12, pillars: 1, shadows: true, noise: 9 }],
+];
+
+const visibleEnough = 0.4;
+
+/** MOTChallenge rows (1-based frame and top-left pixel) to inclusive boxes on 0-based frames. */
+function fromRows(text: string): MotBox[] {
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [f, id, x, y, w, h] = line.split(',').map(Number);
+      return { frame: f - 1, id, x0: x - 1, y0: y - 1, x1: x - 1 + w - 1, y1: y - 1 + h - 1 };
+    });
+}
+
+/** Crossings of the vertical line x = cx by each id's centre, each way (forward: left to right). */
+function lineCounts(boxes: readonly MotBox[], cx: number): { forward: number; backward: number } {
+  const byId = new Map<number, MotBox[]>();
+  for (const b of boxes) (byId.get(b.id) ?? byId.set(b.id, []).get(b.id)!).push(b);
+  const n = { forward: 0, backward: 0 };
+  for (const list of byId.values()) {
+    list.sort((a, b) => a.frame - b.frame);
+    for (let i = 1; i < list.length; i++) {
+      const [a, b] = [(list[i - 1].x0 + list[i - 1].x1) / 2, (list[i].x0 + list[i].x1) / 2];
+      if (a < cx && b >= cx) n.forward++;
+      if (a >= cx && b < cx) n.backward++;
+    }
+  }
+  return n;
+}
+
+const f2 = (x: number) => x.toFixed(3);
+const row = (s: MotScores) => `${f2(s.mota)} | ${f2(s.idf1)} | ${s.idSwitches}`;
+
+async function main(): Promise<void> {
+  const ctx = await GpuContext.create({ label: 'bench-track-eval', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
+  const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
+  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip, H.264 crf ${values.crf}`);
+  console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
+  console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  const totals = { ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0] };
+  try {
+    for (const [name, options] of situations) {
+      if (values.only && values.only !== name) continue;
+      const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, frames });
+      const { width: W, height: H } = scene;
+      const mp4 = join(dir, `${name.replace(/\W+/g, '-')}.mp4`);
+      const raw = join(dir, 'frames.gray');
+      writeFileSync(raw, Buffer.concat(scene.frames.map((f) => Buffer.from(f))));
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
+      const minSize = (options.size ?? [40, 70])[0];
+      const minArea = Math.round(0.25 * minSize * minSize * 0.35);
+      const truth: MotBox[] = scene.truth.map((t) => ({ frame: t.frame, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
+      // flowmark: confirmed tracks, with their blob's box (or, in a group, their predicted box).
+      const results: FrameResult[] = await lastValueFrom(
+        fromVideoFile(ctx, mp4).pipe(background(), morphology({ open: 3, close: 5 }), features({ minArea, maxResults: 1024 }), readResults({ framesPerSubmit: 4 }), track({ lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }] }), toArray()),
+      );
+      const ours: MotBox[] = results.flatMap((r) => {
+        const f = r.features!;
+        return r.tracks!.tracks
+          .filter((t) => t.state === 'confirmed' && (t.blob >= 0 || t.merged))
+          .map((t) => {
+            const b = t.blob >= 0 ? [f.x0[t.blob], f.y0[t.blob], f.x1[t.blob], f.y1[t.blob]] : t.box.map(Math.round);
+            return { frame: r.seq, id: t.id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] };
+          });
+      });
+      const base = fromRows(execFileSync(values.python as string, [script, mp4, `${minArea}`], { maxBuffer: 1 << 28 }).toString());
+      const so = motScores(truth, ours);
+      const sb = motScores(truth, base);
+      const want = lineCounts(truth, W / 2);
+      const got = results.at(-1)!.tracks!.counts.middle;
+      const theirs = lineCounts(base, W / 2);
+      const line = (c: { forward: number; backward: number }) => `${c.forward} / ${c.backward}`;
+      console.log(`| ${name} | ${new Set(scene.truth.map((t) => t.id)).size} | ${row(so)} | ${row(sb)} | ${line(want)} | ${line(got)} | ${line(theirs)} |`);
+      totals.ours.push(so);
+      totals.base.push(sb);
+      totals.line[0] += want.forward + want.backward;
+      totals.line[1] += Math.abs(got.forward - want.forward) + Math.abs(got.backward - want.backward);
+      totals.line[2] += Math.abs(theirs.forward - want.forward) + Math.abs(theirs.backward - want.backward);
+    }
+    const mean = (xs: MotScores[], k: 'mota' | 'idf1') => xs.reduce((s, x) => s + x[k], 0) / xs.length;
+    const sum = (xs: MotScores[]) => xs.reduce((s, x) => s + x.idSwitches, 0);
+    console.log(`| **mean / total** | | **${f2(mean(totals.ours, 'mota'))}** | **${f2(mean(totals.ours, 'idf1'))}** | **${sum(totals.ours)}** | ${f2(mean(totals.base, 'mota'))} | ${f2(mean(totals.base, 'idf1'))} | ${sum(totals.base)} | ${totals.line[0]} | error ${((100 * totals.line[1]) / totals.line[0]).toFixed(1)} % | error ${((100 * totals.line[2]) / totals.line[0]).toFixed(1)} % |`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    ctx.destroy();
+  }
+}
+
+runMain(main);

@@ -1,0 +1,147 @@
+/**
+ * Multi-object tracking scores as py-motmetrics computes them (IoU distance, a pair matches at IoU >= 0.5):
+ * CLEAR-MOT (MOTA from misses, false positives and identity switches, with last frame's correspondences kept while
+ * they still match, the rest by minimum-cost assignment) and the identity scores IDF1 / IDP / IDR (one global
+ * one-to-one assignment of truth ids to hypothesis ids maximising the frames they share). Truth boxes marked
+ * `ignore` (barely visible objects) count neither way: they are removed, with the hypotheses that match them.
+ */
+import { assign } from '../track/assign.js';
+
+export interface MotBox {
+  /** Frame number (any integer, consistent between truth and hypotheses). */
+  frame: number;
+  id: number;
+  /** Inclusive pixel bounds. */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Truth only: leave out of the scores. */
+  ignore?: boolean;
+}
+
+export interface MotScores {
+  /** Truth boxes counted, hypotheses counted. */
+  truth: number;
+  hypotheses: number;
+  misses: number;
+  falsePositives: number;
+  idSwitches: number;
+  mota: number;
+  idf1: number;
+  idp: number;
+  idr: number;
+}
+
+const iou = (a: MotBox, b: MotBox): number => {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) + 1;
+  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) + 1;
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  const area = (q: MotBox) => (q.x1 - q.x0 + 1) * (q.y1 - q.y0 + 1);
+  return inter / (area(a) + area(b) - inter);
+};
+
+const byFrame = (boxes: readonly MotBox[]) => {
+  const m = new Map<number, MotBox[]>();
+  for (const b of boxes) {
+    const list = m.get(b.frame);
+    if (list) list.push(b);
+    else m.set(b.frame, [b]);
+  }
+  return m;
+};
+
+/** Minimum-cost matching of two lists at IoU >= threshold; pairs [i, j]. */
+function matchIou(a: readonly MotBox[], b: readonly MotBox[], threshold: number): [number, number][] {
+  if (a.length === 0 || b.length === 0) return [];
+  const cost = new Float64Array(a.length * b.length);
+  a.forEach((p, i) => b.forEach((q, j) => (cost[i * b.length + j] = iou(p, q) >= threshold ? 1 - iou(p, q) : 1e6)));
+  const pairs: [number, number][] = [];
+  assign(cost, a.length, b.length).forEach((j, i) => j >= 0 && cost[i * b.length + j] < 1e6 && pairs.push([i, j]));
+  return pairs;
+}
+
+export function motScores(truthIn: readonly MotBox[], hypIn: readonly MotBox[], threshold = 0.5): MotScores {
+  // Ignored truth, and the hypotheses that match it, leave the scores.
+  const truthAll = byFrame(truthIn);
+  const hypAll = byFrame(hypIn);
+  const truth: MotBox[] = [];
+  const hyps: MotBox[] = [];
+  for (const frame of new Set([...truthAll.keys(), ...hypAll.keys()])) {
+    const t = truthAll.get(frame) ?? [];
+    const h = hypAll.get(frame) ?? [];
+    const ignored = t.filter((b) => b.ignore);
+    const dropped = new Set(matchIou(h, ignored, threshold).map(([i]) => i));
+    truth.push(...t.filter((b) => !b.ignore));
+    hyps.push(...h.filter((_, i) => !dropped.has(i)));
+  }
+  const T = byFrame(truth);
+  const Hy = byFrame(hyps);
+  const frames = [...new Set([...T.keys(), ...Hy.keys()])].sort((a, b) => a - b);
+
+  // CLEAR-MOT.
+  let misses = 0;
+  let falsePositives = 0;
+  let idSwitches = 0;
+  const last = new Map<number, number>(); // truth id -> hypothesis id of its last match
+  for (const f of frames) {
+    const t = T.get(f) ?? [];
+    const h = Hy.get(f) ?? [];
+    const usedT = new Set<number>();
+    const usedH = new Set<number>();
+    // Keep last correspondences that still match.
+    t.forEach((g, i) => {
+      const k = last.get(g.id);
+      if (k === undefined) return;
+      const j = h.findIndex((q, jj) => q.id === k && !usedH.has(jj));
+      if (j >= 0 && iou(g, h[j]) >= threshold) {
+        usedT.add(i);
+        usedH.add(j);
+      }
+    });
+    const restT = t.map((_, i) => i).filter((i) => !usedT.has(i));
+    const restH = h.map((_, j) => j).filter((j) => !usedH.has(j));
+    for (const [a, b] of matchIou(restT.map((i) => t[i]), restH.map((j) => h[j]), threshold)) {
+      const g = t[restT[a]];
+      const q = h[restH[b]];
+      const k = last.get(g.id);
+      if (k !== undefined && k !== q.id) idSwitches++;
+      last.set(g.id, q.id);
+      usedT.add(restT[a]);
+      usedH.add(restH[b]);
+    }
+    misses += t.length - usedT.size;
+    falsePositives += h.length - usedH.size;
+  }
+
+  // Identity scores: truth ids against hypothesis ids, by the frames each pair matches.
+  const tIds = [...new Set(truth.map((b) => b.id))];
+  const hIds = [...new Set(hyps.map((b) => b.id))];
+  const ti = new Map(tIds.map((id, i) => [id, i]));
+  const hi = new Map(hIds.map((id, i) => [id, i]));
+  const shared = new Float64Array(tIds.length * hIds.length);
+  for (const f of frames) {
+    for (const g of T.get(f) ?? []) {
+      for (const q of Hy.get(f) ?? []) if (iou(g, q) >= threshold) shared[ti.get(g.id)! * hIds.length + hi.get(q.id)!]++;
+    }
+  }
+  let idtp = 0;
+  if (tIds.length && hIds.length) {
+    const cost = Float64Array.from(shared, (v) => -v);
+    assign(cost, tIds.length, hIds.length).forEach((j, i) => j >= 0 && (idtp += shared[i * hIds.length + j]));
+  }
+  const n = truth.length;
+  const m = hyps.length;
+  return {
+    truth: n,
+    hypotheses: m,
+    misses,
+    falsePositives,
+    idSwitches,
+    mota: n ? 1 - (misses + falsePositives + idSwitches) / n : 0,
+    idf1: n + m ? (2 * idtp) / (n + m) : 0,
+    idp: m ? idtp / m : 0,
+    idr: n ? idtp / n : 0,
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Seeded fixed-camera clips with known object boxes and ids, for the tracking tests and evaluation: a textured
+ * scene, objects (textured boxes, lighter or darker than the scene) walking straight across it, some stopping and
+ * going on, some crossing each other, pillars in front of them, cast shadows, sensor noise, and light that ramps
+ * and steps. Gray frames; the truth gives, per frame, each object's box (inclusive pixel bounds, clipped to the
+ * frame) and the fraction of it that is visible (not behind a pillar).
+ */
+import { rng } from './images.js';
+
+export interface SurveillanceOptions {
+  width: number;
+  height: number;
+  frames: number;
+  /** Objects that cross the scene over the clip. */
+  objects: number;
+  /** Object height range in pixels (widths are 0.35–0.6 of it: people-like). */
+  size: [number, number];
+  /** Speed range, pixels per frame. */
+  speed: [number, number];
+  pillars: number;
+  shadows: boolean;
+  /** Light gain change per frame (a ramp), and a step: [frame, gain factor] or null. */
+  ramp: number;
+  step: [number, number] | null;
+  /** Sensor noise, gray levels (standard deviation). */
+  noise: number;
+  /** Fraction of objects that stop once for a while. */
+  stopAndGo: number;
+}
+
+export const defaultSurveillanceOptions: SurveillanceOptions = {
+  width: 320,
+  height: 240,
+  frames: 300,
+  objects: 12,
+  size: [40, 70],
+  speed: [1, 3],
+  pillars: 2,
+  shadows: true,
+  ramp: 0,
+  step: null,
+  noise: 4,
+  stopAndGo: 0.25,
+};
+
+export interface TruthBox {
+  /** 0-based frame. */
+  frame: number;
+  id: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Fraction of the object's width inside the frame and not hidden by pillars. */
+  visible: number;
+}
+
+export interface SurveillanceScene {
+  width: number;
+  height: number;
+  frames: Uint8Array[];
+  truth: TruthBox[];
+  /** The pillars' x ranges [x0, x1). */
+  pillars: [number, number][];
+}
+
+interface Walker {
+  id: number;
+  start: number;
+  x: number;
+  y: number;
+  vx: number;
+  vy: number;
+  w: number;
+  h: number;
+  level: number;
+  stopAt: number;
+  stopFor: number;
+}
+
+export function surveillanceScene(seed: number, options: Partial<SurveillanceOptions> = {}): SurveillanceScene {
+  const o = { ...defaultSurveillanceOptions, ...options };
+  const { width: W, height: H } = o;
+  const r = rng(seed);
+  const gauss = () => (r() + r() + r() + r() - 2) * 1.732;
+  // The scene: smooth shapes plus fine texture, mid-gray.
+  const blobs = Array.from({ length: 12 }, () => [r() * W, r() * H, 10 + r() * 60, (r() - 0.5) * 50]);
+  const scene = new Float32Array(W * H);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      let v = 110 + 20 * Math.sin(x / 13 + y / 29) + 10 * Math.sin(y / 5);
+      for (const [bx, by, br, bv] of blobs) if ((x - bx) ** 2 + (y - by) ** 2 < br * br) v += bv;
+      scene[y * W + x] = v + 8 * (r() - 0.5);
+    }
+  }
+  const pillars: [number, number][] = Array.from({ length: o.pillars }, (_, i) => {
+    const cx = ((i + 0.5) / o.pillars) * W + (r() - 0.5) * W * 0.2;
+    const w = 10 + r() * 14;
+    return [Math.round(cx - w / 2), Math.round(cx + w / 2)];
+  });
+  const walkers: Walker[] = Array.from({ length: o.objects }, (_, i) => {
+    const h = o.size[0] + r() * (o.size[1] - o.size[0]);
+    const w = h * (0.35 + r() * 0.25);
+    const speed = o.speed[0] + r() * (o.speed[1] - o.speed[0]);
+    const fromLeft = r() < 0.5;
+    const y = r() * (H - h);
+    const vy = (r() - 0.5) * speed * 0.4;
+    const vx = (fromLeft ? 1 : -1) * speed;
+    return {
+      id: i + 1,
+      start: Math.floor(r() * Math.max(1, o.frames - (W + w) / speed)),
+      x: fromLeft ? -w : W,
+      y,
+      vx,
+      vy,
+      w,
+      h,
+      level: r() < 0.5 ? 20 + r() * 40 : 190 + r() * 50,
+      stopAt: r() < o.stopAndGo ? Math.floor(((W / 2 + (r() - 0.5) * W * 0.4) / speed)) : -1,
+      stopFor: 20 + Math.floor(r() * 40),
+    };
+  });
+  /** Walker position at frame t (null before it starts). */
+  const at = (k: Walker, t: number): [number, number] | null => {
+    let s = t - k.start;
+    if (s < 0) return null;
+    if (k.stopAt >= 0 && s > k.stopAt) s = Math.max(k.stopAt, s - k.stopFor);
+    return [k.x + k.vx * s, Math.max(0, Math.min(H - k.h, k.y + k.vy * s))];
+  };
+  const frames: Uint8Array[] = [];
+  const truth: TruthBox[] = [];
+  const behind = (x: number) => pillars.some(([a, b]) => x >= a && x < b);
+  for (let t = 0; t < o.frames; t++) {
+    let gain = 1 + o.ramp * t;
+    if (o.step && t >= o.step[0]) gain *= o.step[1];
+    const img = Float32Array.from(scene);
+    for (const k of walkers) {
+      const p = at(k, t);
+      if (!p) continue;
+      const [x0, y0] = [Math.round(p[0]), Math.round(p[1])];
+      const [x1, y1] = [x0 + Math.round(k.w) - 1, y0 + Math.round(k.h) - 1];
+      if (x1 < 0 || x0 >= W) continue;
+      if (o.shadows) {
+        // A shadow on the ground to the right of the feet: the scene darkened.
+        for (let y = y1 + 1; y <= Math.min(H - 1, y1 + Math.round(k.h * 0.15)); y++) {
+          const shift = Math.round((y - y1) * 1.5);
+          for (let x = Math.max(0, x0 + shift); x <= Math.min(W - 1, x1 + shift + 4); x++) img[y * W + x] = scene[y * W + x] * 0.6;
+        }
+      }
+      for (let y = Math.max(0, y0); y <= Math.min(H - 1, y1); y++) {
+        for (let x = Math.max(0, x0); x <= Math.min(W - 1, x1); x++) {
+          // A body: its level, shaded top to bottom, with a little texture of its own.
+          img[y * W + x] = k.level + 15 * ((y - y0) / k.h - 0.5) + 6 * Math.sin((x - x0) * 1.3 + (y - y0) * 0.7);
+        }
+      }
+      const cx0 = Math.max(0, x0);
+      const cx1 = Math.min(W - 1, x1);
+      let shown = 0;
+      for (let x = cx0; x <= cx1; x++) if (!behind(x)) shown++;
+      truth.push({ frame: t, id: k.id, x0: cx0, y0: Math.max(0, y0), x1: cx1, y1: Math.min(H - 1, y1), visible: shown / (x1 - x0 + 1) });
+    }
+    const f = new Uint8Array(W * H);
+    for (let p = 0; p < W * H; p++) {
+      const v = behind(p % W) ? 150 + 10 * Math.sin((p % W) * 0.9) : img[p];
+      f[p] = Math.max(0, Math.min(255, Math.round(v * gain + gauss() * o.noise)));
+    }
+    frames.push(f);
+  }
+  return { width: W, height: H, frames, truth, pillars };
+}

@@ -1,0 +1,51 @@
+// The tracking scores on hand-made cases whose CLEAR-MOT and IDF1 values follow from their definitions (as
+// py-motmetrics computes them): perfect tracks, a miss, a false positive, an identity switch, a swap kept by
+// continuity, ignored truth.
+import { describe, expect, it } from 'vitest';
+import { motScores, type MotBox } from '../../src/reference/motMetrics.js';
+
+const box = (frame: number, id: number, x: number, extra: Partial<MotBox> = {}): MotBox => ({ frame, id, x0: x, y0: 0, x1: x + 9, y1: 9, ...extra });
+
+describe('motScores', () => {
+  const truth = [0, 1, 2, 3].flatMap((f) => [box(f, 1, 0), box(f, 2, 50)]);
+
+  it('scores perfect tracks 1 whatever the hypothesis ids', () => {
+    const s = motScores(truth, truth.map((b) => ({ ...b, id: b.id + 100 })));
+    expect(s).toMatchObject({ misses: 0, falsePositives: 0, idSwitches: 0, mota: 1, idf1: 1 });
+  });
+
+  it('counts a miss, a false positive and a box off by too much', () => {
+    const hyp = truth.filter((b) => !(b.frame === 2 && b.id === 2)).concat([box(3, 9, 120)]);
+    // Frame 1, object 1: shifted 6 px of 10 (IoU 4/16 < 0.5): a miss and a false positive.
+    hyp[2] = { ...hyp[2], x0: hyp[2].x0 + 6, x1: hyp[2].x1 + 6 };
+    const s = motScores(truth, hyp);
+    expect(s.misses).toBe(2);
+    expect(s.falsePositives).toBe(2);
+    expect(s.mota).toBeCloseTo(1 - 4 / 8);
+    // IDF1: ids 1 and 2 keep their hypotheses: 6 shared frames of 8 truth and 8 hypotheses.
+    expect(s.idf1).toBeCloseTo((2 * 6) / 16);
+  });
+
+  it('counts an identity switch when a truth object changes hypothesis, and IDF1 keeps the longer part', () => {
+    const hyp = truth.map((b) => ({ ...b, id: b.id === 1 ? (b.frame < 3 ? 11 : 12) : 22 }));
+    const s = motScores(truth, hyp);
+    expect(s.idSwitches).toBe(1);
+    expect(s.mota).toBeCloseTo(1 - 1 / 8);
+    expect(s.idf1).toBeCloseTo((2 * 7) / 16);
+  });
+
+  it('keeps a correspondence while it still matches, even when another pair would cost less', () => {
+    // Frames 0-1: hypothesis 5 on object 1; frame 2: hypothesis 6 fits object 1 better, but 5 still matches.
+    const t = [0, 1, 2].map((f) => box(f, 1, 0));
+    const h = [box(0, 5, 0), box(1, 5, 0), box(2, 5, 3), box(2, 6, 0)];
+    const s = motScores(t, h);
+    expect(s.idSwitches).toBe(0);
+    expect(s.falsePositives).toBe(1);
+  });
+
+  it('leaves ignored truth out, with the hypotheses on it', () => {
+    const t = [...truth, box(0, 3, 200, { ignore: true }), box(1, 3, 200, { ignore: true })];
+    const s = motScores(t, [...truth, box(0, 7, 200), box(1, 7, 200)]);
+    expect(s).toMatchObject({ truth: 8, hypotheses: 8, mota: 1, idf1: 1 });
+  });
+});
