@@ -1,5 +1,6 @@
 /**
- * Tracking evaluation: flowmark's background → morphology → features → track beside the usual CPU baseline
+ * Tracking evaluation: flowmark's background → morphology → features → track, the chain `flowmark track` runs
+ * (cli/track.ts, its defaults), beside the usual CPU baseline
  * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, scripts/opencv-sort.py), both run on the same
  * H.264 clips in the same run, scored against the clips' truth with CLEAR-MOT and IDF1 (src/reference/motMetrics.ts,
  * as py-motmetrics, IoU 0.5; objects less than 40 % visible are ignored) and by a counting line down the middle.
@@ -7,6 +8,7 @@
  * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
+ *                                [--details]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, features, morphology, readResults, track, type FrameResult } from '../index.js';
+import { GpuContext, type FrameResult } from '../index.js';
+import { trackChain } from '../cli/track.js';
 import { fromVideoFile } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     python: { type: 'string', default: '/usr/bin/python3' },
     crf: { type: 'string', default: '23' },
     only: { type: 'string' },
+    details: { type: 'boolean', default: false },
     dawn: { type: 'string', multiple: true, default: [] },
   },
 });
@@ -100,7 +104,7 @@ async function main(): Promise<void> {
       const truth: MotBox[] = scene.truth.map((t) => ({ frame: t.frame, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
       // flowmark: confirmed tracks, with their blob's box (or, in a group, their predicted box).
       const results: FrameResult[] = await lastValueFrom(
-        fromVideoFile(ctx, mp4).pipe(background(), morphology({ open: 3, close: 5 }), features({ minArea, maxResults: 1024 }), readResults({ framesPerSubmit: 4 }), track({ lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }] }), toArray()),
+        fromVideoFile(ctx, mp4).pipe(trackChain({ history: 500, open: 3, close: 5, minArea, maxUnseen: 2, lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }] }), toArray()),
       );
       const ours: MotBox[] = results.flatMap((r) => {
         const f = r.features!;
@@ -119,6 +123,11 @@ async function main(): Promise<void> {
       const theirs = lineCounts(base, W / 2);
       const line = (c: { forward: number; backward: number }) => `${c.forward} / ${c.backward}`;
       console.log(`| ${name} | ${new Set(scene.truth.map((t) => t.id)).size} | ${row(so)} | ${row(sb)} | ${line(want)} | ${line(got)} | ${line(theirs)} |`);
+      if (values.details) {
+        for (const [who, x] of [['flowmark', so], ['baseline', sb]] as const) {
+          console.log(`|   ${who}: truth ${x.truth}, hypotheses ${x.hypotheses}, misses ${x.misses}, false positives ${x.falsePositives}, IDP ${f2(x.idp)}, IDR ${f2(x.idr)} | | | | | | | | | | |`);
+        }
+      }
       totals.ours.push(so);
       totals.base.push(sb);
       totals.line[0] += want.forward + want.backward;

@@ -3,12 +3,14 @@
  * per pixel, row-major), and for each video a JSON line per frame. One GPU device serves every file; a file that
  * fails is reported and the rest still run. Built on the public entry points only, as a user's program would be.
  */
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { lastValueFrom, tap } from 'rxjs';
+import { lastValueFrom, type OperatorFunction } from 'rxjs';
 import {
+  type FrameResult,
   type GpuContext,
+  type GpuFrame,
   features,
   fromPixels,
   label,
@@ -18,10 +20,9 @@ import {
   type ComponentFeatures,
   type LabelOptions,
   type ThresholdOptions,
-  type VideoInfo,
 } from '../index.js';
-import { fromVideoFile, readPng } from '../node.js';
-import { UsageError, checkOutputClashes, integerArg, isVideo, labelOutputs, outputStem, progressBar, runOverInputs, videoExtensions } from './outputs.js';
+import { readPng } from '../node.js';
+import { UsageError, checkOutputClashes, integerArg, isVideo, labelOutputs, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
 
 export { UsageError, OutputError, videoExtensions } from './outputs.js';
 
@@ -177,46 +178,19 @@ function componentsJson(f: ComponentFeatures) {
   }));
 }
 
-/**
- * One video: a JSON line per frame, written as each frame completes (a video that fails part way keeps the lines
- * of the frames done, then the error is reported), a progress bar on a terminal, a summary line at the end.
- */
+/** One video: a JSON line per frame, written as each frame completes, and with --labels each frame's labels. */
 async function labelVideo(ctx: GpuContext, file: string, cmd: LabelCommand, log: (s: string) => void): Promise<void> {
   const name = outputStem(file);
-  // Written synchronously as each result arrives: an error that ends the stream cannot overtake a line.
-  const out = openSync(join(cmd.outDir, `${name}.jsonl`), 'w');
-  let info: VideoInfo | null = null;
-  const start = performance.now();
-  const bar = progressBar(name, () => info?.frames ?? 0);
-  let frames = 0;
-  try {
-    await lastValueFrom(
-      fromVideoFile(ctx, file, { onInfo: (i) => (info = i) }).pipe(
-        threshold(cmd.threshold),
-        label({ ...labelOptions(cmd), readLabels: cmd.labels }),
-        features({ maxResults: cmd.maxComponents }),
-        readResults(),
-        tap((r) => {
-          const f = r.features!;
-          const line = { frame: r.seq, timeUs: r.timeUs, count: r.labeling!.count, ...(f.truncated ? { truncated: true } : {}), components: componentsJson(f) };
-          writeSync(out, JSON.stringify(line) + '\n');
-          if (cmd.labels) {
-            const l = r.labels!;
-            writeFileSync(join(cmd.outDir, `${name}-${String(r.seq).padStart(5, '0')}.u32`), new Uint8Array(l.buffer, l.byteOffset, l.byteLength));
-          }
-          frames++;
-          bar?.(frames);
-        }),
-      ),
-      { defaultValue: null },
-    );
-  } catch (e) {
-    throw new Error(`${(e as Error).message} (${frames} frames written to ${join(cmd.outDir, `${name}.jsonl`)})`, { cause: e });
-  } finally {
-    if (bar) process.stderr.write('\n');
-    closeSync(out);
-  }
-  const seconds = (performance.now() - start) / 1000;
-  const v = info as VideoInfo | null;
-  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${frames} frames, ${(frames / seconds).toFixed(1)} frames/s`);
+  const chain: OperatorFunction<GpuFrame, FrameResult> = (frames) =>
+    frames.pipe(threshold(cmd.threshold), label({ ...labelOptions(cmd), readLabels: cmd.labels }), features({ maxResults: cmd.maxComponents }), readResults());
+  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.jsonl`), chain, (r) => {
+    const f = r.features!;
+    if (cmd.labels) {
+      const l = r.labels!;
+      writeFileSync(join(cmd.outDir, `${name}-${String(r.seq).padStart(5, '0')}.u32`), new Uint8Array(l.buffer, l.byteOffset, l.byteLength));
+    }
+    return JSON.stringify({ frame: r.seq, timeUs: r.timeUs, count: r.labeling!.count, ...(f.truncated ? { truncated: true } : {}), components: componentsJson(f) }) + '\n';
+  });
+  const v = done.info;
+  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${(done.frames / done.seconds).toFixed(1)} frames/s`);
 }

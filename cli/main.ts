@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { labelUsage, parseLabelArgs, runLabel, UsageError } from './label.js';
 import { markersUsage, parseMarkersArgs, runMarkers } from './markers.js';
+import { parseTrackArgs, runTrack, trackUsage } from './track.js';
 
 const usage = `Usage: flowmark <command> [options]
 
@@ -11,6 +12,8 @@ Commands:
   label <png|mp4...> --out-dir DIR   label connected components on the GPU (flowmark label --help)
   markers <png|mp4...> --dictionary NAME --out-dir DIR
                                      find fiducial markers on the GPU (flowmark markers --help)
+  track <video...> --out-dir DIR [--line x1,y1,x2,y2 ...]
+                                     track moving objects of a fixed camera (flowmark track --help)
 
 Options:
   --help      show this help
@@ -84,6 +87,12 @@ const commands = {
     usage: markersUsage,
     options: { 'out-dir': text, dictionary: text, windows: text, offset: text, 'min-side': text },
     run: (values: Values, files: string[]) => runMarkers(parseMarkersArgs(values, files)),
+  },
+  track: {
+    usage: trackUsage,
+    options: { 'out-dir': text, line: { type: 'string', multiple: true } as const, 'min-area': text, history: text, open: text, close: text, 'max-unseen': text },
+    // --line repeats: node:util gives its values as an array.
+    run: (values: Values, files: string[]) => runTrack(parseTrackArgs(values as Record<string, string | boolean | string[] | undefined>, files)),
   },
 };
 

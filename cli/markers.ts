@@ -3,13 +3,12 @@
  * DIR/<name>.json, and of each video frame as a line of DIR/<name>.jsonl. One GPU device serves every file; a
  * file that fails is reported and the rest still run. Built on the public entry points only.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { lastValueFrom, tap } from 'rxjs';
-import { fromPixels, markerDictionaryNames, markers, readResults, type DetectedMarker, type GpuContext, type MarkersOptions, type VideoInfo } from '../index.js';
-import { fromVideoFile, readPng } from '../node.js';
-import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, progressBar, runOverInputs, videoExtensions } from './outputs.js';
+import { lastValueFrom } from 'rxjs';
+import { fromPixels, markerDictionaryNames, markers, readResults, type DetectedMarker, type GpuContext, type MarkersOptions } from '../index.js';
+import { readPng } from '../node.js';
+import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
 
 export interface MarkersCommand {
   files: string[];
@@ -71,38 +70,14 @@ export function runMarkers(cmd: MarkersCommand, log = console.log, warn = consol
   }, warn);
 }
 
-/** One video: a JSON line per frame, written as each frame completes (synchronously, so an error cannot overtake a line). */
+/** One video: a JSON line per frame, written as each frame completes. */
 async function markersOfVideo(ctx: GpuContext, file: string, cmd: MarkersCommand, log: (s: string) => void): Promise<void> {
-  const name = outputStem(file);
-  const path = join(cmd.outDir, `${name}.jsonl`);
-  const out = openSync(path, 'w');
-  let info: VideoInfo | null = null;
-  const start = performance.now();
-  const bar = progressBar(name, () => info?.frames ?? 0);
-  let frames = 0;
   let seen = 0;
-  try {
-    await lastValueFrom(
-      fromVideoFile(ctx, file, { onInfo: (i) => (info = i) }).pipe(
-        markers(cmd.options),
-        readResults(),
-        tap((r) => {
-          const found = r.markers!.found;
-          writeSync(out, JSON.stringify({ frame: r.seq, timeUs: r.timeUs, markers: markersJson(found) }) + '\n');
-          frames++;
-          seen += found.length;
-          bar?.(frames);
-        }),
-      ),
-      { defaultValue: null },
-    );
-  } catch (e) {
-    throw new Error(`${(e as Error).message} (${frames} frames written to ${path})`, { cause: e });
-  } finally {
-    if (bar) process.stderr.write('\n');
-    closeSync(out);
-  }
-  const seconds = (performance.now() - start) / 1000;
-  const v = info as VideoInfo | null;
-  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${frames} frames, ${seen} markers, ${(frames / seconds).toFixed(1)} frames/s`);
+  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${outputStem(file)}.jsonl`), (frames) => frames.pipe(markers(cmd.options), readResults()), (r) => {
+    const found = r.markers!.found;
+    seen += found.length;
+    return JSON.stringify({ frame: r.seq, timeUs: r.timeUs, markers: markersJson(found) }) + '\n';
+  });
+  const v = done.info;
+  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${seen} markers, ${(done.frames / done.seconds).toFixed(1)} frames/s`);
 }

@@ -2,9 +2,12 @@
  * Where the `flowmark` commands write: the output folder made before any GPU work (with a message that says why when it
  * cannot be), and the files each input will write, so that two inputs never write one file.
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { FlowmarkError, GpuContext } from '../index.js';
+import { lastValueFrom, tap, type OperatorFunction } from 'rxjs';
+import { FlowmarkError, GpuContext, type FrameResult, type GpuFrame, type VideoInfo } from '../index.js';
+import { fromVideoFile } from '../node.js';
 
 /** A command-line mistake the user can correct (exit code 2, usage shown). */
 export class UsageError extends FlowmarkError {
@@ -136,4 +139,42 @@ export async function runOverInputs(files: string[], outDir: string, each: (ctx:
     ctx.destroy();
   }
   return failed ? 1 : 0;
+}
+
+/**
+ * One video through `chain`: the text `lineOf` makes of each result appended to `path` as its frame completes
+ * (synchronously, so an error that ends the stream cannot overtake a line: a video that fails part way keeps the
+ * lines of the frames done, and the error says how many), a progress bar on a terminal. What the summary needs back.
+ */
+export async function writeVideoLines(
+  ctx: GpuContext,
+  file: string,
+  path: string,
+  chain: OperatorFunction<GpuFrame, FrameResult>,
+  lineOf: (r: FrameResult) => string,
+): Promise<{ frames: number; info: VideoInfo | null; seconds: number }> {
+  const out = openSync(path, 'w');
+  let info: VideoInfo | null = null;
+  const start = performance.now();
+  const bar = progressBar(basename(file, extname(file)), () => info?.frames ?? 0);
+  let frames = 0;
+  try {
+    await lastValueFrom(
+      fromVideoFile(ctx, file, { onInfo: (i) => (info = i) }).pipe(
+        chain,
+        tap((r) => {
+          writeSync(out, lineOf(r));
+          frames++;
+          bar?.(frames);
+        }),
+      ),
+      { defaultValue: null },
+    );
+  } catch (e) {
+    throw new Error(`${(e as Error).message} (${frames} frames written to ${path})`, { cause: e });
+  } finally {
+    if (bar) process.stderr.write('\n');
+    closeSync(out);
+  }
+  return { frames, info, seconds: (performance.now() - start) / 1000 };
 }

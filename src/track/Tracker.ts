@@ -120,6 +120,8 @@ class Track {
   /** Centres, oldest first; each point is never changed once pushed, so results can share them. */
   trail: (readonly [number, number])[] = [];
   zonesIn = new Set<string>();
+  /** Per line: the side it was last seen clearly on (±1), and where. */
+  lineSide = new Map<string, [number, number, number]>();
   dwell = new Map<string, number>();
 
   constructor(
@@ -283,18 +285,39 @@ export class Tracker {
     const zones: TrackResults['zones'] = Object.fromEntries(s.zones.map((z) => [z.id, { occupancy: 0, dwell: {} as Record<number, number> }]));
     for (const t of kept) {
       const [cx, cy] = [t.axes[0].p, t.axes[1].p];
-      const last = t.trail[t.trail.length - 1];
       if (t.age > 1) t.trail.push([cx, cy]);
       // Trimmed now and then, not shifted every frame.
       if (t.trail.length >= 2 * s.trailLength) t.trail.splice(0, t.trail.length - s.trailLength);
-      if (t.state === 'tentative') continue;
+      // Lines: a track counts when it is seen (matched to its own blob) clearly on the other side of the line from
+      // where it was last seen clearly on one side, and its way between the two crosses the line's segment. Not
+      // while coasting or merged (a crossing in a group counts when the object is seen again), not from a jitter
+      // about the line (a tenth of the box's height is "clearly"), and a crossing while tentative counts once the
+      // track is confirmed.
+      if (t.blob < 0) continue;
+      const margin = 0.1 * t.axes[3].p;
       for (const l of s.lines) {
-        if (!last || !crosses(l, last[0], last[1], cx, cy)) continue;
+        const d = side(l, cx, cy) / Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]);
+        if (Math.abs(d) < margin) continue;
+        const was = t.lineSide.get(l.id);
+        if (!was || (t.state === 'tentative' && Math.sign(d) === was[0])) {
+          t.lineSide.set(l.id, [Math.sign(d), cx, cy]);
+          continue;
+        }
+        if (t.state === 'tentative' || Math.sign(d) === was[0]) {
+          if (t.state !== 'tentative') t.lineSide.set(l.id, [was[0], cx, cy]);
+          continue;
+        }
+        t.lineSide.set(l.id, [Math.sign(d), cx, cy]);
+        if (!crosses(l, was[1], was[2], cx, cy)) continue; // went round the line's end
         // Forward: from the left of a→b to its right.
-        const direction = side(l, cx, cy) > 0 ? 'forward' : 'backward';
+        const direction = d > 0 ? 'forward' : 'backward';
         this.#counts[l.id][direction]++;
         events.push({ type: 'crossed', id: t.id, timeUs, line: l.id, direction });
       }
+    }
+    for (const t of kept) {
+      if (t.state === 'tentative') continue;
+      const [cx, cy] = [t.axes[0].p, t.axes[1].p];
       for (const z of s.zones) {
         const now = inside(z.polygon, cx, cy);
         const was = t.zonesIn.has(z.id);

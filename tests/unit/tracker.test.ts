@@ -101,6 +101,22 @@ describe('Tracker', () => {
     expect(results.flatMap((r) => r.events).filter((e) => e.type === 'crossed')).toHaveLength(8);
   });
 
+  it('counts an object that stops on a line and jitters across it once, and one that crosses in a group once', () => {
+    const line = { id: 'l', a: [100, 200] as const, b: [100, 0] as const };
+    // Object 1 walks to the line, shakes about it for 30 frames, then walks on; objects 2 and 3 cross the line
+    // side by side as one blob (a group), then part.
+    const at1 = (t: number): Box => {
+      const x = t < 30 ? 40 + 2 * t : t < 60 ? 90 + (t % 2 ? 1.5 : -1.5) : 90 + 2 * (t - 60);
+      return [Math.round(x), 20, Math.round(x) + 19, 59];
+    };
+    // b catches a up: apart until frame 25, one blob until 65 (both cross the line in it, about frame 37), apart again.
+    const a: Mover = { x: 0, y: 100, vx: 2.5, vy: 0, w: 20, h: 40 };
+    const b: Mover = { x: -45, y: 120, vx: 3.5, vy: 0, w: 20, h: 40 };
+    const results = run({ lines: [line] }, 100, (t) => [at1(t), ...blobs([a, b], t)]);
+    expect(results.some((r) => r.tracks.filter((k) => k.merged).length === 2)).toBe(true);
+    expect(results[99].counts.l).toEqual({ forward: 3, backward: 0 });
+  });
+
   it('counts occupancy and dwell time in a zone', () => {
     const zone = { id: 'box', polygon: [[100, 0], [200, 0], [200, 200], [100, 200]] as [number, number][] };
     const a: Mover = { x: 0, y: 50, vx: 5, vy: 0, w: 20, h: 20 };

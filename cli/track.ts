@@ -1,0 +1,128 @@
+/**
+ * `flowmark track <video...> --out-dir DIR [--line x1,y1,x2,y2 ...]`: blob tracking for fixed cameras. Each video
+ * runs background() → morphology() → features() on the GPU and track() on the CPU; DIR/<name>.csv gets
+ * MOTChallenge rows as frames complete, and with lines DIR/<name>.counts.json the crossings each way. One GPU
+ * device serves every file; a file that fails is reported and the rest still run.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { OperatorFunction } from 'rxjs';
+import { background, features, morphology, readResults, track, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type GpuFrame, type TrackResults } from '../index.js';
+import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
+
+export interface TrackCommand {
+  files: string[];
+  outDir: string;
+  lines: CountingLine[];
+  minArea: number;
+  history: number;
+  open: number;
+  close: number;
+  maxUnseen: number;
+}
+
+export const trackUsage = `Usage: flowmark track <video...> --out-dir DIR [--line x1,y1,x2,y2 ...] [options]
+
+Tracks moving objects seen by a fixed camera: a background model (MOG2, as OpenCV's) and cleanup on the GPU,
+blobs, then tracks with lasting ids. Videos (${videoExtensions.join(', ')}) give DIR/<name>.csv, MOTChallenge
+rows written as frames complete:
+  frame,id,x,y,w,h,conf,-1,-1,-1
+frame 1-based, (x, y) the box's top-left pixel 1-based, w×h its size in pixels, conf 1. With lines,
+DIR/<name>.counts.json: {"frames","lines":{"<x1,y1,x2,y2>":{"forward","backward"}}}, forward being a crossing
+from the line's left to its right as seen going from (x1,y1) to (x2,y2). A progress bar on a terminal.
+
+Options:
+  --out-dir DIR       where to write (created if missing); two inputs that would write one file are refused
+  --line x1,y1,x2,y2  a counting line in pixels (repeat for more)
+  --min-area N        smallest blob in pixels (default 100)
+  --history N         frames the background model averages over (default 500)
+  --open N            opening square, odd side 1..31 (default 3)
+  --close N           closing square, odd side 1..31 (default 5)
+  --max-unseen S      seconds a track may go unseen before it ends (default 2)
+`;
+
+export function parseTrackArgs(values: Record<string, string | boolean | string[] | undefined>, files: string[]): TrackCommand {
+  if (files.length === 0) throw new UsageError('no input videos given');
+  const notVideo = files.find((f) => !isVideo(f));
+  if (notVideo) throw new UsageError(`${notVideo}: track takes videos (${videoExtensions.join(', ')})`);
+  const outDir = values['out-dir'];
+  if (typeof outDir !== 'string' || !outDir) throw new UsageError('--out-dir DIR is required');
+  const given = values.line === undefined ? [] : ([] as string[]).concat(values.line as string | string[]);
+  const lines = given.map((text): CountingLine => {
+    const n = String(text).split(',').map((v) => Number(v.trim()));
+    if (n.length !== 4 || n.some((v) => !Number.isFinite(v))) throw new UsageError(`--line must be x1,y1,x2,y2, got "${text}"`);
+    return { id: n.join(','), a: [n[0], n[1]], b: [n[2], n[3]] };
+  });
+  const odd = (name: string, v: string | boolean | string[] | undefined, fallback: number) => {
+    const n = integerArg(name, v as string | undefined, fallback, 1, 31);
+    if (n % 2 === 0) throw new UsageError(`--${name} must be odd, got ${n}`);
+    return n;
+  };
+  const maxUnseen = values['max-unseen'] === undefined ? 2 : Number(values['max-unseen']);
+  if (!(maxUnseen > 0 && Number.isFinite(maxUnseen))) throw new UsageError(`--max-unseen must be a positive number of seconds, got "${values['max-unseen']}"`);
+  try {
+    trackerSettings({ lines, maxUnseen }); // validates the lines (a != b, distinct)
+  } catch (e) {
+    throw new UsageError((e as Error).message.replace(/^track: /, '--'));
+  }
+  checkOutputClashes(files, outDir, (f) => ({ names: [`${outputStem(f)}.csv`, `${outputStem(f)}.counts.json`], framePrefix: null }));
+  return {
+    files,
+    outDir,
+    lines,
+    minArea: integerArg('min-area', values['min-area'] as string | undefined, 100, 1, 1 << 30),
+    history: integerArg('history', values.history as string | undefined, 500, 1, 1 << 20),
+    open: odd('open', values.open, 3),
+    close: odd('close', values.close, 5),
+    maxUnseen,
+  };
+}
+
+/**
+ * The chain `flowmark track` runs on each video (bench/trackEval.ts runs it too). The background model learns at
+ * 1/history from the second frame on: OpenCV's default starts faster (1/(2·frame) until 2·frame reaches the
+ * history), which takes in the insides of slow, plain objects in the first seconds of any clip and splits them into
+ * fragments (BENCHMARKS.md); the price is that an object already in the first frame leaves a ghost for about
+ * 0.1·history frames.
+ */
+export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'>): OperatorFunction<GpuFrame, FrameResult> {
+  return (frames) =>
+    frames.pipe(
+      background({ history: cmd.history, learningRate: 1 / cmd.history }),
+      morphology({ open: cmd.open, close: cmd.close }),
+      features({ minArea: cmd.minArea, maxResults: 4096 }),
+      readResults({ framesPerSubmit: 4 }),
+      track({ lines: cmd.lines, maxUnseen: cmd.maxUnseen }),
+    );
+}
+
+/** MOTChallenge rows of a frame's confirmed tracks seen in it: their blob's box, or in a group their estimated box. */
+function motRows(frame: number, r: TrackResults, f: { x0: Uint32Array; y0: Uint32Array; x1: Uint32Array; y1: Uint32Array }): string {
+  let out = '';
+  for (const t of r.tracks) {
+    if (t.state !== 'confirmed' || (t.blob < 0 && !t.merged)) continue;
+    const b = t.blob >= 0 ? [f.x0[t.blob], f.y0[t.blob], f.x1[t.blob], f.y1[t.blob]] : t.box.map(Math.round);
+    out += `${frame + 1},${t.id},${b[0] + 1},${b[1] + 1},${b[2] - b[0] + 1},${b[3] - b[1] + 1},1,-1,-1,-1\n`;
+  }
+  return out;
+}
+
+export function runTrack(cmd: TrackCommand, log = console.log, warn = console.error): Promise<number> {
+  return runOverInputs(cmd.files, cmd.outDir, (ctx, file) => trackVideo(ctx, file, cmd, log), warn);
+}
+
+async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log: (s: string) => void): Promise<void> {
+  const name = outputStem(file);
+  let last: TrackResults | null = null;
+  const ids = new Set<number>();
+  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), trackChain(cmd), (r) => {
+    last = r.tracks!;
+    for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);
+    return motRows(r.seq, last, r.features!);
+  });
+  const counts = (last as TrackResults | null)?.counts ?? Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
+  if (cmd.lines.length) await writeFile(join(cmd.outDir, `${name}.counts.json`), JSON.stringify({ frames: done.frames, lines: counts }) + '\n');
+  const v = done.info;
+  const said = cmd.lines.map((l) => ` line ${l.id}: ${counts[l.id].forward} forward, ${counts[l.id].backward} backward;`).join('');
+  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${ids.size} tracks;${said} ${(done.frames / done.seconds).toFixed(1)} frames/s`);
+}

@@ -1,0 +1,75 @@
+// The `flowmark track` command as a user runs it: an H.264 clip of a fixed camera with three objects walking across
+// it in, DIR/<name>.csv out as MOTChallenge rows that score well against the clip's truth, and DIR/<name>.counts.json
+// with the line's crossings each way as the truth has them; non-video inputs and bad options refused with the usage.
+import { describe, expect, it, beforeAll } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { motScores, surveillanceScene, type MotBox } from '../src/reference/index.js';
+
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-track-'));
+const scene = surveillanceScene(5, { frames: 150, objects: 3, size: [40, 56], speed: [2.5, 3.5], pillars: 0, shadows: false, stopAndGo: 0, noise: 3 });
+
+function run(args: string[]) {
+  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 180_000 });
+}
+
+beforeAll(() => {
+  expect(existsSync(cli), 'build first: npm run build').toBe(true);
+  const raw = join(dir, 'frames.gray');
+  writeFileSync(raw, Buffer.concat(scene.frames.map((f) => Buffer.from(f))));
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${scene.width}x${scene.height}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', '20', '-pix_fmt', 'yuv420p', join(dir, 'walk.mp4')]);
+});
+
+describe('flowmark track', () => {
+  it('writes MOTChallenge rows that follow the objects, and the line counts of the truth', () => {
+    const out = join(dir, 'out');
+    const [cx, h] = [scene.width / 2, scene.height];
+    const r = run(['track', join(dir, 'walk.mp4'), '--out-dir', out, '--line', `${cx},${h - 1},${cx},0`, '--min-area', '150']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/walk\.mp4: 320x240 avc1[^,]*, 150 frames, \d+ tracks/);
+    const rows = readFileSync(join(out, 'walk.csv'), 'utf8').trim().split('\n');
+    const hyp: MotBox[] = rows.map((line) => {
+      const v = line.split(',').map(Number);
+      expect(v).toHaveLength(10);
+      expect(v.slice(6)).toEqual([1, -1, -1, -1]);
+      expect(v[0]).toBeGreaterThanOrEqual(1);
+      expect(v[0]).toBeLessThanOrEqual(150);
+      return { frame: v[0] - 1, id: v[1], x0: v[2] - 1, y0: v[3] - 1, x1: v[2] + v[4] - 2, y1: v[3] + v[5] - 2 };
+    });
+    const truth = scene.truth.map((t): MotBox => ({ ...t, ignore: t.visible < 0.4 }));
+    const s = motScores(truth, hyp);
+    expect(s.idf1, JSON.stringify(s)).toBeGreaterThan(0.7);
+    expect(s.idSwitches).toBeLessThanOrEqual(2);
+    // Truth crossings of the line by each object's centre, left to right (forward) and back.
+    const want = { forward: 0, backward: 0 };
+    for (const id of new Set(scene.truth.map((t) => t.id))) {
+      const c = scene.truth.filter((t) => t.id === id).map((t) => (t.x0 + t.x1) / 2);
+      for (let i = 1; i < c.length; i++) {
+        if (c[i - 1] < cx && c[i] >= cx) want.forward++;
+        if (c[i - 1] >= cx && c[i] < cx) want.backward++;
+      }
+    }
+    expect(want.forward + want.backward).toBeGreaterThan(0);
+    const counts = JSON.parse(readFileSync(join(out, 'walk.counts.json'), 'utf8'));
+    expect(counts).toEqual({ frames: 150, lines: { [`${cx},${h - 1},${cx},0`]: want } });
+  });
+
+  it('refuses images, bad lines and bad options with the usage (exit 2)', () => {
+    for (const args of [
+      ['track', join(dir, 'walk.png'), '--out-dir', join(dir, 'x')],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--line', '1,2,3'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--line', '5,5,5,5'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--open', '4'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--max-unseen', '0'],
+      ['track', join(dir, 'walk.mp4')],
+    ]) {
+      const r = run(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/Usage: flowmark track/);
+    }
+  });
+});
