@@ -27,7 +27,7 @@ export function morphSteps(kind: 'open' | 'close', shape: MorphShape, radius: nu
   return [{ op: first, shape, radius }, { op: second, shape, radius }];
 }
 
-export function morphStepCpu(mask: Uint8Array, width: number, height: number, step: MorphStep): Uint8Array {
+export function morphStepCpu(mask: ArrayLike<number>, width: number, height: number, step: MorphStep): Uint8Array {
   const out = new Uint8Array(width * height);
   const erode = step.op === 'erode';
   const r = step.radius;
@@ -53,6 +53,6 @@ export function morphStepCpu(mask: Uint8Array, width: number, height: number, st
 }
 
 /** Runs the steps in order. */
-export function morphologyCpu(mask: Uint8Array, width: number, height: number, steps: readonly MorphStep[]): Uint8Array {
-  return steps.reduce<Uint8Array>((m, s) => morphStepCpu(m, width, height, s), Uint8Array.from(mask, (v) => (v ? 255 : 0)));
+export function morphologyCpu(mask: ArrayLike<number>, width: number, height: number, steps: readonly MorphStep[]): Uint8Array {
+  return steps.reduce<Uint8Array>((m, s) => morphStepCpu(m, width, height, s), Uint8Array.from(mask as ArrayLike<number>, (v) => (v ? 255 : 0)));
 }
