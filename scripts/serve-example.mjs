@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export async function exampleFiles() {
   const root = new URL('../', import.meta.url);
   const bundle = await build({
-    entryPoints: ['labeling', 'markers'].map((name) => fileURLToPath(new URL(`examples/browser/${name}.ts`, root))),
+    entryPoints: ['labeling', 'markers', 'track'].map((name) => fileURLToPath(new URL(`examples/browser/${name}.ts`, root))),
     outdir: 'out',
     bundle: true,
     format: 'esm',
@@ -25,6 +25,9 @@ export async function exampleFiles() {
     '/markers.html': { body: readFileSync(new URL('examples/browser/markers.html', root)), type: 'text/html' },
     '/markers.js': { body: bundle.outputFiles.find((f) => f.path.endsWith('markers.js')).contents, type: 'text/javascript' },
     '/frame.png': { body: readFileSync(new URL('examples/data/frames/frame-003.png', root)), type: 'image/png' },
+    '/track.html': { body: readFileSync(new URL('examples/browser/track.html', root)), type: 'text/html' },
+    '/track.js': { body: bundle.outputFiles.find((f) => f.path.endsWith('track.js')).contents, type: 'text/javascript' },
+    '/street.mp4': { body: readFileSync(new URL('examples/data/street.mp4', root)), type: 'video/mp4' },
   };
 }
 
@@ -35,5 +38,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const f = files[(req.url ?? '/').split('?')[0]];
     if (!f) return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': f.type }).end(f.body);
-  }).listen(port, '127.0.0.1', () => console.log(`flowmark browser examples: http://127.0.0.1:${port}/ (labeling), http://127.0.0.1:${port}/markers.html (camera markers)`));
+  }).listen(port, '127.0.0.1', () => console.log(`flowmark browser examples: http://127.0.0.1:${port}/ (labeling), http://127.0.0.1:${port}/markers.html (camera markers), http://127.0.0.1:${port}/track.html (tracking)`));
 }
