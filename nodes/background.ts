@@ -45,6 +45,7 @@ export function backgroundSettings(options: BackgroundOptions = {}): BackgroundS
   check(num(s.shadowThreshold) && s.shadowThreshold > 0 && s.shadowThreshold < 1, 'shadowThreshold must be in (0, 1)', s.shadowThreshold);
   check(num(s.complexityReduction) && s.complexityReduction >= 0 && s.complexityReduction < 1, 'complexityReduction must be in [0, 1)', s.complexityReduction);
   check(num(s.learningRate) && (s.learningRate === -1 || (s.learningRate >= 0 && s.learningRate <= 1)), 'learningRate must be -1 (from history) or in [0, 1]', s.learningRate);
+  check(num(s.foregroundLearning) && s.foregroundLearning >= 0 && s.foregroundLearning <= 1, 'foregroundLearning must be in [0, 1]', s.foregroundLearning);
   return s;
 }
 
@@ -85,6 +86,7 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     varMax: s.varMax,
     shadows: s.detectShadows ? 1 : 0,
     tau: s.shadowThreshold,
+    foregroundLearning: s.foregroundLearning,
   });
   return gpuNode('background', async (node) => {
     const k = await node.kernels(kernels(s));

@@ -28,6 +28,7 @@ struct Params {
   varMax: f32,
   shadows: u32,          // 1: detect shadows
   tau: f32,              // shadow: darkest ratio to the background
+  foregroundLearning: f32, // factor on the rate for pixels found foreground (1: as OpenCV)
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -67,22 +68,25 @@ fn isShadow(x: f32, n: u32) -> bool {
   return false;
 }
 
-// Updates pixel p's modes with gray x; 0 background, 1 foreground, 2 shadow.
-fn update(p: u32, x: f32, used: u32) -> vec2<u32> {
-  var n = used;
+fn load(p: u32, n: u32) {
   for (var k = 0u; k < n; k++) {
     W[k] = weights[k * params.pixels + p];
     M[k] = means[k * params.pixels + p];
     V[k] = variances[k * params.pixels + p];
   }
-  let alpha = params.alpha;
+}
+
+// One MOG2 step of the modes in W, M, V (`used` of them) with gray x at rate alpha: whether x is background (as the
+// step sees it) and the modes used after it.
+fn learn(x: f32, used: u32, alpha: f32, prune: f32) -> vec2<u32> {
+  var n = used;
   let keep = 1.0 - alpha;
   var total = 0.0;
   var background = false;
   var fits = false;
   // As OpenCV: a pruned mode shortens the loop (the last mode is dropped), and a matched mode bubbles up.
   for (var k = 0u; k < n; k++) {
-    var weight = keep * W[k] + params.prune;
+    var weight = keep * W[k] + prune;
     var swaps = 0u;
     if (!fits) {
       let v = V[k];
@@ -102,7 +106,7 @@ fn update(p: u32, x: f32, used: u32) -> vec2<u32> {
         }
       }
     }
-    if (weight < -params.prune) {
+    if (weight < -prune) {
       weight = 0.0;
       n--;
     }
@@ -129,6 +133,21 @@ fn update(p: u32, x: f32, used: u32) -> vec2<u32> {
       swapModes(i, i - 1u);
     }
   }
+  return vec2<u32>(select(0u, 1u, background), n);
+}
+
+// Updates pixel p's modes with gray x; 0 background, 1 foreground, 2 shadow. A pixel found foreground learns again
+// from its old modes at foregroundLearning × the rate (when that is below 1): something that stops stays foreground
+// that many times longer.
+fn update(p: u32, x: f32, used: u32) -> vec2<u32> {
+  load(p, used);
+  var r = learn(x, used, params.alpha, params.prune);
+  let background = r.x == 1u;
+  if (!background && params.foregroundLearning < 1.0) {
+    load(p, used);
+    r = learn(x, used, params.alpha * params.foregroundLearning, params.prune * params.foregroundLearning);
+  }
+  let n = r.y;
   for (var k = 0u; k < n; k++) {
     weights[k * params.pixels + p] = W[k];
     means[k * params.pixels + p] = M[k];

@@ -28,6 +28,12 @@ export interface BackgroundSettings {
   complexityReduction: number;
   /** A fixed learning rate in [0, 1], or -1 for 1 / min(2·frame, history) (learningRate of apply()). */
   learningRate: number;
+  /**
+   * Factor on the learning rate of pixels found foreground, in [0, 1] (not in OpenCV: 1 is its behaviour). Below 1,
+   * what stops (a parked car, a person waiting) stays foreground about 1/foregroundLearning times longer: with a
+   * fixed rate 1/history, about 0.1·history/foregroundLearning frames. 0 never learns it.
+   */
+  foregroundLearning: number;
 }
 
 export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
@@ -43,6 +49,7 @@ export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
   varMax: 75,
   complexityReduction: 0.05,
   learningRate: -1,
+  foregroundLearning: 1,
 };
 
 /** The learning rate of the model's `frame`-th frame (1-based), as OpenCV picks it: the first always learns at 1/2. */
@@ -87,13 +94,39 @@ export class BackgroundModelCpu {
   }
 
   #update(p: number, x: number, alpha: number, prune: number): 0 | 1 | 2 {
-    const s = this.#s;
     const P = this.#pixels;
+    const used = this.counts[p];
+    const load = () => ({
+      W: Array.from({ length: used }, (_, k) => this.weights[k * P + p]),
+      M: Array.from({ length: used }, (_, k) => this.means[k * P + p]),
+      V: Array.from({ length: used }, (_, k) => this.variances[k * P + p]),
+    });
+    let m = load();
+    let r = this.#learn(x, used, alpha, prune, m.W, m.M, m.V);
+    const background = r.background;
+    // A pixel found foreground learns again from its old modes at foregroundLearning × the rate.
+    const factor = f(this.#s.foregroundLearning);
+    if (!background && factor < 1) {
+      m = load();
+      r = this.#learn(x, used, f(alpha * factor), f(prune * factor), m.W, m.M, m.V);
+    }
+    const { W, M, V } = m;
+    const n = r.n;
+    for (let k = 0; k < n; k++) {
+      this.weights[k * P + p] = W[k];
+      this.means[k * P + p] = M[k];
+      this.variances[k * P + p] = V[k];
+    }
+    this.counts[p] = n;
+    if (background) return 0;
+    return this.#s.detectShadows && this.#isShadow(x, n, W, M, V) ? 2 : 1;
+  }
+
+  /** One MOG2 step of the modes W, M, V (`used` of them, changed in place) with gray x at rate alpha. */
+  #learn(x: number, used: number, alpha: number, prune: number, W: number[], M: number[], V: number[]): { background: boolean; n: number } {
+    const s = this.#s;
     const modes = s.mixtures;
-    let n = this.counts[p];
-    const W = Array.from({ length: n }, (_, k) => this.weights[k * P + p]);
-    const M = Array.from({ length: n }, (_, k) => this.means[k * P + p]);
-    const V = Array.from({ length: n }, (_, k) => this.variances[k * P + p]);
+    let n = used;
     const swap = (i: number, j: number) => {
       [W[i], W[j]] = [W[j], W[i]];
       [M[i], M[j]] = [M[j], M[i]];
@@ -155,14 +188,7 @@ export class BackgroundModelCpu {
         swap(i, i - 1);
       }
     }
-    for (let k = 0; k < n; k++) {
-      this.weights[k * P + p] = W[k];
-      this.means[k * P + p] = M[k];
-      this.variances[k * P + p] = V[k];
-    }
-    this.counts[p] = n;
-    if (background) return 0;
-    return s.detectShadows && this.#isShadow(x, n, W, M, V) ? 2 : 1;
+    return { background, n };
   }
 
   /** OpenCV's detectShadowGMM for one channel, over the updated modes. */

@@ -88,6 +88,7 @@ describe('background', () => {
     ['defaults', 97, 61, {}, 0],
     ['a lighting ramp, 3 mixtures, fixed learning rate, no shadows', 160, 120, { mixtures: 3, learningRate: 0.02, detectShadows: false }, 0.6],
     ['short history, one mixture', 33, 9, { history: 20, mixtures: 1 }, 0],
+    ['foreground learning at a tenth of the rate', 64, 48, { foregroundLearning: 0.1 }, 0],
   ];
   for (const [name, w, h, options, ramp] of cases) {
     it(`equals the CPU reference of the model within ${tolerance * 100} % of the pixels: ${name}`, async () => {
@@ -119,6 +120,31 @@ describe('background', () => {
     }
   });
 
+  it('keeps what stops foreground for longer with foregroundLearning below 1', async () => {
+    // A textured scene; a bright box walks in, stops at frame 20 and stays.
+    const [w, h] = [64, 48];
+    const r = rng(8);
+    const scene = Float64Array.from({ length: w * h }, (_, p) => 90 + 30 * Math.sin((p % w) / 5) + 10 * r());
+    const frames = Array.from({ length: 200 }, (_, t) => {
+      const x0 = 2 + 2 * Math.min(t, 20);
+      return gray(w, h, Uint8Array.from(scene, (v, p) => {
+        const [x, y] = [p % w, Math.floor(p / w)];
+        const inBox = t >= 5 && x >= x0 && x < x0 + 10 && y >= 15 && y < 35;
+        return Math.max(0, Math.min(255, Math.round((inBox ? 230 : v) + (r() - 0.5) * 6)));
+      }), t * 33_333);
+    });
+    const box: Box = { x: 42, y: 15, w: 10, h: 20 };
+    const [plain, held] = await Promise.all([
+      run(ctx, frames, background({ learningRate: 0.01 }), readBytes('mask')),
+      run(ctx, frames, background({ learningRate: 0.01, foregroundLearning: 0.1 }), readBytes('mask')),
+    ]);
+    // At a rate of 0.01, OpenCV's model takes a stopped object in after about 10 frames; a tenth of it, about 100.
+    expect(cover(maskOf(plain[50]), w, h, box)).toBeLessThan(0.2);
+    expect(cover(maskOf(held[50]), w, h, box)).toBeGreaterThan(0.9);
+    expect(cover(maskOf(held[100]), w, h, box)).toBeGreaterThan(0.9);
+    expect(cover(maskOf(held[199]), w, h, box)).toBeLessThan(0.2);
+  });
+
   it('takes RGBA frames as their gray', async () => {
     const { images } = sequence(64, 48, 12, 3);
     const rgba = images.map((img): PixelImage => ({ ...img, format: 'rgba', data: Uint8Array.from({ length: img.data.length * 4 }, (_, i) => (i % 4 === 3 ? 255 : img.data[i >> 2])) }));
@@ -148,7 +174,7 @@ describe('background', () => {
   });
 
   it('refuses bad options with InvalidOptionError, and frames without pixels on the stream', async () => {
-    const bad: unknown[] = [{ history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { complexityReduction: Number.NaN }, null];
+    const bad: unknown[] = [{ foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { complexityReduction: Number.NaN }, null];
     for (const o of bad) expect(() => background(o as BackgroundOptions), JSON.stringify(o)).toThrow(InvalidOptionError);
     const noPixels = (await import('rxjs')).map((f: import('../../index.js').GpuFrame) => ({ ...f, rgba: null, gray: null }));
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], noPixels, background())).rejects.toThrow(InvalidFrameError);
