@@ -18,7 +18,7 @@ import { GpuContext, features, fromGpuBuffers, fromPixels, label, readResults, t
 import { tap, type Observable, type OperatorFunction } from 'rxjs';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { randomBlocks } from '../src/reference/images.js';
-import { runMain } from './timing.js';
+import { grayBuffer, runMain } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -80,11 +80,7 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
   let buffer: GPUBuffer | null = null;
   let source: Observable<GpuFrame>;
   if (values.source === 'gpu') {
-    const bytes = Math.ceil(img.data.length / 4) * 4;
-    buffer = ctx.device.createBuffer({ label: 'bench:image', size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    const padded = new Uint8Array(bytes);
-    padded.set(img.data);
-    ctx.device.queue.writeBuffer(buffer, 0, padded);
+    buffer = grayBuffer(ctx, img.data as Uint8Array, 'bench:image');
     const b = buffer;
     source = fromGpuBuffers(ctx, (function* () { for (let i = 0; i < total; i++) yield { buffer: b, width: img.width, height: img.height, format: 'gray' as const }; })(), { maxInFlight: 1 });
   } else {

@@ -18,7 +18,7 @@ import { lastValueFrom, tap, toArray, type OperatorFunction } from 'rxjs';
 import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { rng } from '../src/reference/images.js';
-import { oneAtATime, runMain } from './timing.js';
+import { grayBuffer, oneAtATime, runMain } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -61,15 +61,10 @@ const f3 = (x: number) => x.toFixed(3);
 /** N streams of `--stream-size` frames on one context at once, frames batched per submit: frames per second. */
 async function manyStreams(ctx: GpuContext, n: number): Promise<void> {
   const [w, h] = (values['stream-size'] as string).split('x').map(Number);
-  const bytes = Math.ceil((w * h) / 4) * 4;
   const r = rng(9);
   // Each stream its own few frames: noise over a gradient, so the models have work to do.
   const own = Array.from({ length: n }, (_, s) =>
-    Array.from({ length: 4 }, (_, i) => {
-      const b = ctx.device.createBuffer({ label: `bench:stream${s}:${i}`, size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-      ctx.device.queue.writeBuffer(b, 0, Uint8Array.from({ length: bytes }, (_, p) => ((p % w) >> 3) + r() * 24 + (i === 3 && p % w < 64 ? 120 : 0)));
-      return b;
-    }),
+    Array.from({ length: 4 }, (_, i) => grayBuffer(ctx, Uint8Array.from({ length: w * h }, (_, p) => ((p % w) >> 3) + r() * 24 + (i === 3 && p % w < 64 ? 120 : 0)), `bench:stream${s}:${i}`)),
   );
   const done: number[] = [];
   const start = performance.now();
@@ -100,14 +95,7 @@ async function main(): Promise<void> {
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
   console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted`);
   // Frames on the GPU once: the runs time the pixel work, not uploads.
-  const bytes = Math.ceil((width * height) / 4) * 4;
-  const buffers = images.map((img, i) => {
-    const b = ctx.device.createBuffer({ label: `bench:frame${i}`, size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    const padded = new Uint8Array(bytes);
-    padded.set(img);
-    ctx.device.queue.writeBuffer(b, 0, padded);
-    return b;
-  });
+  const buffers = images.map((img, i) => grayBuffer(ctx, img, `bench:frame${i}`));
   const source = (inFlight: number) =>
     fromGpuBuffers(ctx, (function* () { for (let i = 0; i < warmup + frames; i++) yield { buffer: buffers[i % distinct], width, height, format: 'gray' as const }; })(), { maxInFlight: inFlight });
   const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[]][] = [

@@ -1,7 +1,17 @@
-// Shared by the benchmarks: timing one compute pass with timestamp queries, frames one at a time, and running a
-// program's main.
+// Shared by the benchmarks: a gray image in a GPU buffer, timing one compute pass with timestamp queries, frames one
+// at a time, and running a program's main.
 import { lastValueFrom, tap, toArray, type Observable } from 'rxjs';
-import { readResults, type FrameResult, type GpuFrame } from '../index.js';
+import { readResults, type FrameResult, type GpuContext, type GpuFrame } from '../index.js';
+
+/** A storage buffer holding an 8-bit gray image (four pixels a word, padded), for frames read in place (fromGpuBuffers). */
+export function grayBuffer(ctx: GpuContext, data: Uint8Array, label: string): GPUBuffer {
+  const bytes = Math.ceil(data.length / 4) * 4;
+  const buffer = ctx.device.createBuffer({ label, size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  const padded = new Uint8Array(bytes);
+  padded.set(data);
+  ctx.device.queue.writeBuffer(buffer, 0, padded);
+  return buffer;
+}
 
 /** Median GPU time in microseconds of one pass recorded by `record`, over `reps` submissions after `warmup`. */
 export async function timePass(device: GPUDevice, label: string, record: (pass: GPUComputePassEncoder) => void, reps: number, warmup = 5): Promise<number> {
