@@ -17,11 +17,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, type FrameResult } from '../index.js';
+import { GpuContext, seenTracks, type FrameResult } from '../index.js';
 import { trackChain } from '../cli/track.js';
 import { fromVideoFile } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
-import { motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
+import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
 import { runMain } from './timing.js';
 
@@ -62,22 +62,6 @@ function fromRows(text: string): MotBox[] {
     });
 }
 
-/** Crossings of the vertical line x = cx by each id's centre, each way (forward: left to right). */
-function lineCounts(boxes: readonly MotBox[], cx: number): { forward: number; backward: number } {
-  const byId = new Map<number, MotBox[]>();
-  for (const b of boxes) (byId.get(b.id) ?? byId.set(b.id, []).get(b.id)!).push(b);
-  const n = { forward: 0, backward: 0 };
-  for (const list of byId.values()) {
-    list.sort((a, b) => a.frame - b.frame);
-    for (let i = 1; i < list.length; i++) {
-      const [a, b] = [(list[i - 1].x0 + list[i - 1].x1) / 2, (list[i].x0 + list[i].x1) / 2];
-      if (a < cx && b >= cx) n.forward++;
-      if (a >= cx && b < cx) n.backward++;
-    }
-  }
-  return n;
-}
-
 const f2 = (x: number) => x.toFixed(3);
 const row = (s: MotScores) => `${f2(s.mota)} | ${f2(s.idf1)} | ${s.idSwitches}`;
 
@@ -102,25 +86,16 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0];
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const truth: MotBox[] = scene.truth.map((t) => ({ frame: t.frame, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
-      // flowmark: confirmed tracks, with their blob's box (or, in a group, their predicted box).
       const results: FrameResult[] = await lastValueFrom(
         fromVideoFile(ctx, mp4).pipe(trackChain({ history: 500, open: 3, close: 5, minArea, maxUnseen: 2, lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }] }), toArray()),
       );
-      const ours: MotBox[] = results.flatMap((r) => {
-        const f = r.features!;
-        return r.tracks!.tracks
-          .filter((t) => t.state === 'confirmed' && (t.blob >= 0 || t.merged))
-          .map((t) => {
-            const b = t.blob >= 0 ? [f.x0[t.blob], f.y0[t.blob], f.x1[t.blob], f.y1[t.blob]] : t.box.map(Math.round);
-            return { frame: r.seq, id: t.id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] };
-          });
-      });
+      const ours: MotBox[] = results.flatMap((r) => seenTracks(r).map(({ id, box: b }) => ({ frame: r.seq, id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] })));
       const base = fromRows(execFileSync(values.python as string, [script, mp4, `${minArea}`], { maxBuffer: 1 << 28 }).toString());
       const so = motScores(truth, ours);
       const sb = motScores(truth, base);
-      const want = lineCounts(truth, W / 2);
+      const want = lineCrossings(truth, W / 2);
       const got = results.at(-1)!.tracks!.counts.middle;
-      const theirs = lineCounts(base, W / 2);
+      const theirs = lineCrossings(base, W / 2);
       const line = (c: { forward: number; backward: number }) => `${c.forward} / ${c.backward}`;
       console.log(`| ${name} | ${new Set(scene.truth.map((t) => t.id)).size} | ${row(so)} | ${row(sb)} | ${line(want)} | ${line(got)} | ${line(theirs)} |`);
       if (values.details) {

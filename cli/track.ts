@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OperatorFunction } from 'rxjs';
-import { background, features, morphology, readResults, track, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type GpuFrame, type TrackResults } from '../index.js';
+import { background, features, morphology, readResults, seenTracks, track, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type GpuFrame, type TrackResults } from '../index.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
 
 export interface TrackCommand {
@@ -96,14 +96,10 @@ export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' 
     );
 }
 
-/** MOTChallenge rows of a frame's confirmed tracks seen in it: their blob's box, or in a group their estimated box. */
-function motRows(frame: number, r: TrackResults, f: { x0: Uint32Array; y0: Uint32Array; x1: Uint32Array; y1: Uint32Array }): string {
+/** MOTChallenge rows of the tracks a frame's result reports as seen (`seenTracks`). */
+function motRows(r: FrameResult): string {
   let out = '';
-  for (const t of r.tracks) {
-    if (t.state !== 'confirmed' || (t.blob < 0 && !t.merged)) continue;
-    const b = t.blob >= 0 ? [f.x0[t.blob], f.y0[t.blob], f.x1[t.blob], f.y1[t.blob]] : t.box.map(Math.round);
-    out += `${frame + 1},${t.id},${b[0] + 1},${b[1] + 1},${b[2] - b[0] + 1},${b[3] - b[1] + 1},1,-1,-1,-1\n`;
-  }
+  for (const { id, box: b } of seenTracks(r)) out += `${r.seq + 1},${id},${b[0] + 1},${b[1] + 1},${b[2] - b[0] + 1},${b[3] - b[1] + 1},1,-1,-1,-1\n`;
   return out;
 }
 
@@ -118,7 +114,7 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), trackChain(cmd), (r) => {
     last = r.tracks!;
     for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);
-    return motRows(r.seq, last, r.features!);
+    return motRows(r);
   });
   const counts = (last as TrackResults | null)?.counts ?? Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
   if (cmd.lines.length) await writeFile(join(cmd.outDir, `${name}.counts.json`), JSON.stringify({ frames: done.frames, lines: counts }) + '\n');

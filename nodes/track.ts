@@ -70,3 +70,19 @@ export function track(options: TrackOptions = {}): OperatorFunction<FrameResult,
 export function trackEvents(): OperatorFunction<FrameResult, TrackEvent> {
   return mergeMap((r) => from(r.tracks?.events ?? []));
 }
+
+/**
+ * The tracks a frame's result reports as seen, as a tracking benchmark (MOTChallenge) reads them: confirmed tracks
+ * matched to a blob, with that blob's box, and those in a group, with their own estimated box rounded. Boxes are
+ * inclusive pixel bounds.
+ */
+export function seenTracks(r: FrameResult): { id: number; box: [number, number, number, number] }[] {
+  const f = r.features;
+  if (!f || !r.tracks) throw new InvalidFrameError('seenTracks: the result has no features or tracks; put features() and track() first');
+  return r.tracks.tracks
+    .filter((t) => t.state === 'confirmed' && (t.blob >= 0 || t.merged))
+    .map((t) => ({
+      id: t.id,
+      box: t.blob >= 0 ? [f.x0[t.blob], f.y0[t.blob], f.x1[t.blob], f.y1[t.blob]] : [Math.round(t.box[0]), Math.round(t.box[1]), Math.round(t.box[2]), Math.round(t.box[3])],
+    }));
+}

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { motScores, surveillanceScene, type MotBox } from '../src/reference/index.js';
+import { lineCrossings, motScores, surveillanceScene, type MotBox } from '../src/reference/index.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-track-'));
@@ -45,14 +45,7 @@ describe('flowmark track', () => {
     expect(s.idf1, JSON.stringify(s)).toBeGreaterThan(0.7);
     expect(s.idSwitches).toBeLessThanOrEqual(2);
     // Truth crossings of the line by each object's centre, left to right (forward) and back.
-    const want = { forward: 0, backward: 0 };
-    for (const id of new Set(scene.truth.map((t) => t.id))) {
-      const c = scene.truth.filter((t) => t.id === id).map((t) => (t.x0 + t.x1) / 2);
-      for (let i = 1; i < c.length; i++) {
-        if (c[i - 1] < cx && c[i] >= cx) want.forward++;
-        if (c[i - 1] >= cx && c[i] < cx) want.backward++;
-      }
-    }
+    const want = lineCrossings(scene.truth, cx);
     expect(want.forward + want.backward).toBeGreaterThan(0);
     const counts = JSON.parse(readFileSync(join(out, 'walk.counts.json'), 'utf8'));
     expect(counts).toEqual({ frames: 150, lines: { [`${cx},${h - 1},${cx},0`]: want } });

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, features, morphology, readResults, reference, track, type FrameResult } from 'flowmark';
+import { GpuContext, background, features, morphology, readResults, reference, seenTracks, track, type FrameResult } from 'flowmark';
 import { fromVideoFile, probeVideo } from 'flowmark/node';
 
 async function main(): Promise<void> {
@@ -48,15 +48,7 @@ async function main(): Promise<void> {
     if (existsSync(truthFile)) {
       const truth = (JSON.parse(readFileSync(truthFile, 'utf8')).truth as number[][]).map(([frame, id, x0, y0, x1, y1, visible]) => ({ frame, id, x0, y0, x1, y1, ignore: visible < 0.4 }));
       // Tracks as a tracking benchmark reads them: confirmed ones, with their blob's box (or, in a group, their own).
-      const hyp = results.flatMap((r) =>
-        r.tracks!.tracks
-          .filter((t) => t.state === 'confirmed' && (t.blob >= 0 || t.merged))
-          .map((t) => {
-            const f = r.features!;
-            const [x0, y0, x1, y1] = t.blob >= 0 ? [f.x0[t.blob], f.y0[t.blob], f.x1[t.blob], f.y1[t.blob]] : t.box;
-            return { frame: r.seq, id: t.id, x0, y0, x1, y1 };
-          }),
-      );
+      const hyp = results.flatMap((r) => seenTracks(r).map(({ id, box: [x0, y0, x1, y1] }) => ({ frame: r.seq, id, x0, y0, x1, y1 })));
       const s = reference.motScores(truth, hyp);
       console.log(`against the true boxes: MOTA ${s.mota.toFixed(3)}, IDF1 ${s.idf1.toFixed(3)}, ID switches ${s.idSwitches} (${s.truth} true boxes, ${s.hypotheses} reported)`);
     }

@@ -6,6 +6,7 @@
  * `ignore` (barely visible objects) count neither way: they are removed, with the hypotheses that match them.
  */
 import { assign } from '../track/assign.js';
+import { boxIou } from '../track/boxIou.js';
 
 export interface MotBox {
   /** Frame number (any integer, consistent between truth and hypotheses). */
@@ -33,14 +34,7 @@ export interface MotScores {
   idr: number;
 }
 
-const iou = (a: MotBox, b: MotBox): number => {
-  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) + 1;
-  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) + 1;
-  if (w <= 0 || h <= 0) return 0;
-  const inter = w * h;
-  const area = (q: MotBox) => (q.x1 - q.x0 + 1) * (q.y1 - q.y0 + 1);
-  return inter / (area(a) + area(b) - inter);
-};
+const iou = (a: MotBox, b: MotBox): number => boxIou(a.x0, a.y0, a.x1, a.y1, b.x0, b.y0, b.x1, b.y1);
 
 const byFrame = (boxes: readonly MotBox[]) => {
   const m = new Map<number, MotBox[]>();
@@ -56,7 +50,12 @@ const byFrame = (boxes: readonly MotBox[]) => {
 function matchIou(a: readonly MotBox[], b: readonly MotBox[], threshold: number): [number, number][] {
   if (a.length === 0 || b.length === 0) return [];
   const cost = new Float64Array(a.length * b.length);
-  a.forEach((p, i) => b.forEach((q, j) => (cost[i * b.length + j] = iou(p, q) >= threshold ? 1 - iou(p, q) : 1e6)));
+  a.forEach((p, i) =>
+    b.forEach((q, j) => {
+      const o = iou(p, q);
+      cost[i * b.length + j] = o >= threshold ? 1 - o : 1e6;
+    }),
+  );
   const pairs: [number, number][] = [];
   assign(cost, a.length, b.length).forEach((j, i) => j >= 0 && cost[i * b.length + j] < 1e6 && pairs.push([i, j]));
   return pairs;
@@ -144,4 +143,24 @@ export function motScores(truthIn: readonly MotBox[], hypIn: readonly MotBox[], 
     idp: m ? idtp / m : 0,
     idr: n ? idtp / n : 0,
   };
+}
+
+/** Crossings of the vertical line x = cx by each id's box centre, frame to frame, each way (forward: left to right). */
+export function lineCrossings(boxes: readonly MotBox[], cx: number): { forward: number; backward: number } {
+  const byId = new Map<number, MotBox[]>();
+  for (const b of boxes) {
+    const list = byId.get(b.id);
+    if (list) list.push(b);
+    else byId.set(b.id, [b]);
+  }
+  const n = { forward: 0, backward: 0 };
+  for (const list of byId.values()) {
+    list.sort((a, b) => a.frame - b.frame);
+    for (let i = 1; i < list.length; i++) {
+      const [a, b] = [(list[i - 1].x0 + list[i - 1].x1) / 2, (list[i].x0 + list[i].x1) / 2];
+      if (a < cx && b >= cx) n.forward++;
+      if (a >= cx && b < cx) n.backward++;
+    }
+  }
+  return n;
 }

@@ -13,6 +13,7 @@
  */
 import { assignGated } from './assign.js';
 import { CentreGrid } from './CentreGrid.js';
+import { boxIou } from './boxIou.js';
 import { KalmanAxis } from './KalmanAxis.js';
 import type { TrackEvent, TrackInfo, TrackResults } from '../results.js';
 
@@ -68,15 +69,6 @@ export const defaultTrackerSettings: Readonly<TrackerSettings> = {
 
 /** Disallowed pairs cost this: more than any sum of allowed costs (each at most 1) over the tracks of a frame. */
 const forbidden = 1e9;
-
-const iou = (p: Box, q: Box): number => {
-  const w = Math.min(p[2], q[2]) - Math.max(p[0], q[0]) + 1;
-  const h = Math.min(p[3], q[3]) - Math.max(p[1], q[1]) + 1;
-  if (w <= 0 || h <= 0) return 0;
-  const inter = w * h;
-  const area = (b: Box) => (b[2] - b[0] + 1) * (b[3] - b[1] + 1);
-  return inter / (area(p) + area(q) - inter);
-};
 
 /** The part of box p inside box q. */
 const covered = (p: Box, q: Box): number => {
@@ -164,10 +156,14 @@ export class Tracker {
   #nextId = 1;
   #lastUs: number | null = null;
   readonly #counts: TrackResults['counts'] = {};
+  readonly #lineLength = new Map<string, number>();
 
   constructor(settings: TrackerSettings) {
     this.#s = settings;
-    for (const l of settings.lines) this.#counts[l.id] = { forward: 0, backward: 0 };
+    for (const l of settings.lines) {
+      this.#counts[l.id] = { forward: 0, backward: 0 };
+      this.#lineLength.set(l.id, Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]));
+    }
   }
 
   /** Advances every track to this frame and matches them with its blobs; what the frame's result reports. */
@@ -182,12 +178,13 @@ export class Tracker {
       t.blob = -1;
       t.predicted = t.box;
     }
+    const diagonalOf = (b: Box) => Math.sqrt((b[2] - b[0] + 1) ** 2 + (b[3] - b[1] + 1) ** 2);
 
     // Blobs' centres and diagonals, bucketed: only near pairs are looked at (about 100 px cells).
     const bx = boxes.map((b) => (b[0] + b[2]) / 2);
     const by = boxes.map((b) => (b[1] + b[3]) / 2);
-    const half = boxes.map((b) => Math.sqrt((b[2] - b[0] + 1) ** 2 + (b[3] - b[1] + 1) ** 2));
-    const maxBlob = half.reduce((a, b) => Math.max(a, b), 0);
+    const diagonal = boxes.map(diagonalOf);
+    const maxBlob = diagonal.reduce((a, b) => Math.max(a, b), 0);
     const grid = new CentreGrid(bx, by, 128);
 
     // Groups: a blob covering most of the predicted boxes of two or more tracks seen lately is theirs together.
@@ -197,7 +194,7 @@ export class Tracker {
     for (const t of this.#tracks) {
       if (t.state === 'tentative' || t.unseen > 0.5) continue;
       const p = t.predicted;
-      const diag = Math.sqrt((p[2] - p[0] + 1) ** 2 + (p[3] - p[1] + 1) ** 2);
+      const diag = diagonalOf(p);
       // Boxes that overlap have centres within half their diagonals' sum.
       grid.near((p[0] + p[2]) / 2, (p[1] + p[3]) / 2, (diag + maxBlob) / 2, (j) => {
         if (covered(p, boxes[j]) >= 0.5) members[j].push(t);
@@ -220,7 +217,7 @@ export class Tracker {
       const cost = new Float64Array(stage.length * free.length).fill(forbidden);
       stage.forEach((t, r) => {
         const p = t.predicted;
-        const diag = Math.sqrt((p[2] - p[0] + 1) ** 2 + (p[3] - p[1] + 1) ** 2);
+        const diag = diagonalOf(p);
         // The gate widens with the prediction's uncertainty (long-lost tracks may have drifted).
         const widen = 3 * t.spread;
         const [px, py] = [(p[0] + p[2]) / 2, (p[1] + p[3]) / 2];
@@ -228,9 +225,9 @@ export class Tracker {
           const c = column[j];
           if (c < 0) return;
           const d = Math.sqrt((px - bx[j]) ** 2 + (py - by[j]) ** 2);
-          const reach = s.gate * Math.max(diag, half[j]) + widen;
+          const reach = s.gate * Math.max(diag, diagonal[j]) + widen;
           // Farther apart than both half-diagonals together: no overlap, and out of reach if past it.
-          const o = d > (diag + half[j]) / 2 ? 0 : iou(p, boxes[j]);
+          const o = d > (diag + diagonal[j]) / 2 ? 0 : boxIou(p[0], p[1], p[2], p[3], ...boxes[j]);
           if (o > 0 || d <= reach) cost[r * free.length + c] = s.iouWeight * (1 - o) + (1 - s.iouWeight) * Math.min(1, d / reach);
         });
       });
@@ -296,7 +293,7 @@ export class Tracker {
       if (t.blob < 0) continue;
       const margin = 0.1 * t.axes[3].p;
       for (const l of s.lines) {
-        const d = side(l, cx, cy) / Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]);
+        const d = side(l, cx, cy) / this.#lineLength.get(l.id)!;
         if (Math.abs(d) < margin) continue;
         const was = t.lineSide.get(l.id);
         if (!was || (t.state === 'tentative' && Math.sign(d) === was[0])) {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, serve } from '../support/chromium.js';
+import { lineCrossings } from '../../src/reference/motMetrics.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
 
@@ -36,19 +37,11 @@ it('the browser tracking example tracks the street clip, counts its line and dra
   expect(result.frames).toBe(300);
   // The truth: eight objects, and the crossings of the middle line by their centres.
   const truth = JSON.parse(readFileSync(fileURLToPath(new URL('../../examples/data/street.json', import.meta.url)), 'utf8')).truth as number[][];
-  const want = { forward: 0, backward: 0 };
-  const byId = new Map<number, number[][]>();
-  for (const t of truth) byId.set(t[1], [...(byId.get(t[1]) ?? []), t]);
-  for (const list of byId.values()) {
-    for (let i = 1; i < list.length; i++) {
-      const [a, b] = [(list[i - 1][2] + list[i - 1][4]) / 2, (list[i][2] + list[i][4]) / 2];
-      if (a < 160 && b >= 160) want.forward++;
-      if (a >= 160 && b < 160) want.backward++;
-    }
-  }
+  const boxes = truth.map(([frame, id, x0, y0, x1, y1]) => ({ frame, id, x0, y0, x1, y1 }));
+  const want = lineCrossings(boxes, 160);
   expect(Math.abs(result.forward - want.forward), `forward ${result.forward} vs ${want.forward}`).toBeLessThanOrEqual(1);
   expect(Math.abs(result.backward - want.backward), `backward ${result.backward} vs ${want.backward}`).toBeLessThanOrEqual(2);
-  expect(result.tracks).toBeGreaterThanOrEqual(byId.size);
+  expect(result.tracks).toBeGreaterThanOrEqual(new Set(boxes.map((b) => b.id)).size);
   for (const n of result.drawn) expect(n).toBeGreaterThan(0);
   expect(await page.textContent('#counts')).toMatch(/line: \d+ crossed left to right, \d+ right to left/);
   if (process.env.FLOWMARK_SCREENSHOT) await page.screenshot({ path: process.env.FLOWMARK_SCREENSHOT, fullPage: true });

@@ -2,7 +2,7 @@
 // py-motmetrics computes them): perfect tracks, a miss, a false positive, an identity switch, a swap kept by
 // continuity, ignored truth.
 import { describe, expect, it } from 'vitest';
-import { motScores, type MotBox } from '../../src/reference/motMetrics.js';
+import { lineCrossings, motScores, type MotBox } from '../../src/reference/motMetrics.js';
 
 const box = (frame: number, id: number, x: number, extra: Partial<MotBox> = {}): MotBox => ({ frame, id, x0: x, y0: 0, x1: x + 9, y1: 9, ...extra });
 
@@ -47,5 +47,13 @@ describe('motScores', () => {
     const t = [...truth, box(0, 3, 200, { ignore: true }), box(1, 3, 200, { ignore: true })];
     const s = motScores(t, [...truth, box(0, 7, 200), box(1, 7, 200)]);
     expect(s).toMatchObject({ truth: 8, hypotheses: 8, mota: 1, idf1: 1 });
+  });
+
+  it('counts crossings of a vertical line by each id\'s centre, each way, in frame order whatever the input order', () => {
+    // Id 1's centre (x + 4.5): 4.5, 24.5, 44.5 then back to 14.5; id 2 stays left; id 3 starts on the line.
+    const boxes = [box(3, 1, 10), box(0, 1, 0), box(2, 1, 40), box(1, 1, 20), box(0, 2, 0), box(1, 2, 5), box(0, 3, 25), box(1, 3, 40)];
+    expect(lineCrossings(boxes, 29.5)).toEqual({ forward: 1, backward: 1 });
+    expect(lineCrossings(boxes, 24.5)).toEqual({ forward: 1, backward: 1 });
+    expect(lineCrossings(boxes, 50)).toEqual({ forward: 0, backward: 0 });
   });
 });
