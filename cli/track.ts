@@ -23,9 +23,9 @@ export interface TrackCommand {
 
 export const trackUsage = `Usage: flowmark track <video...> --out-dir DIR [--line x1,y1,x2,y2 ...] [options]
 
-Tracks moving objects seen by a fixed camera: a background model (MOG2, as OpenCV's) and cleanup on the GPU,
-blobs, then tracks with lasting ids. Videos (${videoExtensions.join(', ')}) give DIR/<name>.csv, MOTChallenge
-rows written as frames complete:
+Tracks moving objects seen by a fixed camera: a background model (MOG2, as OpenCV's, with changes of the whole
+scene's light compensated) and cleanup on the GPU, blobs, then tracks with lasting ids. Videos
+(${videoExtensions.join(', ')}) give DIR/<name>.csv, MOTChallenge rows written as frames complete:
   frame,id,x,y,w,h,conf,-1,-1,-1
 frame 1-based, (x, y) the box's top-left pixel 1-based, w×h its size in pixels, conf 1. With lines,
 DIR/<name>.counts.json: {"frames","lines":{"<x1,y1,x2,y2>":{"forward","backward"}}}, forward being a crossing
@@ -83,12 +83,13 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
  * 1/history from the second frame on: OpenCV's default starts faster (1/(2·frame) until 2·frame reaches the
  * history), which takes in the insides of slow, plain objects in the first seconds of any clip and splits them into
  * fragments (BENCHMARKS.md); the price is that an object already in the first frame leaves a ghost for about
- * 0.1·history frames.
+ * 0.1·history frames. Lighting is compensated: a camera's exposure or the light changing over the whole scene
+ * would otherwise be foreground everywhere (a brighter step) until the model learns it.
  */
 export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'>): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) =>
     frames.pipe(
-      background({ history: cmd.history, learningRate: 1 / cmd.history }),
+      background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true }),
       morphology({ open: cmd.open, close: cmd.close }),
       features({ minArea: cmd.minArea, maxResults: 4096 }),
       readResults({ framesPerSubmit: 4 }),

@@ -26,7 +26,7 @@ import { adaptiveKernels } from './threshold.js';
 
 export type BackgroundOptions = Partial<BackgroundSettings>;
 
-/** `options` over the defaults, validated (also what the CPU reference takes: `new BackgroundModelCpu(settings, pixels)`). */
+/** `options` over the defaults, validated (also what the CPU reference takes: `new BackgroundModelCpu(settings, width, height)`). */
 export function backgroundSettings(options: BackgroundOptions = {}): BackgroundSettings {
   if (options === null || typeof options !== 'object') throw new InvalidOptionError('background: options must be an object');
   const s = { ...defaultBackgroundSettings, ...options };
@@ -46,25 +46,36 @@ export function backgroundSettings(options: BackgroundOptions = {}): BackgroundS
   check(num(s.complexityReduction) && s.complexityReduction >= 0 && s.complexityReduction < 1, 'complexityReduction must be in [0, 1)', s.complexityReduction);
   check(num(s.learningRate) && (s.learningRate === -1 || (s.learningRate >= 0 && s.learningRate <= 1)), 'learningRate must be -1 (from history) or in [0, 1]', s.learningRate);
   check(num(s.foregroundLearning) && s.foregroundLearning >= 0 && s.foregroundLearning <= 1, 'foregroundLearning must be in [0, 1]', s.foregroundLearning);
+  check(typeof s.compensateLighting === 'boolean', 'compensateLighting must be a boolean', s.compensateLighting);
   return s;
 }
+
+// The three kernels share one layout and one bind group: the lighting ones read the model and write `light`.
+const modelKernel = (s: BackgroundSettings, entryPoint: string): KernelSpec => ({
+  shader: 'background',
+  entryPoint,
+  bindings: ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage', 'storage', 'storage', 'storage'],
+  constants: entryPoint === 'lightGain' ? {} : { MODES: s.mixtures },
+});
 
 const kernels = (s: BackgroundSettings) =>
   ({
     gray: adaptiveKernels.gray,
-    mog2: {
-      shader: 'background',
-      entryPoint: 'mog2',
-      bindings: ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage', 'storage', 'storage'],
-      constants: { MODES: s.mixtures },
-    },
+    mog2: modelKernel(s, 'mog2'),
+    lightHistogram: modelKernel(s, 'lightHistogram'),
+    lightGain: modelKernel(s, 'lightGain'),
   }) satisfies Record<string, KernelSpec>;
 
-/** The model of one frame size: three planes of modes and the packed mode counts. */
+/** Words of the lighting buffer: the ratio histogram and the gain; samples each lightHistogram invocation counts (shaders/background.wgsl). */
+const lightWords = 513;
+const samplesPerInvocation = 16;
+
+/** The model of one frame size: three planes of modes, the packed mode counts and the lighting histogram. */
 interface Model {
   size: string;
   planes: GPUBuffer[];
   counts: GPUBuffer;
+  light: GPUBuffer;
   /** Frames the model has learnt from (OpenCV's nframes). */
   frames: number;
   /** The lease of the last frame that used it: the model is given back only once that frame is done. */
@@ -87,6 +98,7 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     shadows: s.detectShadows ? 1 : 0,
     tau: s.shadowThreshold,
     foregroundLearning: s.foregroundLearning,
+    compensate: s.compensateLighting ? 1 : 0,
   });
   return gpuNode('background', async (node) => {
     const k = await node.kernels(kernels(s));
@@ -96,7 +108,7 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     let model: Model | null = null;
     const drop = (m: Model | null) => {
       if (!m) return;
-      const giveBack = () => [...m.planes, m.counts].forEach((b) => pool.release(b));
+      const giveBack = () => [...m.planes, m.counts, m.light].forEach((b) => pool.release(b));
       if (m.lastLease) m.lastLease.hold(giveBack);
       else giveBack();
     };
@@ -130,8 +142,11 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
       const planes = ['weights', 'means', 'variances'].map((name) => pool.acquire(`background:${name}`, planeBytes, usage));
       const counts = pool.acquire('background:counts', wordsFor(pixels) * 4, usage);
       // No modes yet (a pooled buffer holds old contents): the planes are read only below each pixel's count.
+      const light = pool.acquire('background:light', lightWords * 4, usage);
       f.encoder.clearBuffer(counts);
-      model = { size, planes, counts, frames: 0, lastLease: null };
+      // The histogram starts empty; the gain is written before it is read.
+      f.encoder.clearBuffer(light);
+      model = { size, planes, counts, light, frames: 0, lastLease: null };
       return model;
     };
 
@@ -146,7 +161,12 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
       const rec = PassRecorder.of(f, 'background');
       // threshold.wgsl's luma kernel reads only width..words, the first fields of this uniform too.
       if (!f.gray) rec.items('gray', k.gray, set.bind('gray', k.gray, [set.params, f.rgba!, set.gray]), set.words);
-      rec.items('mog2', k.mog2, set.bind('mog2', k.mog2, [set.params, gray, ...m.planes, m.counts, set.mask, set.shadow]), set.words);
+      const group = set.bind('mog2', k.mog2, [set.params, gray, ...m.planes, m.counts, set.mask, set.shadow, m.light]);
+      if (s.compensateLighting) {
+        rec.items('lightHistogram', k.lightHistogram, group, Math.ceil((Math.ceil(f.width / 4) * Math.ceil(f.height / 4)) / samplesPerInvocation));
+        rec.grid('lightGain', k.lightGain, group, 1);
+      }
+      rec.items('mog2', k.mog2, group, set.words);
       rec.end();
       return withFrame(f, { gray, mask: set.mask, shadow: set.shadow });
     };

@@ -6,6 +6,11 @@
 // dropped; a foreground pixel is shadow when it is a darker copy (ratio tau..1) of a background mode. The
 // reference is src/reference/backgroundCpu.ts, in the same f32 steps.
 //
+// Global lighting (a camera's exposure, a cloud, lights switched on): with `compensate`, a frame is first divided by
+// its gain against the model, the median ratio of gray to the heaviest mode's mean over one pixel in 16 (a
+// histogram of ratios, so moving objects, a minority, do not move it), and the model learns and tests the
+// compensated frame. The median walk runs on the GPU too: nothing is read back.
+//
 // One invocation per mask word (four pixels), so the mask, the shadow mask and the packed mode counts are
 // written whole. The modes live in three planes (weights, means, variances), mode k of pixel p at k·pixels + p.
 override WG: u32;
@@ -29,7 +34,16 @@ struct Params {
   shadows: u32,          // 1: detect shadows
   tau: f32,              // shadow: darkest ratio to the background
   foregroundLearning: f32, // factor on the rate for pixels found foreground (1: as OpenCV)
+  compensate: u32,       // 1: divide each frame by its gain against the model
 }
+
+// The lighting histogram: RATIO_BINS bins of gray / background mean, RATIO_SCALE bins per unit of ratio (the last
+// bin takes every larger ratio), then the gain the mog2 pass divides by (as f32 bits).
+const RATIO_BINS: u32 = 512u;
+const RATIO_SCALE: f32 = 128.0;
+const GAIN_AT: u32 = 512u;
+// Too few usable samples (a first frame, a black one): no compensation.
+const MIN_SAMPLES: u32 = 32u;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> gray: array<u32>;
@@ -39,6 +53,7 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> counts: array<u32>;   // modes used, 8 bits a pixel
 @group(0) @binding(6) var<storage, read_write> mask: array<u32>;     // foreground, shadows excluded
 @group(0) @binding(7) var<storage, read_write> shadow: array<u32>;
+@group(0) @binding(8) var<storage, read_write> light: array<atomic<u32>>;
 
 var<private> W: array<f32, MAX_MODES>;
 var<private> M: array<f32, MAX_MODES>;
@@ -158,19 +173,100 @@ fn update(p: u32, x: f32, used: u32) -> vec2<u32> {
   return vec2<u32>(kind, n);
 }
 
+fn grayOf(p: u32) -> u32 { return (gray[p / 4u] >> (8u * (p % 4u))) & 0xffu; }
+
+// One sample pixel in 16 (every fourth column of every fourth row): its ratio to its heaviest mode's mean, where
+// the model has a mode, the mean is not near black and the pixel is not saturated. Most ratios fall in a few bins
+// (the scene's light is one gain): each workgroup counts into its own histogram in workgroup memory and adds its
+// nonzero bins to the global one, rather than every sample contending for one global bin.
+const SAMPLES_PER_INVOCATION: u32 = 16u;
+var<workgroup> localBins: array<atomic<u32>, RATIO_BINS>;
+
+fn countSample(i: u32) {
+  let cols = (params.width + 3u) / 4u;
+  if (i >= cols * ((params.height + 3u) / 4u)) { return; }
+  let p = (i / cols) * 4u * params.width + (i % cols) * 4u;
+  if (((counts[p / 4u] >> (8u * (p % 4u))) & 0xffu) == 0u) { return; }
+  let mean = means[p];
+  let x = grayOf(p);
+  if (mean < 16.0 || x >= 255u) { return; }
+  atomicAdd(&localBins[min(RATIO_BINS - 1u, u32(f32(x) / mean * RATIO_SCALE))], 1u);
+}
+
+@compute @workgroup_size(WG)
+fn lightHistogram(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) li: u32) {
+  for (var b = li; b < RATIO_BINS; b += WG) { atomicStore(&localBins[b], 0u); }
+  workgroupBarrier();
+  let first = linearIndex(gid, nwg) * SAMPLES_PER_INVOCATION;
+  for (var k = 0u; k < SAMPLES_PER_INVOCATION; k++) { countSample(first + k); }
+  workgroupBarrier();
+  for (var b = li; b < RATIO_BINS; b += WG) {
+    let n = atomicLoad(&localBins[b]);
+    if (n != 0u) { atomicAdd(&light[b], n); }
+  }
+}
+
+// The histogram's median, interpolated within its bin, as the frame's gain (1 with too few samples); the
+// histogram cleared for the next frame. One workgroup: the bins scanned in workgroup memory (a single invocation
+// walking them in global memory took 0.14 ms on an H100), then the one bin where the count passes half says so.
+const GAIN_WG: u32 = 256u;
+var<workgroup> binScan: array<u32, RATIO_BINS>;
+
+@compute @workgroup_size(GAIN_WG)
+fn lightGain(@builtin(local_invocation_index) li: u32) {
+  for (var b = li; b < RATIO_BINS; b += GAIN_WG) {
+    binScan[b] = atomicLoad(&light[b]);
+    atomicStore(&light[b], 0u);
+  }
+  workgroupBarrier();
+  // Inclusive scan (Hillis–Steele), RATIO_BINS / GAIN_WG bins an invocation.
+  for (var d = 1u; d < RATIO_BINS; d <<= 1u) {
+    var v: array<u32, 2>;
+    for (var k = 0u; k < 2u; k++) {
+      let b = li + k * GAIN_WG;
+      v[k] = binScan[b];
+      if (b >= d) { v[k] += binScan[b - d]; }
+    }
+    workgroupBarrier();
+    for (var k = 0u; k < 2u; k++) { binScan[li + k * GAIN_WG] = v[k]; }
+    workgroupBarrier();
+  }
+  let total = binScan[RATIO_BINS - 1u];
+  if (total < MIN_SAMPLES) {
+    if (li == 0u) { atomicStore(&light[GAIN_AT], bitcast<u32>(1.0)); }
+    return;
+  }
+  let half = f32(total) * 0.5;
+  for (var k = 0u; k < 2u; k++) {
+    let b = li + k * GAIN_WG;
+    var below = 0u;
+    if (b > 0u) { below = binScan[b - 1u]; }
+    let n = binScan[b] - below;
+    // The first bin whose count reaches half: the one below half before it and at or past half with it.
+    if (f32(below) < half && f32(below + n) >= half) {
+      atomicStore(&light[GAIN_AT], bitcast<u32>((f32(b) + (half - f32(below)) / f32(n)) / RATIO_SCALE));
+    }
+  }
+}
+
 @compute @workgroup_size(WG)
 fn mog2(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let w = linearIndex(gid, nwg);
   if (w >= params.words) { return; }
   let g = gray[w];
   let c = counts[w];
+  var gain = 1.0;
+  if (params.compensate != 0u) { gain = bitcast<f32>(atomicLoad(&light[GAIN_AT])); }
   var fg = 0u;
   var sh = 0u;
   var nc = 0u;
   for (var k = 0u; k < 4u; k++) {
     let p = w * 4u + k;
     if (p >= params.pixels) { break; }
-    let r = update(p, f32((g >> (8u * k)) & 0xffu), (c >> (8u * k)) & 0xffu);
+    var x = f32((g >> (8u * k)) & 0xffu);
+    if (params.compensate != 0u) { x = x / gain; }
+    let r = update(p, x, (c >> (8u * k)) & 0xffu);
     if (r.x == 1u) { fg |= 0xffu << (8u * k); }
     if (r.x == 2u) { sh |= 0xffu << (8u * k); }
     nc |= r.y << (8u * k);

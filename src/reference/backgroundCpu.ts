@@ -34,6 +34,13 @@ export interface BackgroundSettings {
    * fixed rate 1/history, about 0.1·history/foregroundLearning frames. 0 never learns it.
    */
   foregroundLearning: number;
+  /**
+   * Divide each frame by its gain against the model before learning and testing it (not in OpenCV: false is its
+   * behaviour): the median ratio of gray to the background over one pixel in 16, so a change of exposure or light
+   * over the whole scene (a step or a ramp) is not taken for foreground. Moving objects, a minority of the pixels,
+   * do not move the median.
+   */
+  compensateLighting: boolean;
 }
 
 export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
@@ -50,6 +57,7 @@ export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
   complexityReduction: 0.05,
   learningRate: -1,
   foregroundLearning: 1,
+  compensateLighting: false,
 };
 
 /** The learning rate of the model's `frame`-th frame (1-based), as OpenCV picks it: the first always learns at 1/2. */
@@ -69,9 +77,13 @@ export class BackgroundModelCpu {
   readonly counts: Uint8Array;
   #frame = 0;
 
-  constructor(settings: BackgroundSettings, pixels: number) {
+  readonly #width: number;
+
+  constructor(settings: BackgroundSettings, width: number, height: number) {
+    const pixels = width * height;
     this.#s = settings;
     this.#pixels = pixels;
+    this.#width = width;
     this.weights = new Float32Array(settings.mixtures * pixels);
     this.means = new Float32Array(settings.mixtures * pixels);
     this.variances = new Float32Array(settings.mixtures * pixels);
@@ -85,12 +97,43 @@ export class BackgroundModelCpu {
     const prune = f(-alpha * f(s.complexityReduction));
     const mask = new Uint8Array(this.#pixels);
     const shadow = new Uint8Array(this.#pixels);
+    const gain = s.compensateLighting ? this.gain(gray) : 1;
     for (let p = 0; p < this.#pixels; p++) {
-      const kind = this.#update(p, gray[p], alpha, prune);
+      const kind = this.#update(p, gain === 1 ? gray[p] : f(gray[p] / gain), alpha, prune);
       if (kind === 1) mask[p] = 255;
       if (kind === 2) shadow[p] = 255;
     }
     return { mask, shadow };
+  }
+
+  /**
+   * The gain of a frame against the model as it stands (before the frame): the median of gray / the heaviest mode's
+   * mean over every fourth column of every fourth row, where the model has a mode, the mean is 16 or more and the
+   * pixel is not saturated; from a histogram of 512 bins of 1/128, interpolated within the median's bin; 1 with
+   * fewer than 32 such pixels. As shaders/background.wgsl (lightHistogram, lightGain).
+   */
+  gain(gray: ArrayLike<number>): number {
+    const histogram = new Uint32Array(512);
+    const w = this.#width;
+    const h = this.#pixels / w;
+    for (let y = 0; y < h; y += 4) {
+      for (let x = 0; x < w; x += 4) {
+        const p = y * w + x;
+        const mean = this.means[p];
+        if (this.counts[p] === 0 || mean < 16 || gray[p] >= 255) continue;
+        histogram[Math.min(511, Math.floor(f(f(gray[p] / mean) * 128)))]++;
+      }
+    }
+    const total = histogram.reduce((a, b) => a + b, 0);
+    if (total < 32) return 1;
+    const half = f(total * 0.5);
+    let below = 0;
+    for (let b = 0; b < 512; b++) {
+      const n = histogram[b];
+      if (below + n >= half) return f(f(b + f(f(half - below) / n)) / 128);
+      below += n;
+    }
+    return 1;
   }
 
   #update(p: number, x: number, alpha: number, prune: number): 0 | 1 | 2 {

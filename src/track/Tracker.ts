@@ -8,10 +8,11 @@
  *   are matched after the tracks seen last frame (DeepSORT's cascade, by recency): an object that passes behind a
  *   pillar keeps its id.
  * - A blob that covers the predicted boxes of several tracks (objects crossing or walking together) is not given to
- *   one of them: they all coast, marked `merged`, and pick their own blobs again when the group splits.
+ *   one of them: they all coast, marked `merged`, and pick their own blobs again when the group splits; a member
+ *   that clearly owns both of the blob's edges on an axis is measured on that axis meanwhile (measureGroup).
  * - Counting lines count each confirmed track's crossings, by direction; zones count occupancy and dwell time.
  */
-import { assignGated } from './assign.js';
+import { assignSparse, SparsePairs } from './assign.js';
 import { CentreGrid } from './CentreGrid.js';
 import { boxIou } from './boxIou.js';
 import { KalmanAxis } from './KalmanAxis.js';
@@ -67,8 +68,7 @@ export const defaultTrackerSettings: Readonly<TrackerSettings> = {
   zones: [],
 };
 
-/** Disallowed pairs cost this: more than any sum of allowed costs (each at most 1) over the tracks of a frame. */
-const forbidden = 1e9;
+const diagonalOf = (b: Box) => Math.sqrt((b[2] - b[0] + 1) ** 2 + (b[3] - b[1] + 1) ** 2);
 
 /** The part of box p inside box q. */
 const covered = (p: Box, q: Box): number => {
@@ -89,6 +89,13 @@ function crosses(l: CountingLine, px: number, py: number, qx: number, qy: number
   return Math.sign(t(l.a[0], l.a[1])) !== Math.sign(t(l.b[0], l.b[1]));
 }
 
+/** Where a track was last seen clearly on one side of line k (Track.lineSide). */
+function note(seen: Float64Array, k: number, sign: number, x: number, y: number): void {
+  seen[3 * k] = sign;
+  seen[3 * k + 1] = x;
+  seen[3 * k + 2] = y;
+}
+
 function inside(polygon: Zone['polygon'], x: number, y: number): boolean {
   let into = false;
   for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
@@ -107,13 +114,17 @@ class Track {
   unseen = 0;
   merged = false;
   blob: number;
-  /** The box predicted for this frame, before any measurement. */
+  /** The box predicted for this frame, before any measurement, and its diagonal. */
   predicted: Box;
+  predictedDiagonal = 0;
+  /** This frame: given a blob of its own; coasting in a group's blob. */
+  matched = false;
+  grouped = false;
   /** Centres, oldest first; each point is never changed once pushed, so results can share them. */
   trail: (readonly [number, number])[] = [];
   zonesIn = new Set<string>();
-  /** Per line: the side it was last seen clearly on (±1), and where. */
-  lineSide = new Map<string, [number, number, number]>();
+  /** Per line (three numbers each): the side it was last seen clearly on (±1, 0 not yet), and where. */
+  readonly lineSide: Float64Array;
   dwell = new Map<string, number>();
 
   constructor(
@@ -129,6 +140,7 @@ class Track {
     this.axes = [new KalmanAxis(cx, q, r, q), new KalmanAxis(cy, q, r, q), new KalmanAxis(w, q / 100, r, q / 100), new KalmanAxis(h, q / 100, r, q / 100)];
     this.blob = blob;
     this.predicted = box;
+    this.lineSide = new Float64Array(3 * s.lines.length);
     this.trail.push([cx, cy]);
   }
 
@@ -148,6 +160,58 @@ class Track {
     const z = [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box[2] - box[0] + 1, box[3] - box[1] + 1];
     this.axes.forEach((a, i) => a.update(z[i]));
   }
+
+  /**
+   * Folds in one axis (0: x, 1: y) of a group's blob where both of its edges on that axis are this track's (NaN
+   * where not) and their distance is near its predicted size: centre and size measured, the other axis left to
+   * the prediction.
+   */
+  measureEdges(axis: 0 | 1, low: number, high: number): void {
+    if (Number.isNaN(low) || Number.isNaN(high)) return;
+    // The edges of another object (a group formed where a blob is one object's, overlapping a smaller one's
+    // prediction): not this track's size.
+    const size = high - low + 1;
+    if (size > 1.25 * this.axes[axis + 2].p || size < 0.8 * this.axes[axis + 2].p) return;
+    this.axes[axis].update((low + high) / 2);
+    this.axes[axis + 2].update(high - low + 1);
+  }
+}
+
+/**
+ * A group's blob shows the outer edges of the objects in it: on each side, the member whose predicted edge is the
+ * outermost, clearly (by a fifth of its size, 3 px at least, over the next member), and near the blob's edge (within
+ * half its size), owns that edge; a member owning both edges of an axis (one object taller than the others walking
+ * in front of it, say) is measured on that axis, the rest coast on their prediction. Measuring single edges too (at
+ * the predicted size) scored worse in bench/trackEval.js: more identity switches (162 against 145, seed 1).
+ */
+function measureGroup(members: readonly Track[], blob: Box): void {
+  const edges = members.map(() => [NaN, NaN, NaN, NaN]);
+  for (let side = 0; side < 4; side++) {
+    // Sides 0, 1: the low x and y edges (outermost is least); 2, 3: the high ones.
+    const out = side < 2 ? -1 : 1;
+    const axis = side % 2;
+    let best = -1;
+    let next = -Infinity;
+    let bestAt = -Infinity;
+    members.forEach((t, i) => {
+      const at = out * t.predicted[side];
+      if (at > bestAt) {
+        next = bestAt;
+        bestAt = at;
+        best = i;
+      } else if (at > next) {
+        next = at;
+      }
+    });
+    const size = members[best].axes[axis + 2].p;
+    if (bestAt - next < Math.max(3, 0.2 * size) || Math.abs(out * bestAt - blob[side]) > 0.5 * size) continue;
+    edges[best][side] = blob[side];
+  }
+  members.forEach((t, i) => {
+    const [x0, y0, x1, y1] = edges[i];
+    t.measureEdges(0, x0, x1);
+    t.measureEdges(1, y0, y1);
+  });
 }
 
 export class Tracker {
@@ -156,14 +220,13 @@ export class Tracker {
   #nextId = 1;
   #lastUs: number | null = null;
   readonly #counts: TrackResults['counts'] = {};
-  readonly #lineLength = new Map<string, number>();
+  readonly #lineLength: number[];
+  readonly #pairs = new SparsePairs();
 
   constructor(settings: TrackerSettings) {
     this.#s = settings;
-    for (const l of settings.lines) {
-      this.#counts[l.id] = { forward: 0, backward: 0 };
-      this.#lineLength.set(l.id, Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]));
-    }
+    for (const l of settings.lines) this.#counts[l.id] = { forward: 0, backward: 0 };
+    this.#lineLength = settings.lines.map((l) => Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]));
   }
 
   /** Advances every track to this frame and matches them with its blobs; what the frame's result reports. */
@@ -173,79 +236,102 @@ export class Tracker {
     this.#lastUs = timeUs;
     const events: TrackEvent[] = [];
     for (const t of this.#tracks) {
-      t.axes.forEach((a) => a.predict(dt));
+      for (const a of t.axes) a.predict(dt);
       t.age++;
       t.blob = -1;
       t.predicted = t.box;
+      t.predictedDiagonal = diagonalOf(t.predicted);
+      t.matched = false;
+      t.grouped = false;
     }
-    const diagonalOf = (b: Box) => Math.sqrt((b[2] - b[0] + 1) ** 2 + (b[3] - b[1] + 1) ** 2);
 
-    // Blobs' centres and diagonals, bucketed: only near pairs are looked at (about 100 px cells).
-    const bx = boxes.map((b) => (b[0] + b[2]) / 2);
-    const by = boxes.map((b) => (b[1] + b[3]) / 2);
-    const diagonal = boxes.map(diagonalOf);
-    const maxBlob = diagonal.reduce((a, b) => Math.max(a, b), 0);
+    // Blobs' centres and diagonals, bucketed: only near pairs are looked at (128 px cells).
+    const n = boxes.length;
+    const bx = new Float64Array(n);
+    const by = new Float64Array(n);
+    const diagonal = new Float64Array(n);
+    let maxBlob = 0;
+    for (let j = 0; j < n; j++) {
+      const b = boxes[j];
+      bx[j] = (b[0] + b[2]) / 2;
+      by[j] = (b[1] + b[3]) / 2;
+      diagonal[j] = diagonalOf(b);
+      maxBlob = Math.max(maxBlob, diagonal[j]);
+    }
     const grid = new CentreGrid(bx, by, 128);
+    const near = new Int32Array(n);
 
     // Groups: a blob covering most of the predicted boxes of two or more tracks seen lately is theirs together.
-    const taken = new Uint8Array(boxes.length);
-    const merged = new Set<Track>();
-    const members = boxes.map((): Track[] => []);
+    const taken = new Uint8Array(n);
+    const members = new Int32Array(n);
+    const covering: [Track, number][] = [];
     for (const t of this.#tracks) {
       if (t.state === 'tentative' || t.unseen > 0.5) continue;
       const p = t.predicted;
-      const diag = diagonalOf(p);
       // Boxes that overlap have centres within half their diagonals' sum.
-      grid.near((p[0] + p[2]) / 2, (p[1] + p[3]) / 2, (diag + maxBlob) / 2, (j) => {
-        if (covered(p, boxes[j]) >= 0.5) members[j].push(t);
-      });
+      for (let k = 0, found = grid.near((p[0] + p[2]) / 2, (p[1] + p[3]) / 2, (t.predictedDiagonal + maxBlob) / 2, near); k < found; k++) {
+        const j = near[k];
+        if (covered(p, boxes[j]) < 0.5) continue;
+        members[j]++;
+        covering.push([t, j]);
+      }
     }
-    members.forEach((m, j) => {
-      if (m.length < 2) return;
+    const groups = new Map<number, Track[]>();
+    for (const [t, j] of covering) {
+      if (members[j] < 2) continue;
       taken[j] = 1;
-      m.forEach((t) => merged.add(t));
-    });
+      // A track under two groups' blobs is measured by the first only.
+      if (t.grouped) continue;
+      t.grouped = true;
+      const g = groups.get(j);
+      if (g) g.push(t);
+      else groups.set(j, [t]);
+    }
+    for (const [j, g] of groups) measureGroup(g, boxes[j]);
 
     // Matching in order of recency: tracks seen last frame (and new ones), then lost ones, each against what is left.
-    const matched = new Set<Track>();
-    const stages = [this.#tracks.filter((t) => !merged.has(t) && t.unseen === 0), this.#tracks.filter((t) => !merged.has(t) && t.unseen > 0)];
-    for (const stage of stages) {
-      const free = boxes.map((_, j) => j).filter((j) => !taken[j]);
+    const column = new Int32Array(n);
+    const pairs = this.#pairs;
+    for (const recent of [true, false]) {
+      const stage = this.#tracks.filter((t) => !t.grouped && (t.unseen === 0) === recent);
+      const free: number[] = [];
+      for (let j = 0; j < n; j++) column[j] = taken[j] ? -1 : free.push(j) - 1;
       if (stage.length === 0 || free.length === 0) continue;
-      const column = new Int32Array(boxes.length).fill(-1);
-      free.forEach((j, c) => (column[j] = c));
-      const cost = new Float64Array(stage.length * free.length).fill(forbidden);
+      pairs.clear();
       stage.forEach((t, r) => {
         const p = t.predicted;
-        const diag = diagonalOf(p);
+        const diag = t.predictedDiagonal;
         // The gate widens with the prediction's uncertainty (long-lost tracks may have drifted).
         const widen = 3 * t.spread;
-        const [px, py] = [(p[0] + p[2]) / 2, (p[1] + p[3]) / 2];
-        grid.near(px, py, s.gate * Math.max(diag, maxBlob) + widen, (j) => {
+        const px = (p[0] + p[2]) / 2;
+        const py = (p[1] + p[3]) / 2;
+        for (let k = 0, found = grid.near(px, py, s.gate * Math.max(diag, maxBlob) + widen, near); k < found; k++) {
+          const j = near[k];
           const c = column[j];
-          if (c < 0) return;
+          if (c < 0) continue;
           const d = Math.sqrt((px - bx[j]) ** 2 + (py - by[j]) ** 2);
           const reach = s.gate * Math.max(diag, diagonal[j]) + widen;
           // Farther apart than both half-diagonals together: no overlap, and out of reach if past it.
-          const o = d > (diag + diagonal[j]) / 2 ? 0 : boxIou(p[0], p[1], p[2], p[3], ...boxes[j]);
-          if (o > 0 || d <= reach) cost[r * free.length + c] = s.iouWeight * (1 - o) + (1 - s.iouWeight) * Math.min(1, d / reach);
-        });
+          const b = boxes[j];
+          const o = d > (diag + diagonal[j]) / 2 ? 0 : boxIou(p[0], p[1], p[2], p[3], b[0], b[1], b[2], b[3]);
+          if (o > 0 || d <= reach) pairs.add(r, c, s.iouWeight * (1 - o) + (1 - s.iouWeight) * Math.min(1, d / reach));
+        }
       });
-      assignGated(cost, stage.length, free.length, forbidden).forEach((c, r) => {
+      assignSparse(pairs, stage.length, free.length).forEach((c, r) => {
         if (c < 0) return;
         const t = stage[r];
         const j = free[c];
         t.measure(boxes[j]);
         t.blob = j;
+        t.matched = true;
         taken[j] = 1;
-        matched.add(t);
       });
     }
 
     // States and lifetimes.
     const kept: Track[] = [];
     for (const t of this.#tracks) {
-      if (matched.has(t)) {
+      if (t.matched) {
         t.hits = t.unseen === 0 || t.state !== 'tentative' ? t.hits + 1 : 1;
         t.unseen = 0;
         t.merged = false;
@@ -255,7 +341,7 @@ export class Tracker {
         } else if (t.state === 'lost') {
           t.state = 'confirmed';
         }
-      } else if (merged.has(t)) {
+      } else if (t.grouped) {
         // Seen, in a group: coasting, alive.
         t.merged = true;
         t.unseen = 0;
@@ -292,20 +378,24 @@ export class Tracker {
       // track is confirmed.
       if (t.blob < 0) continue;
       const margin = 0.1 * t.axes[3].p;
-      for (const l of s.lines) {
-        const d = side(l, cx, cy) / this.#lineLength.get(l.id)!;
+      const seen = t.lineSide;
+      for (let k = 0; k < s.lines.length; k++) {
+        const l = s.lines[k];
+        const d = side(l, cx, cy) / this.#lineLength[k];
         if (Math.abs(d) < margin) continue;
-        const was = t.lineSide.get(l.id);
-        if (!was || (t.state === 'tentative' && Math.sign(d) === was[0])) {
-          t.lineSide.set(l.id, [Math.sign(d), cx, cy]);
+        const sign = Math.sign(d);
+        const was = seen[3 * k];
+        if (was === 0 || (t.state === 'tentative' && sign === was)) {
+          note(seen, k, sign, cx, cy);
           continue;
         }
-        if (t.state === 'tentative' || Math.sign(d) === was[0]) {
-          if (t.state !== 'tentative') t.lineSide.set(l.id, [was[0], cx, cy]);
+        if (t.state === 'tentative' || sign === was) {
+          if (t.state !== 'tentative') note(seen, k, was, cx, cy);
           continue;
         }
-        t.lineSide.set(l.id, [Math.sign(d), cx, cy]);
-        if (!crosses(l, was[1], was[2], cx, cy)) continue; // went round the line's end
+        const [wx, wy] = [seen[3 * k + 1], seen[3 * k + 2]];
+        note(seen, k, sign, cx, cy);
+        if (!crosses(l, wx, wy, cx, cy)) continue; // went round the line's end
         // Forward: from the left of a→b to its right.
         const direction = d > 0 ? 'forward' : 'backward';
         this.#counts[l.id][direction]++;

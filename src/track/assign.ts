@@ -74,36 +74,96 @@ export function assign(cost: ArrayLike<number>, rows: number, cols: number): Int
  * Equal to `assign` followed by dropping disallowed pairs, since no group's choice changes another's.
  */
 export function assignGated(cost: ArrayLike<number>, rows: number, cols: number, limit: number): Int32Array {
+  const pairs = new SparsePairs();
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (cost[r * cols + c] < limit) pairs.add(r, c, cost[r * cols + c]);
+  return assignSparse(pairs, rows, cols);
+}
+
+/** The allowed pairs of a gated assignment, listed (the tracker finds them near each other, never all rows × cols). */
+export class SparsePairs {
+  length = 0;
+  rows = new Int32Array(64);
+  cols = new Int32Array(64);
+  costs = new Float64Array(64);
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  add(row: number, col: number, cost: number): void {
+    if (this.length === this.rows.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.rows = grow(this.rows);
+      this.cols = grow(this.cols);
+      this.costs = grow(this.costs);
+    }
+    this.rows[this.length] = row;
+    this.cols[this.length] = col;
+    this.costs[this.length++] = cost;
+  }
+}
+
+/**
+ * `assignGated` over a list of allowed pairs (each pair at most once): groups by union-find over the pairs alone, a
+ * group of one pair taken as it is (the usual case: objects apart), larger ones solved densely by `assign`.
+ */
+export function assignSparse(pairs: SparsePairs, rows: number, cols: number): Int32Array {
+  const rowToCol = new Int32Array(rows).fill(-1);
+  const n = pairs.length;
+  if (n === 0) return rowToCol;
   // Union-find over rows (0..rows-1) and columns (rows..rows+cols-1).
-  const parent = Int32Array.from({ length: rows + cols }, (_, i) => i);
+  const parent = new Int32Array(rows + cols);
+  for (let i = 0; i < parent.length; i++) parent[i] = i;
   const find = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]];
     return i;
   };
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      if (cost[r * cols + c] >= limit) continue;
-      const a = find(r);
-      const b = find(rows + c);
-      if (a !== b) parent[a] = b;
-    }
+  for (let k = 0; k < n; k++) {
+    const a = find(pairs.rows[k]);
+    const b = find(rows + pairs.cols[k]);
+    if (a !== b) parent[a] = b;
   }
-  const groups = new Map<number, { rows: number[]; cols: number[] }>();
-  const group = (i: number) => {
-    const root = find(i);
-    let g = groups.get(root);
-    if (!g) groups.set(root, (g = { rows: [], cols: [] }));
-    return g;
-  };
-  for (let r = 0; r < rows; r++) group(r).rows.push(r);
-  for (let c = 0; c < cols; c++) group(rows + c).cols.push(c);
-  const rowToCol = new Int32Array(rows).fill(-1);
-  for (const g of groups.values()) {
-    if (g.rows.length === 0 || g.cols.length === 0) continue;
-    const sub = new Float64Array(g.rows.length * g.cols.length);
-    g.rows.forEach((r, i) => g.cols.forEach((c, j) => (sub[i * g.cols.length + j] = cost[r * cols + c])));
-    assign(sub, g.rows.length, g.cols.length).forEach((j, i) => {
-      if (j >= 0 && sub[i * g.cols.length + j] < limit) rowToCol[g.rows[i]] = g.cols[j];
+  // Pairs per group; a group of one pair is matched outright.
+  const size = new Int32Array(rows + cols);
+  for (let k = 0; k < n; k++) size[find(pairs.rows[k])]++;
+  let big: Map<number, number[]> | null = null;
+  for (let k = 0; k < n; k++) {
+    const root = find(pairs.rows[k]);
+    if (size[root] === 1) {
+      rowToCol[pairs.rows[k]] = pairs.cols[k];
+      continue;
+    }
+    big ??= new Map();
+    let g = big.get(root);
+    if (!g) big.set(root, (g = []));
+    g.push(k);
+  }
+  if (!big) return rowToCol;
+  // Larger groups: local indices for their rows and columns, disallowed pairs at a cost above any allowed sum.
+  const local = new Int32Array(rows + cols).fill(-1);
+  for (const g of big.values()) {
+    const groupRows: number[] = [];
+    const groupCols: number[] = [];
+    for (const k of g) {
+      const r = pairs.rows[k];
+      const c = rows + pairs.cols[k];
+      if (local[r] < 0) local[r] = groupRows.push(r) - 1;
+      if (local[c] < 0) local[c] = groupCols.push(pairs.cols[k]) - 1;
+    }
+    const m = groupCols.length;
+    const sub = new Float64Array(groupRows.length * m).fill(Infinity);
+    let limit = 1;
+    for (const k of g) {
+      sub[local[pairs.rows[k]] * m + local[rows + pairs.cols[k]]] = pairs.costs[k];
+      limit += Math.abs(pairs.costs[k]);
+    }
+    for (let i = 0; i < sub.length; i++) if (sub[i] === Infinity) sub[i] = limit;
+    assign(sub, groupRows.length, m).forEach((j, i) => {
+      if (j >= 0 && sub[i * m + j] < limit) rowToCol[groupRows[i]] = groupCols[j];
     });
   }
   return rowToCol;

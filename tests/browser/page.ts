@@ -136,7 +136,7 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     const readPlane = (key: 'mask' | 'shadow') =>
       map((f: GpuFrame) => withRead(f, { key: key as 'labels', buffer: f[key]!, offset: 0, size: (w * h) / 4 * 4, decode: (b) => new Uint8Array(b, 0, w * h) as unknown as Uint32Array }));
     const got = await lastValueFrom(fromPixels(ctx, frames).pipe(background(), readPlane('mask'), readPlane('shadow'), readResults(), toArray()));
-    const model = new BackgroundModelCpu(backgroundSettings(), w * h);
+    const model = new BackgroundModelCpu(backgroundSettings(), w, h);
     frames.forEach((img, i) => {
       const want = model.apply(img.data);
       const r = got[i] as unknown as { mask: Uint8Array; shadow: Uint8Array };

@@ -23,9 +23,10 @@ interface Box {
 
 /**
  * A fixed camera: a textured background, Gaussian-ish noise, a bright box moving right and a dark one moving
- * down, the bright box casting a shadow (the background at 0.7) beside it, and light rising `ramp` per frame.
+ * down, the bright box casting a shadow (the background at 0.7) beside it, light rising `ramp` per frame, and the
+ * whole scene's brightness times `gainAt(frame)` (exposure).
  */
-function sequence(w: number, h: number, frames: number, seed: number, ramp = 0): { images: PixelImage[]; boxes: Box[][]; shadows: Box[] } {
+function sequence(w: number, h: number, frames: number, seed: number, ramp = 0, gainAt = (_t: number) => 1): { images: PixelImage[]; boxes: Box[][]; shadows: Box[] } {
   const r = rng(seed);
   const texture = Float64Array.from({ length: w * h }, (_, p) => 70 + 60 * Math.sin((p % w) / 7) * Math.cos(Math.floor(p / w) / 5) + 20 * r());
   const images: PixelImage[] = [];
@@ -47,7 +48,7 @@ function sequence(w: number, h: number, frames: number, seed: number, ramp = 0):
         if (inside(s, x, y)) v *= 0.7;
         if (inside(a, x, y)) v = 230;
         if (inside(b, x, y)) v = 15;
-        v += (r() + r() + r() - 1.5) * 4;
+        v = v * gainAt(t) + (r() + r() + r() - 1.5) * 4;
         data[y * w + x] = Math.max(0, Math.min(255, Math.round(v)));
       }
     }
@@ -61,7 +62,7 @@ function sequence(w: number, h: number, frames: number, seed: number, ramp = 0):
 /** Runs the GPU model and the CPU reference over `images`; per frame, the pixels whose mask or shadow differ. */
 async function compare(images: PixelImage[], options: BackgroundOptions) {
   const results = await run(ctx, images, background(options), readBytes('mask'), readBytes('shadow'));
-  const cpu = new BackgroundModelCpu(backgroundSettings(options), images[0].width * images[0].height);
+  const cpu = new BackgroundModelCpu(backgroundSettings(options), images[0].width, images[0].height);
   return images.map((img, i) => {
     const want = cpu.apply(img.data);
     const got = { mask: maskOf(results[i]), shadow: shadowOf(results[i]) };
@@ -89,10 +90,13 @@ describe('background', () => {
     ['a lighting ramp, 3 mixtures, fixed learning rate, no shadows', 160, 120, { mixtures: 3, learningRate: 0.02, detectShadows: false }, 0.6],
     ['short history, one mixture', 33, 9, { history: 20, mixtures: 1 }, 0],
     ['foreground learning at a tenth of the rate', 64, 48, { foregroundLearning: 0.1 }, 0],
+    ['lighting compensated through a ramp and steps', 83, 57, { compensateLighting: true }, 0.4],
   ];
+  // Exposure steps at frames 20 and 30 (brighter, then darker than at first), for every case.
+  const exposure = (t: number) => (t < 20 ? 1 : t < 30 ? 1.3 : 0.85);
   for (const [name, w, h, options, ramp] of cases) {
     it(`equals the CPU reference of the model within ${tolerance * 100} % of the pixels: ${name}`, async () => {
-      const { images } = sequence(w, h, 40, 5 + w, ramp);
+      const { images } = sequence(w, h, 40, 5 + w, ramp, exposure);
       const frames = await compare(images, options);
       frames.forEach((fr, i) => expect(fr.differ / fr.pixels, `frame ${i}`).toBeLessThanOrEqual(tolerance));
       // Nothing of the first frame is background (nothing learnt yet): foreground, or with shadows on, all shadow
@@ -118,6 +122,38 @@ describe('background', () => {
       // Far from both objects' paths and the shadow's: quiet.
       expect(cover(m, w, h, { x: 0, y: h - 20, w: 60, h: 20 }), `frame ${i} background`).toBeLessThan(0.01);
     }
+  });
+
+  it("takes a change of the whole scene's brightness for light, not foreground, with compensateLighting", async () => {
+    const [w, h] = [160, 120];
+    // Brighter by 35 % at frame 30, then darker by 30 % at frame 45 (exposure, clouds, lights switched on).
+    const gainAt = (t: number) => (t < 30 ? 1 : t < 45 ? 1.35 : 0.95);
+    const { images, boxes } = sequence(w, h, 60, 9, 0, gainAt);
+    const options = { learningRate: 0.005, detectShadows: false };
+    const [plain, compensated] = await Promise.all([
+      run(ctx, images, background(options), readBytes('mask')),
+      run(ctx, images, background({ ...options, compensateLighting: true }), readBytes('mask')),
+    ]);
+    const quiet: Box = { x: 0, y: h - 20, w: 60, h: 20 };
+    for (const i of [30, 31, 40, 45, 46, 59]) {
+      // Without compensation the step up is foreground everywhere (the step back down to 0.95 matches the old
+      // background again); with it the background stays quiet and the objects are still found.
+      if (i < 45) expect(cover(maskOf(plain[i]), w, h, quiet), `frame ${i} plain`).toBeGreaterThan(0.5);
+      const m = maskOf(compensated[i]);
+      expect(cover(m, w, h, quiet), `frame ${i} compensated background`).toBeLessThan(0.01);
+      for (const q of boxes[i]) expect(cover(m, w, h, q), `frame ${i} object at ${q.x},${q.y}`).toBeGreaterThan(0.9);
+    }
+    // The gain the CPU reference finds for the steps.
+    const cpu = new BackgroundModelCpu(backgroundSettings({ ...options, compensateLighting: true }), w, h);
+    const gains = images.map((img) => {
+      const g = cpu.gain(img.data);
+      cpu.apply(img.data);
+      return g;
+    });
+    expect(gains[0]).toBe(1);
+    expect(Math.abs(gains[29] - 1)).toBeLessThan(0.01);
+    expect(Math.abs(gains[30] - 1.35)).toBeLessThan(0.02);
+    expect(Math.abs(gains[50] - 0.95)).toBeLessThan(0.02);
   });
 
   it('keeps what stops foreground for longer with foregroundLearning below 1', async () => {
@@ -174,7 +210,7 @@ describe('background', () => {
   });
 
   it('refuses bad options with InvalidOptionError, and frames without pixels on the stream', async () => {
-    const bad: unknown[] = [{ foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { complexityReduction: Number.NaN }, null];
+    const bad: unknown[] = [{ foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { compensateLighting: 1 }, { complexityReduction: Number.NaN }, null];
     for (const o of bad) expect(() => background(o as BackgroundOptions), JSON.stringify(o)).toThrow(InvalidOptionError);
     const noPixels = (await import('rxjs')).map((f: import('../../index.js').GpuFrame) => ({ ...f, rgba: null, gray: null }));
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], noPixels, background())).rejects.toThrow(InvalidFrameError);

@@ -64,6 +64,32 @@ describe('Tracker', () => {
     expect(results.flatMap((r) => r.events).filter((e) => e.type === 'left')).toEqual([]);
   });
 
+  it('measures a group member on an axis whose both edges are its own: a tall object turning while a short one passes', () => {
+    // A tall object walks right; a short one walks left across it at mid height. While they are one blob, the tall
+    // one turns downwards (1 px a frame): its top and bottom are the blob's, so its track follows; coasting alone
+    // on its old velocity it would end the group ~10 px too high.
+    const short: Mover = { x: 200, y: 118, vx: -1, vy: 0, w: 20, h: 24 };
+    const tallAt = (t: number): Box => {
+      const x = 40 + 2 * t;
+      const y = 100 + Math.max(0, t - 48);
+      return [x, y, x + 19, y + 59];
+    };
+    const results = run({}, 80, (t) => {
+      const tall = tallAt(t);
+      const other = boxOf(short, t);
+      return overlap(tall, other) ? [union(tall, other)] : [tall, other];
+    });
+    // Together from about frame 47 to 59.
+    const together = results.map((r, t) => (r.tracks.some((k) => k.merged) ? t : -1)).filter((t) => t >= 0);
+    expect(together.length).toBeGreaterThan(5);
+    const last = together[together.length - 1];
+    const want = tallAt(last);
+    const track = nearest(results[last], (want[0] + want[2]) / 2, (want[1] + want[3]) / 2);
+    expect(track.merged).toBe(true);
+    expect(Math.abs(track.box[1] - want[1]), `top at frame ${last}`).toBeLessThan(2.5);
+    expect(Math.abs(track.box[3] - want[3]), `bottom at frame ${last}`).toBeLessThan(2.5);
+  });
+
   it('keeps an id through more than a second behind a pillar', () => {
     const a: Mover = { x: 0, y: 50, vx: 3, vy: 0, w: 24, h: 40 };
     const results = run({}, 120, (t) => blobs([a], t, [[140, 240]]));

@@ -1,0 +1,23 @@
+// The tracker's spatial lookup (near blobs of a track) against brute force, with negative coordinates and far queries.
+import { describe, expect, it } from 'vitest';
+import { CentreGrid } from '../../src/track/CentreGrid.js';
+import { rng } from '../../src/reference/images.js';
+
+describe('CentreGrid', () => {
+  it('finds every point within the distance, each once, wherever the query lies', () => {
+    const r = rng(7);
+    for (let k = 0; k < 200; k++) {
+      const n = Math.floor(r() * 60);
+      // Points anywhere, negative coordinates included; queries inside, beside and far from them.
+      const xs = Array.from({ length: n }, () => (r() - 0.2) * 900);
+      const ys = Array.from({ length: n }, () => (r() - 0.2) * 500);
+      const grid = new CentreGrid(xs, ys, 32 + r() * 128);
+      const out = new Int32Array(n);
+      const [x, y, radius] = [(r() - 0.5) * 3000, (r() - 0.5) * 2000, r() < 0.2 ? 5000 : r() * 300];
+      const found = [...out.subarray(0, grid.near(x, y, radius, out))];
+      expect(new Set(found).size, `#${k}`).toBe(found.length);
+      const within = xs.map((_, i) => i).filter((i) => Math.hypot(xs[i] - x, ys[i] - y) <= radius);
+      for (const i of within) expect(found, `#${k} point ${i}`).toContain(i);
+    }
+  });
+});
