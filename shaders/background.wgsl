@@ -173,7 +173,7 @@ fn update(p: u32, x: f32, used: u32) -> vec2<u32> {
   return vec2<u32>(kind, n);
 }
 
-fn grayOf(p: u32) -> u32 { return (gray[p / 4u] >> (8u * (p % 4u))) & 0xffu; }
+#include "common/gray.wgsl"
 
 // One sample pixel in 16 (every fourth column of every fourth row): its ratio to its heaviest mode's mean, where
 // the model has a mode, the mean is not near black and the pixel is not saturated. Most ratios fall in a few bins
@@ -188,7 +188,7 @@ fn countSample(i: u32) {
   let p = (i / cols) * 4u * params.width + (i % cols) * 4u;
   if (((counts[p / 4u] >> (8u * (p % 4u))) & 0xffu) == 0u) { return; }
   let mean = means[p];
-  let x = grayOf(p);
+  let x = grayAt(p);
   if (mean < 16.0 || x >= 255u) { return; }
   atomicAdd(&localBins[min(RATIO_BINS - 1u, u32(f32(x) / mean * RATIO_SCALE))], 1u);
 }

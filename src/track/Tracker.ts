@@ -173,7 +173,7 @@ class Track {
     const size = high - low + 1;
     if (size > 1.25 * this.axes[axis + 2].p || size < 0.8 * this.axes[axis + 2].p) return;
     this.axes[axis].update((low + high) / 2);
-    this.axes[axis + 2].update(high - low + 1);
+    this.axes[axis + 2].update(size);
   }
 }
 
