@@ -85,7 +85,7 @@ const commands = {
   },
   markers: {
     usage: markersUsage,
-    options: { 'out-dir': text, dictionary: text, windows: text, offset: text, 'min-side': text },
+    options: { 'out-dir': text, dictionary: text, windows: text, offset: text, 'min-side': text, camera: text, 'camera-file': text, 'marker-size': text },
     run: (values: Values, files: string[]) => runMarkers(parseMarkersArgs(values, files)),
   },
   track: {

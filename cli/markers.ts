@@ -3,10 +3,26 @@
  * DIR/<name>.json, and of each video frame as a line of DIR/<name>.jsonl. One GPU device serves every file; a
  * file that fails is reported and the rest still run. Built on the public entry points only.
  */
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastValueFrom } from 'rxjs';
-import { fromPixels, markerDictionaryNames, markers, readResults, type DetectedMarker, type GpuContext, type MarkersOptions } from '../index.js';
+import { map } from 'rxjs';
+import {
+  MarkerPoser,
+  fromPixels,
+  markerDictionaryNames,
+  markers,
+  parseCamera,
+  poserSettings,
+  readOpenCvCalibration,
+  readResults,
+  type CameraModel,
+  type FrameResult,
+  type GpuContext,
+  type MarkerPose,
+  type MarkersOptions,
+} from '../index.js';
 import { readPng } from '../node.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
 
@@ -14,6 +30,8 @@ export interface MarkersCommand {
   files: string[];
   outDir: string;
   options: MarkersOptions;
+  /** With --camera (or --camera-file) and --marker-size: each marker's pose too. */
+  pose: { camera: CameraModel; markerSize: number } | null;
 }
 
 export const markersUsage = `Usage: flowmark markers <png|mp4...> --dictionary NAME --out-dir DIR [options]
@@ -33,6 +51,15 @@ Options:
   --windows W,W,...        adaptive threshold windows, odd (default 31,9)
   --offset C               adaptive threshold offset (default 7)
   --min-side N             smallest marker side in pixels (default 8)
+  --camera fx,fy,cx,cy[,k1,k2,p1,p2[,k3]]
+                           the camera's intrinsics and distortion (OpenCV's model), to add each marker's pose
+  --camera-file FILE       the same from an OpenCV calibration file (cv::FileStorage YAML or JSON)
+  --marker-size S          the markers' printed side (outer black border), in the unit wanted for tvec
+
+With a camera and --marker-size each marker also gets "rvec" and "tvec" as OpenCV's solvePnP gives them (the
+marker's centre and axes in the camera's frame: x right, y up, z out of the marker; tvec in the unit of S),
+"quaternion" [x,y,z,w] and "error" (reprojection, pixels): IPPE refined by Gauss-Newton; in a video the pose of the
+two a square allows that agrees with the marker's previous frame is kept where both fit about as well. No smoothing.
 `;
 
 export function parseMarkersArgs(values: Record<string, string | boolean | undefined>, files: string[]): MarkersCommand {
@@ -51,20 +78,59 @@ export function parseMarkersArgs(values: Record<string, string | boolean | undef
   } catch (e) {
     throw new UsageError((e as Error).message.replace(/^markers: /, '--'));
   }
+  let pose: MarkersCommand['pose'] = null;
+  const cameraText = values.camera;
+  const cameraFile = values['camera-file'];
+  const size = values['marker-size'];
+  if (cameraText !== undefined || cameraFile !== undefined || size !== undefined) {
+    if ((cameraText === undefined) === (cameraFile === undefined)) throw new UsageError('a pose needs one of --camera or --camera-file, and --marker-size');
+    const markerSize = Number(size);
+    if (size === undefined || !(markerSize > 0) || !Number.isFinite(markerSize)) throw new UsageError(`--marker-size must be a positive number, got ${String(size)}`);
+    let camera: CameraModel;
+    try {
+      camera = typeof cameraText === 'string' ? parseCamera(cameraText) : readOpenCvCalibration(readCameraFile(String(cameraFile)));
+    } catch (e) {
+      throw new UsageError((e as Error).message.replace(/^camera: /, typeof cameraText === 'string' ? '--camera: ' : '--camera-file: '));
+    }
+    pose = { camera, markerSize };
+  }
   checkOutputClashes(files, outDir, (f) => ({ names: [`${outputStem(f)}.${isVideo(f) ? 'jsonl' : 'json'}`], framePrefix: null }));
-  return { files, outDir, options };
+  return { files, outDir, options, pose };
 }
 
-const markersJson = (found: DetectedMarker[]) => found.map((m) => ({ id: m.id, corners: m.corners }));
+function readCameraFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--camera-file: cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** Poses for each frame of one input (a poser per input: a video's flips are kept from frame to frame), no smoothing. */
+function poses(cmd: MarkersCommand): (r: FrameResult) => FrameResult {
+  if (!cmd.pose) return (r) => r;
+  const poser = new MarkerPoser(poserSettings({ ...cmd.pose, smoothing: false }));
+  return (r) => ({ ...r, poses: poser.update(r.markers!.found, r.timeUs) });
+}
+
+function markersJson(r: FrameResult) {
+  const byId = new Map<number, MarkerPose>((r.poses?.markers ?? []).map((p) => [p.id, p]));
+  return r.markers!.found.map((m) => {
+    const p = byId.get(m.id);
+    // A second marker with one id has no pose of its own (the poser follows one per id).
+    if (!p || p.corners.some((c, k) => c[0] !== m.corners[k][0] || c[1] !== m.corners[k][1])) return { id: m.id, corners: m.corners };
+    return { id: m.id, corners: m.corners, rvec: p.rvec, tvec: p.tvec, quaternion: p.quaternion, error: p.error };
+  });
+}
 
 /** Runs the command; returns the process exit code (1 if any file failed). */
 export function runMarkers(cmd: MarkersCommand, log = console.log, warn = console.error): Promise<number> {
   return runOverInputs(cmd.files, cmd.outDir, async (ctx, file) => {
     if (isVideo(file)) return markersOfVideo(ctx, file, cmd, log);
     const img = await readPng(file, { maxPixels: ctx.maxFramePixels });
-    const result = await lastValueFrom(fromPixels(ctx, [img]).pipe(markers(cmd.options), readResults()));
+    const result = await lastValueFrom(fromPixels(ctx, [img]).pipe(markers(cmd.options), readResults(), map(poses(cmd))));
     const found = result.markers!.found;
-    await writeFile(join(cmd.outDir, `${outputStem(file)}.json`), JSON.stringify({ width: img.width, height: img.height, markers: markersJson(found) }) + '\n');
+    await writeFile(join(cmd.outDir, `${outputStem(file)}.json`), JSON.stringify({ width: img.width, height: img.height, markers: markersJson(result) }) + '\n');
     const gpuMs = result.timings.reduce((s, t) => s + t.ms, 0);
     log(`${file}: ${img.width}x${img.height}, ${found.length} markers${found.length ? ` (${found.map((m) => m.id).join(', ')})` : ''}, GPU ${ctx.features.timestamps ? gpuMs.toFixed(3) + ' ms' : 'n/a'}`);
   }, warn);
@@ -73,10 +139,9 @@ export function runMarkers(cmd: MarkersCommand, log = console.log, warn = consol
 /** One video: a JSON line per frame, written as each frame completes. */
 async function markersOfVideo(ctx: GpuContext, file: string, cmd: MarkersCommand, log: (s: string) => void): Promise<void> {
   let seen = 0;
-  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${outputStem(file)}.jsonl`), (frames) => frames.pipe(markers(cmd.options), readResults()), (r) => {
-    const found = r.markers!.found;
-    seen += found.length;
-    return JSON.stringify({ frame: r.seq, timeUs: r.timeUs, markers: markersJson(found) }) + '\n';
+  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${outputStem(file)}.jsonl`), (frames) => frames.pipe(markers(cmd.options), readResults(), map(poses(cmd))), (r) => {
+    seen += r.markers!.found.length;
+    return JSON.stringify({ frame: r.seq, timeUs: r.timeUs, markers: markersJson(r) }) + '\n';
   });
   const v = done.info;
   log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${seen} markers, ${(done.frames / done.seconds).toFixed(1)} frames/s`);

@@ -108,6 +108,35 @@ export interface TrackResults {
   zones: Record<string, { occupancy: number; dwell: Record<number, number> }>;
 }
 
+/** A marker's pose from `pose()`: the marker's frame (x right, y up, z out of the marker, origin at its centre) in the camera's. */
+export interface MarkerPose {
+  id: number;
+  /** Rotation vector and translation as OpenCV's `solvePnP` gives them: X_camera = R X_marker + t, t in the unit of `markerSize`. */
+  rvec: [number, number, number];
+  tvec: [number, number, number];
+  /** The same rotation as a unit quaternion [x, y, z, w] (three.js's order). */
+  quaternion: [number, number, number, number];
+  /** Root mean square reprojection error of the corners, pixels (undistorted). */
+  error: number;
+  /** The other pose the square's image allows (IPPE's second solution, refined), and its error. */
+  alternative: { rvec: [number, number, number]; tvec: [number, number, number]; error: number };
+  /** Both poses fit about as well: the one nearer the previous frame's was kept. */
+  ambiguous: boolean;
+  /** Seen this frame (false: kept from an earlier frame while it is not yet lost). */
+  seen: boolean;
+  /** The corners the pose was computed from (smoothed, when smoothing is on), pixels. */
+  corners: [[number, number], [number, number], [number, number], [number, number]];
+}
+
+export type PoseEvent = { type: 'found' | 'lost'; id: number; timeUs: number };
+
+/** `pose()`'s per-frame result. */
+export interface PoseResults {
+  /** Markers found (seen for `foundAfter` frames in a row) and not lost, by id. */
+  markers: MarkerPose[];
+  events: PoseEvent[];
+}
+
 export interface ResultValues {
   labeling?: LabelInfo;
   threshold?: ThresholdInfo;
@@ -121,6 +150,8 @@ export interface ResultValues {
   dots?: DetectedDot[];
   /** Tracked objects from `track()` (on the CPU, after `readResults()`). */
   tracks?: TrackResults;
+  /** Markers' poses from `pose()` (on the CPU, after `markers()` and `readResults()`). */
+  poses?: PoseResults;
 }
 
 export interface FrameResult extends ResultValues {

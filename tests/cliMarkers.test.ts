@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { markerDictionary } from '../index.js';
+import { markerDictionary, projectPoints, rotationBetween, rotationFromVector, squareCorners, type Mat3 } from '../index.js';
 import { detectMarkersCpu, markerScene } from '../src/reference/index.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
@@ -18,15 +18,30 @@ const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-markers-'));
 const dict = markerDictionary('DICT_6X6_250');
 const scene = markerScene(4400, { width: 360, height: 260, markerSize: 6, bits: (id) => dict.bits(id), ids: [5, 77, 201], side: [50, 90], maxTilt: 35, blur: 0.5, noise: 2, clutter: 5 });
 
+// A frame of two markers at known poses seen by a known pinhole camera (fx, fy, cx, cy), 5 cm markers.
+const posed = [
+  { id: 9, R: rotationFromVector([2.7, 0.5, 0.3]), t: [-0.06, 0.01, 0.32] },
+  { id: 130, R: rotationFromVector([-2.5, -0.2, 0.6]), t: [0.07, -0.02, 0.36] },
+];
+const poseScene = markerScene(4401, {
+  width: 360, height: 260, markerSize: 6, bits: (id) => dict.bits(id), ids: posed.map((p) => p.id), side: [50, 50], maxTilt: 0, blur: 0.6, noise: 2, clutter: 4,
+  place: (k) => ({ corners: projectPoints({ fx: 400, fy: 400, cx: 180, cy: 130, distortion: [0, 0, 0, 0, 0] }, posed[k].R, posed[k].t, squareCorners(0.05)) as never }),
+});
+
+function writeGrayPng(path: string, s: { width: number; height: number; gray: Uint8Array }) {
+  const png = new PNG({ width: s.width, height: s.height, colorType: 0, inputColorType: 6 });
+  for (let p = 0; p < s.width * s.height; p++) png.data.set([s.gray[p], s.gray[p], s.gray[p], 255], 4 * p);
+  writeFileSync(path, PNG.sync.write(png, { colorType: 0, inputColorType: 6 }));
+}
+
 function run(args: string[]) {
   return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 180_000 });
 }
 
 beforeAll(() => {
   expect(existsSync(cli), 'build first: npm run build').toBe(true);
-  const png = new PNG({ width: scene.width, height: scene.height, colorType: 0, inputColorType: 6 });
-  for (let p = 0; p < scene.width * scene.height; p++) png.data.set([scene.gray[p], scene.gray[p], scene.gray[p], 255], 4 * p);
-  writeFileSync(join(dir, 'board.png'), PNG.sync.write(png, { colorType: 0, inputColorType: 6 }));
+  writeGrayPng(join(dir, 'board.png'), scene);
+  writeGrayPng(join(dir, 'posed.png'), poseScene);
 });
 
 describe('flowmark markers', () => {
@@ -69,6 +84,36 @@ describe('flowmark markers', () => {
     // H.264 at CRF 24 softens the edges: nearly every marker, within a few tenths of a pixel.
     expect(found).toBeGreaterThanOrEqual(0.95 * truth.frames.reduce((s, f) => s + f.length, 0));
     expect(Math.sqrt(errs.reduce((s, e) => s + e * e, 0) / errs.length)).toBeLessThan(0.3);
+  });
+
+  it('adds each marker\'s pose with --camera (or an OpenCV calibration file) and --marker-size: within 1° and 1 % of the truth', () => {
+    const png = join(dir, 'posed.png');
+    const calibration = join(dir, 'camera.yml');
+    writeFileSync(calibration, '%YAML:1.0\n---\ncamera_matrix: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n   data: [ 400., 0., 180., 0., 400.,\n       130., 0., 0., 1. ]\ndistortion_coefficients: !!opencv-matrix\n   rows: 1\n   cols: 5\n   dt: d\n   data: [ 0., 0., 0., 0., 0. ]\n');
+    for (const cameraArgs of [['--camera', '400,400,180,130'], ['--camera-file', calibration]]) {
+      const out = join(dir, `pose-out-${cameraArgs[0].slice(2)}`);
+      const r = run(['markers', png, '--dictionary', 'DICT_6X6_250', '--out-dir', out, ...cameraArgs, '--marker-size', '0.05']);
+      expect(r.status, r.stderr).toBe(0);
+      const json = JSON.parse(readFileSync(join(out, 'posed.json'), 'utf8'));
+      expect(json.markers.map((m: { id: number }) => m.id).sort((a: number, b: number) => a - b)).toEqual([9, 130]);
+      for (const m of json.markers) {
+        expect(Object.keys(m)).toEqual(['id', 'corners', 'rvec', 'tvec', 'quaternion', 'error']);
+        const want = posed.find((p) => p.id === m.id)!;
+        expect(rotationBetween(rotationFromVector(m.rvec), want.R as Mat3) * (180 / Math.PI)).toBeLessThan(1);
+        expect(Math.hypot(m.tvec[0] - want.t[0], m.tvec[1] - want.t[1], m.tvec[2] - want.t[2]) / Math.hypot(...want.t)).toBeLessThan(0.01);
+      }
+    }
+    for (const args of [
+      ['--camera', '400,400,180'],
+      ['--camera', '400,400,180,130'],
+      ['--marker-size', '0.05'],
+      ['--camera', '400,400,180,130', '--marker-size', '-1'],
+      ['--camera-file', join(dir, 'missing.yml'), '--marker-size', '1'],
+    ]) {
+      const r = run(['markers', png, '--dictionary', 'DICT_6X6_250', '--out-dir', dir, ...args]);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/Usage: flowmark markers/);
+    }
   });
 
   it('refuses a missing or unknown dictionary and bad options with the usage (exit 2)', () => {

@@ -5,43 +5,12 @@
  * centres at integer coordinates, the outer corners of the black border, ordered top-left, top-right,
  * bottom-right, bottom-left as the marker is printed.
  */
+import { homography, type Homography } from '../pose/homography.js';
 import { rng } from './images.js';
 
+export { homography, type Homography };
+
 export type Point = [number, number];
-/** Row-major 3×3. */
-export type Homography = number[];
-
-/** The homography taking the four `from` points to the four `to` points (direct linear solve, h33 = 1). */
-export function homography(from: Point[], to: Point[]): Homography {
-  const a: number[][] = [];
-  const b: number[] = [];
-  for (let i = 0; i < 4; i++) {
-    const [x, y] = from[i];
-    const [u, v] = to[i];
-    a.push([x, y, 1, 0, 0, 0, -u * x, -u * y]);
-    b.push(u);
-    a.push([0, 0, 0, x, y, 1, -v * x, -v * y]);
-    b.push(v);
-  }
-  return [...solve(a, b), 1];
-}
-
-/** Gaussian elimination with partial pivoting. */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
-    [m[c], m[p]] = [m[p], m[c]];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = m[r][c] / m[c][c];
-      for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k];
-    }
-  }
-  return m.map((row, i) => row[n] / row[i]);
-}
 
 /** The mean of some points (a quad's centre). */
 export function centreOf(points: readonly (readonly [number, number])[]): Point {
@@ -101,6 +70,8 @@ export interface Placement {
   tilt: number;
   spin: number;
   axis: number;
+  /** The marker's outer corners in the image, as printed (top-left first, clockwise), overriding the rest (a pose seen by a pinhole camera, say). */
+  corners?: [Point, Point, Point, Point];
 }
 
 export interface MarkerScene {
@@ -155,7 +126,7 @@ export function markerScene(seed: number, o: SceneOptions): MarkerScene {
       spin: r() * 2 * Math.PI,
       axis: r() * Math.PI,
     };
-    const { side, cx, cy, tilt, spin, axis } = { ...drawn, ...o.place?.(k) };
+    const { side, cx, cy, tilt, spin, axis, corners } = { ...drawn, ...o.place?.(k) } as Placement;
     // The marker's plane turned `tilt` about an in-plane axis, seen by a pinhole camera whose focal length puts
     // the untilted marker at `side` pixels.
     const f = 4 * side;
@@ -177,7 +148,7 @@ export function markerScene(seed: number, o: SceneOptions): MarkerScene {
     const S = n + 2;
     const half = S / 2;
     const canon: Point[] = [[0, 0], [S, 0], [S, S], [0, S]];
-    const image = canon.map(([u, v]) => project([((u - half) / S) * side, ((v - half) / S) * side]));
+    const image = corners ?? canon.map(([u, v]) => project([((u - half) / S) * side, ((v - half) / S) * side]));
     const H = homography(canon, image);
     const Hi = invertHomography(H);
     const bits = o.bits(id);
