@@ -26,7 +26,7 @@ export { cameraModel, parseCamera, readOpenCvCalibration, toNormalised, toPixels
 export { ippeSquare, squareCorners } from './src/pose/ippeSquare.js';
 export { refinePose, reprojectionError, type PoseSolution } from './src/pose/refinePose.js';
 export { OneEuroFilter, defaultOneEuro, type OneEuroSettings } from './src/pose/OneEuroFilter.js';
-export { rotationFromVector, vectorFromRotation, quaternionFromRotation, rotationBetween, type Mat3, type Vec3 } from './src/pose/rotation.js';
+export { rotationFromVector, vectorFromRotation, quaternionFromRotation, rotationBetween, mul3, type Mat3, type Vec3 } from './src/pose/rotation.js';
 export { markerDictionary, markerDictionaryNames, MarkerDictionary, type MarkerMatch, type MarkerDictionaryName } from './nodes/markers/MarkerDictionary.js';
 export { markers, type MarkersOptions } from './nodes/markers.js';
 export { dots, type DotsOptions } from './nodes/dots.js';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { lastValueFrom, of, toArray } from 'rxjs';
-import { GpuContext, cameraModel, fromPixels, ippeSquare, markerDictionary, markers, pose, projectPoints, readResults, rotationBetween, rotationFromVector, squareCorners, toNormalised, vectorFromRotation, type FrameResult, type Mat3 } from '../index.js';
+import { GpuContext, cameraModel, fromPixels, mul3, ippeSquare, markerDictionary, markers, pose, projectPoints, readResults, rotationBetween, rotationFromVector, squareCorners, toNormalised, vectorFromRotation, type FrameResult, type Mat3 } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { markerScene, rng, type MarkerScene } from '../src/reference/index.js';
 import { runMain } from './timing.js';
@@ -26,7 +26,6 @@ const camera = cameraModel({ fx: 600, fy: 600, cx: 319.5, cy: 239.5 });
 const side = 0.05;
 const dict = markerDictionary('DICT_4X4_50');
 const deg = 180 / Math.PI;
-const mul = (a: Mat3, b: Mat3): Mat3 => [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j]));
 const facing = rotationFromVector([Math.PI, 0, 0]);
 
 interface Truth {
@@ -51,7 +50,7 @@ function makeSet(n: number, seed: number): { scene: MarkerScene; truth: Truth[] 
       const z = 0.25 + r() * 0.95;
       const tilt = (r() * 70) / deg;
       const axis = r() * Math.PI * 2;
-      const R = mul(rotationFromVector([Math.cos(axis) * tilt, Math.sin(axis) * tilt, (r() - 0.5) * 2 * Math.PI]), facing);
+      const R = mul3(rotationFromVector([Math.cos(axis) * tilt, Math.sin(axis) * tilt, (r() - 0.5) * 2 * Math.PI]), facing);
       // Thirds of the frame's width, so that markers stay apart.
       const u = ((k + 0.2 + 0.6 * r()) / 3) * width;
       const v = (0.25 + 0.5 * r()) * height;
@@ -140,7 +139,7 @@ async function main(): Promise<void> {
   score('OpenCV corners (SUBPIX), OpenCV IPPE_SQUARE', truths, solve(cvCorners));
 
   // Temporal: one marker at rest (60 frames, new noise each), and one moving at constant speed.
-  const still: Truth = { id: 5, R: mul(rotationFromVector([0.35, 0.2, 0.3]), facing), t: [0.02, -0.01, 0.6] };
+  const still: Truth = { id: 5, R: mul3(rotationFromVector([0.35, 0.2, 0.3]), facing), t: [0.02, -0.01, 0.6] };
   const rest = await detect(Array.from({ length: 90 }, (_, f) => render(70_000 + f, [still], 3, 0.7)));
   const moving = Array.from({ length: 60 }, (_, f): Truth => ({ ...still, t: [-0.1 + 0.004 * f, -0.01, 0.6] }));
   const motion = await detect(moving.map((m, f) => render(80_000 + f, [m], 3, 0.7)));

@@ -9,6 +9,7 @@ import {
   cameraModel,
   markerDictionary,
   markers,
+  mul3,
   pose,
   projectPoints,
   rotationBetween,
@@ -22,7 +23,6 @@ import { markerScene } from '../../src/reference/index.js';
 import { gray, run, testContext } from '../support/gpu.js';
 
 const deg = 180 / Math.PI;
-const mul = (a: Mat3, b: Mat3): Mat3 => [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j]));
 // A pinhole camera: the scene is rendered through homographies, which a lens's distortion is not.
 const camera = cameraModel({ fx: 610, fy: 600, cx: 322, cy: 238 });
 const facing = rotationFromVector([Math.PI, 0, 0]);
@@ -42,7 +42,7 @@ describe('pose() after markers()', () => {
       const placed = [0, 1, 2].map((k) => {
         const tilt = (20 + 12 * f + 7 * k) % 60 + 15;
         const axis = (f * 1.3 + k * 2.1) % Math.PI;
-        const R = mul(rotationFromVector([Math.cos(axis) * tilt / deg, Math.sin(axis) * tilt / deg, 0.4 * k - 0.4]), facing);
+        const R = mul3(rotationFromVector([Math.cos(axis) * tilt / deg, Math.sin(axis) * tilt / deg, 0.4 * k - 0.4]), facing);
         const t = [-0.09 + 0.09 * k, ((f % 3) - 1) * 0.03, 0.3 + 0.05 * k + 0.02 * f];
         return { id: 3 * f + k, R, t };
       });

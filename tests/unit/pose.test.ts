@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   InvalidOptionError,
   MarkerPoser,
+  mul3,
   OneEuroFilter,
   cameraModel,
   defaultOneEuro,
@@ -27,7 +28,6 @@ import {
 import { rng } from '../../src/reference/index.js';
 
 const deg = 180 / Math.PI;
-const mul = (a: Mat3, b: Mat3): Mat3 => [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j]));
 const camera = cameraModel({ fx: 820, fy: 800, cx: 330, cy: 236, distortion: [-0.21, 0.08, 0.001, -0.0015, -0.01] });
 
 /** A marker facing the camera (its z toward the lens), turned up to `tilt` radians, at a random place in view. */
@@ -36,7 +36,7 @@ function randomPose(r: () => number, tilt: number): { R: Mat3; t: [number, numbe
   const n = Math.hypot(axis[0], axis[1], axis[2]);
   const turn = rotationFromVector(axis.map((a) => (a / n) * tilt * r()));
   const z = 0.25 + r() * 0.6;
-  return { R: mul(turn, rotationFromVector([Math.PI, 0, 0])), t: [(r() - 0.5) * 0.5 * z, (r() - 0.5) * 0.4 * z, z] };
+  return { R: mul3(turn, rotationFromVector([Math.PI, 0, 0])), t: [(r() - 0.5) * 0.5 * z, (r() - 0.5) * 0.4 * z, z] };
 }
 
 describe('rotations', () => {
@@ -187,7 +187,7 @@ describe('MarkerPoser', () => {
     let wrongAlone = 0;
     let wrongKept = 0;
     for (let i = 0; i < 100; i++) {
-      const R = mul(rotationFromVector([0.25 + 0.001 * i, 0.1, 0]), rotationFromVector([Math.PI, 0, 0]));
+      const R = mul3(rotationFromVector([0.25 + 0.001 * i, 0.1, 0]), rotationFromVector([Math.PI, 0, 0]));
       const t: [number, number, number] = [0.02, -0.01, 1.2];
       const pixels = projectPoints(camera, R, t, squareCorners(0.03)).map(([u, v]) => [u + (r() - 0.5) * 0.6, v + (r() - 0.5) * 0.6] as [number, number]);
       const [best] = ippeSquare(pixels.map(([u, v]) => toNormalised(camera, u, v)), 0.03, [camera.fx, camera.fy]);
