@@ -26,7 +26,10 @@ export function reprojectionError(R: Mat3, t: readonly number[], object: readonl
   return Math.sqrt(sum / object.length);
 }
 
-/** The pose refined from `start` (at most `rounds` steps; stops when a step changes the error by < 1e-10 relative). */
+/**
+ * The pose refined from `start`: at most `rounds` steps, ending when a step lowers the error by less than a millionth
+ * of it (IPPE starts near the minimum: two or three steps) or no damped step lowers it.
+ */
 export function refinePose(start: PoseSolution, object: readonly (readonly number[])[], image: readonly (readonly [number, number])[], scale: readonly [number, number], rounds = 20): PoseSolution {
   let { R, t } = start;
   let error = reprojectionError(R, t, object, image, scale);
@@ -60,7 +63,7 @@ export function refinePose(start: PoseSolution, object: readonly (readonly numbe
       }
     });
     let improved = false;
-    for (let attempt = 0; attempt < 8 && !improved; attempt++) {
+    for (let attempt = 0; attempt < 4 && !improved; attempt++) {
       const damped = N.map((r, p) => r.map((x, q) => (p === q ? x * (1 + lambda) + 1e-12 : x)));
       const d = solveLinear(damped, g);
       if (d.some((x) => !Number.isFinite(x))) break;
@@ -72,7 +75,7 @@ export function refinePose(start: PoseSolution, object: readonly (readonly numbe
         [R, t, error] = [R2, t2, e2];
         lambda = Math.max(1e-9, lambda / 10);
         improved = true;
-        if (gain <= 1e-10 * error) round = rounds;
+        if (gain <= 1e-6 * e2 + 1e-12) round = rounds;
       } else {
         lambda *= 10;
       }
