@@ -1,36 +1,26 @@
 // fromCamera in headless Chromium: the fake camera plays a .y4m made by ffmpeg (a 16×16 white square moving
 // 4 px right per frame on black, 30 frames looping) and the pipeline's output must follow the file's content.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
-import { callInPage, launchChromium, pageFiles, serve } from '../support/chromium.js';
+import { callInPage, fakeCameraArgs, pageFiles } from '../support/chromium.js';
+import { chromiumSession } from '../support/chromiumSession.js';
 import type { CameraSummary } from './camera.js';
 
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-let server: Server;
-let url: string;
-
-beforeAll(async () => {
+const session = chromiumSession(async () => {
   const y4m = join(mkdtempSync(join(tmpdir(), 'flowmark-camera-')), 'square.y4m');
   execFileSync('ffmpeg', [
     '-v', 'error', '-y', '-f', 'lavfi',
     '-i', "color=c=black:s=160x120:r=30:d=1[bg];color=c=white:s=16x16:r=30:d=1[sq];[bg][sq]overlay=x='8+120*t':y=50:eval=frame",
     '-pix_fmt', 'yuv420p', y4m,
   ]);
-  ({ url, server } = await serve(await pageFiles(new URL('./camera.ts', import.meta.url))));
-  browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`]);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
+  return { files: await pageFiles(new URL('./camera.ts', import.meta.url)), args: fakeCameraArgs(y4m) };
 });
 
 it('fromCamera follows the fake camera file on the GPU and stops the camera on unsubscribe', async () => {
-  const { result: s, errors } = await callInPage<CameraSummary>(browser.browser, url, 'runCameraTest');
+  const { result: s, errors } = await callInPage<CameraSummary>(session.browser, session.url, 'runCameraTest');
   expect(errors).toEqual([]);
   expect(s.frames).toHaveLength(20);
   expect(s.frames.map((f) => f.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));

@@ -1,27 +1,15 @@
 // The same threshold → label pipeline, one-labeling features and markers() in headless Chromium (WebGPU on
 // SwiftShader), equal to the CPU references.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server } from 'node:http';
-import { callInPage, launchChromium, pageFiles, serve } from '../support/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { callInPage, pageFiles } from '../support/chromium.js';
+import { chromiumSession } from '../support/chromiumSession.js';
 import type { BrowserSummary } from './page.js';
 
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-let server: Server;
-let url: string;
-
-beforeAll(async () => {
-  ({ url, server } = await serve(await pageFiles(new URL('./page.ts', import.meta.url))));
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+const session = chromiumSession(async () => ({ files: await pageFiles(new URL('./page.ts', import.meta.url)) }));
 
 describe('in headless Chromium', () => {
   it('labels (every algorithm), features, thresholds, morphology, background, markers and dots like the CPU reference, on WebGPU', async () => {
-    const { result: summary, errors } = await callInPage<BrowserSummary>(browser.browser, url, 'runFlowmarkTests');
+    const { result: summary, errors } = await callInPage<BrowserSummary>(session.browser, session.url, 'runFlowmarkTests');
     expect(errors).toEqual([]);
     expect(summary.failures).toEqual([]);
     expect(summary.labelChecks).toBeGreaterThanOrEqual(6 * 2 * 100); // every algorithm, both connectivities

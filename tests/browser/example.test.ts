@@ -1,28 +1,16 @@
 // The browser example runs in headless Chromium and finds the sample frame's objects.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Server } from 'node:http';
-import { launchChromium, serve } from '../support/chromium.js';
+import { expect, it } from 'vitest';
+import { chromiumSession } from '../support/chromiumSession.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
 
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-let server: Server;
-let url: string;
-
-beforeAll(async () => {
-  ({ url, server } = await serve(await exampleFiles()));
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+const session = chromiumSession(async () => ({ files: await exampleFiles() }));
 
 it('the browser example labels the sample frame and draws its five objects', async () => {
-  const page = await browser.browser.newPage();
+  const page = await session.browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
+  await page.goto(session.url);
   await page.waitForFunction(() => 'flowmarkExample' in globalThis);
   // The example runs by itself on load and leaves its promise, not a function, on the page.
   const result = await page.evaluate(() => (globalThis as unknown as { flowmarkExample: Promise<{ objects: number; components: number }> }).flowmarkExample);

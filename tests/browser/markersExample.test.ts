@@ -1,12 +1,12 @@
 // The camera markers example (examples/browser/markers.html) in headless Chromium, the fake camera playing a .y4m
 // of rendered markers (a still scene with exact corners, written here as YUV 4:2:0 with neutral chroma): the page
 // outlines every marker, with the IDs and corners of the scene, and reports no error.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
-import { launchChromium, serve } from '../support/chromium.js';
+import { fakeCameraArgs } from '../support/chromium.js';
+import { chromiumSession } from '../support/chromiumSession.js';
 import { markerDictionary, type DetectedMarker } from '../../index.js';
 import { markerScene } from '../../src/reference/index.js';
 // @ts-expect-error: a plain .mjs script without types
@@ -22,27 +22,17 @@ function y4m(gray: Uint8Array, width: number, height: number, frames: number): B
   return Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]);
 }
 
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-let server: Server;
-let url: string;
-
-beforeAll(async () => {
+const session = chromiumSession(async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'flowmark-markers-camera-')), 'markers.y4m');
   writeFileSync(file, y4m(scene.gray, scene.width, scene.height, 10));
-  ({ url, server } = await serve(await exampleFiles()));
-  browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${file}`]);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
+  return { files: await exampleFiles(), args: fakeCameraArgs(file) };
 });
 
 it('the camera markers example outlines the fake camera\'s markers with their IDs, at their corners', async () => {
-  const page = await browser.browser.newPage();
+  const page = await session.browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(new URL("markers.html", `${url}/`).href);
+  await page.goto(new URL("markers.html", `${session.url}/`).href);
   await page.waitForFunction(() => {
     const s = (globalThis as unknown as { flowmarkMarkers?: { frames: number; error: string } }).flowmarkMarkers;
     return s && (s.frames >= 5 || s.error);

@@ -1,33 +1,21 @@
 // The browser tracking example in headless Chromium: it decodes the shipped street clip with WebCodecs, tracks its
 // objects on WebGPU + CPU as the Node example does, counts the middle line as the clip's truth says objects cross
 // it (within one each way), and draws boxes over the frames.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serve } from '../support/chromium.js';
+import { chromiumSession } from '../support/chromiumSession.js';
 import { lineCrossings } from '../../src/reference/motMetrics.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
 
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-let server: Server;
-let url: string;
-
-beforeAll(async () => {
-  ({ url, server } = await serve(await exampleFiles()));
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+const session = chromiumSession(async () => ({ files: await exampleFiles() }));
 
 it('the browser tracking example tracks the street clip, counts its line and draws the tracks', async () => {
-  const page = await browser.browser.newPage();
+  const page = await session.browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}/track.html`);
+  await page.goto(`${session.url}/track.html`);
   await page.waitForFunction(() => 'flowmarkTrack' in globalThis);
   const result = await page.evaluate(async () => {
     const r = await (globalThis as unknown as { flowmarkTrack: Promise<{ frames: number; tracks: number; forward: number; backward: number; drawn: (n: number) => number }> }).flowmarkTrack;

@@ -1,29 +1,20 @@
 // fromVideo in headless Chromium: MP4 clips in H.264, VP9 and AV1 decode with WebCodecs to the right frames on
 // the GPU (every frame, right order, right timestamps); bad files are DecodeErrors.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
-import { callInPage, launchChromium, pageFiles, serve } from '../support/chromium.js';
+import { callInPage, pageFiles } from '../support/chromium.js';
+import { chromiumSession } from '../support/chromiumSession.js';
 import { clipFrames, codecs, makeClips, squareCentre, turnedBoxAt, turnedName, turns } from '../support/clips.js';
 import type { ClipSummary } from './video.js';
 
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-let server: Server;
-let url: string;
 const bad = ['truncated.mp4', 'empty.mp4', 'audio.mp4', 'missing.mp4', 'mpeg4.mp4'];
 
-beforeAll(async () => {
+const session = chromiumSession(async () => {
   const dir = makeClips();
   const files = await pageFiles(new URL('./video.ts', import.meta.url));
   for (const name of [...Object.keys(codecs), 'truncated.mp4', 'empty.mp4', 'audio.mp4', 'mpeg4.mp4', ...turns.map(turnedName)]) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
-  ({ url, server } = await serve(files));
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
+  return { files };
 });
 
 it('decodes H.264, VP9 and AV1 clips to the right frames on the GPU, and reports bad files', async () => {
@@ -31,7 +22,7 @@ it('decodes H.264, VP9 and AV1 clips to the right frames on the GPU, and reports
   const {
     result: { clips, inUseAfter },
     errors,
-  } = await callInPage<{ clips: ClipSummary[]; inUseAfter: number }>(browser.browser, url, 'runVideoTest', names);
+  } = await callInPage<{ clips: ClipSummary[]; inUseAfter: number }>(session.browser, session.url, 'runVideoTest', names);
   expect(errors).toEqual([]);
   for (const c of clips.filter((x) => x.name in codecs)) {
     expect(c.error, c.name).toBeUndefined();
@@ -57,14 +48,14 @@ it('decodes H.264, VP9 and AV1 clips to the right frames on the GPU, and reports
 });
 
 it("paces frames at their timestamps with pacing: 'realtime'", async () => {
-  const { result: seconds } = await callInPage<number>(browser.browser, url, 'realtimeSeconds', 'h264.mp4');
+  const { result: seconds } = await callInPage<number>(session.browser, session.url, 'realtimeSeconds', 'h264.mp4');
   // 12 frames at 10 frames/s: the last is due 1.1 s after the first.
   expect(seconds).toBeGreaterThanOrEqual(1.05);
   expect(seconds).toBeLessThan(10);
 });
 
 it('delivers frames as displayed, turned as the track header says (all eight turns), as fromVideoFile does in Node', async () => {
-  const { result, errors } = await callInPage<{ clips: ClipSummary[] }>(browser.browser, url, 'runVideoTest', turns.map(turnedName));
+  const { result, errors } = await callInPage<{ clips: ClipSummary[] }>(session.browser, session.url, 'runVideoTest', turns.map(turnedName));
   expect(errors).toEqual([]);
   result.clips.forEach((c, i) => {
     const want = turnedBoxAt(turns[i]);

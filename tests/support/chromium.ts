@@ -21,6 +21,11 @@ export const chromiumArgs = [
   '--disable-quic',
 ];
 
+/** Flags for a fake camera that plays `y4m` (a YUV4MPEG2 file), granted without a prompt. */
+export function fakeCameraArgs(y4m: string): string[] {
+  return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`];
+}
+
 export async function launchChromium(extraArgs: string[] = []): Promise<{ browser: Browser; close(): Promise<void> }> {
   if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}; run \`npm test\`, which installs Debian's chromium`);
   // Playwright gives every launch a fresh, temporary profile of its own.
