@@ -115,10 +115,12 @@ function poses(cmd: MarkersCommand): (r: FrameResult) => FrameResult {
 
 function markersJson(r: FrameResult) {
   const byId = new Map<number, MarkerPose>((r.poses?.markers ?? []).map((p) => [p.id, p]));
+  const posed = new Set<number>();
   return r.markers!.found.map((m) => {
-    const p = byId.get(m.id);
-    // A second marker with one id has no pose of its own (the poser follows one per id).
-    if (!p || p.corners.some((c, k) => c[0] !== m.corners[k][0] || c[1] !== m.corners[k][1])) return { id: m.id, corners: m.corners };
+    // The poser follows one marker per id, the first found: a second marker with that id has no pose of its own.
+    const p = posed.has(m.id) ? undefined : byId.get(m.id);
+    posed.add(m.id);
+    if (!p) return { id: m.id, corners: m.corners };
     return { id: m.id, corners: m.corners, rvec: p.rvec, tvec: p.tvec, quaternion: p.quaternion, error: p.error };
   });
 }

@@ -68,10 +68,9 @@ export function readOpenCvCalibration(text: string): CameraModel {
 /** The `data` of the first matrix node with one of these names, in a FileStorage YAML or JSON text. */
 function findMatrix(text: string, names: string[]): number[] | null {
   for (const name of names) {
-    const escaped = name.replace(/[-]/g, '\\-');
     // YAML: `name: !!opencv-matrix … data: [ … ]`; JSON: `"name": { "type_id": …, "data": [ … ] }`. The data may
     // span lines; the node's other keys come before it.
-    const m = new RegExp(`(?:^|[\\s{,])"?${escaped}"?\\s*:\\s*(?:!!opencv-matrix)?\\s*\\{?[^\\[]*?\\bdata"?\\s*:\\s*\\[([^\\]]*)\\]`, 'm').exec(text);
+    const m = new RegExp(`(?:^|[\\s{,])"?${name}"?\\s*:\\s*(?:!!opencv-matrix)?\\s*\\{?[^\\[]*?\\bdata"?\\s*:\\s*\\[([^\\]]*)\\]`, 'm').exec(text);
     if (!m) continue;
     const values = m[1].split(/[\s,]+/).filter(Boolean).map(Number);
     if (values.some((v) => !Number.isFinite(v))) throw new InvalidOptionError(`camera: ${name} has values that are not numbers`);

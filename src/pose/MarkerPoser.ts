@@ -22,7 +22,7 @@ export interface PoserSettings {
   lostAfter: number;
   /** The second pose counts as fitting about as well while its error is below ratio × the best's + pixels. */
   ambiguity: { ratio: number; pixels: number };
-  /** Seconds between frames when timestamps do not increase. */
+  /** Seconds between a marker's samples when timestamps do not increase. */
   frameInterval: number;
 }
 
@@ -38,12 +38,11 @@ interface MarkerState {
   seenUs: number;
 }
 
-const rounded = (v: readonly number[]) => [v[0], v[1], v[2]] as [number, number, number];
+const triple = (v: readonly number[]) => [v[0], v[1], v[2]] as [number, number, number];
 
 export class MarkerPoser {
   readonly #s: PoserSettings;
   readonly #states = new Map<number, MarkerState>();
-  #lastUs: number | null = null;
 
   constructor(settings: PoserSettings) {
     this.#s = settings;
@@ -51,8 +50,6 @@ export class MarkerPoser {
 
   update(found: readonly DetectedMarker[], timeUs: number): PoseResults {
     const s = this.#s;
-    const dt = this.#lastUs !== null && timeUs > this.#lastUs ? (timeUs - this.#lastUs) / 1e6 : s.frameInterval;
-    this.#lastUs = timeUs;
     const events: PoseEvent[] = [];
     const seen = new Set<number>();
     for (const m of found) {
@@ -73,7 +70,7 @@ export class MarkerPoser {
       state.misses = 0;
       const flat = m.corners.flat();
       // The filter's step is the time since this marker's last sample (a frame's, unless it was missed).
-      const step = timeUs > state.seenUs ? (timeUs - state.seenUs) / 1e6 : dt;
+      const step = timeUs > state.seenUs ? (timeUs - state.seenUs) / 1e6 : s.frameInterval;
       state.seenUs = timeUs;
       const corners = state.filter ? state.filter.filter(flat, step) : flat;
       [state.last, state.rotation] = this.#pose(m.id, corners, state);
@@ -117,10 +114,10 @@ export class MarkerPoser {
     const pose: MarkerPose = {
       id,
       rvec: vectorFromRotation(kept.R),
-      tvec: rounded(kept.t),
+      tvec: triple(kept.t),
       quaternion: quaternionFromRotation(kept.R),
       error: kept.error,
-      alternative: { rvec: vectorFromRotation(alternative.R), tvec: rounded(alternative.t), error: alternative.error },
+      alternative: { rvec: vectorFromRotation(alternative.R), tvec: triple(alternative.t), error: alternative.error },
       ambiguous,
       seen: true,
       corners: quad,

@@ -37,8 +37,7 @@ export function ippeSquare(corners: readonly (readonly [number, number])[], side
   const J = [h[0] - h[6] * h[2], h[1] - h[7] * h[2], h[3] - h[6] * h[5], h[4] - h[7] * h[5]];
   const solutions = ippeRotations(v, J).map((R) => {
     const t = translationFor(R, object, corners);
-    const refined = refinePose({ R, t, error: 0 }, object, corners, scale);
-    return refined;
+    return refinePose({ R, t }, object, corners, scale);
   });
   solutions.sort((a, b) => a.error - b.error);
   return [solutions[0], solutions[1]];

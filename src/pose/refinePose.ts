@@ -30,7 +30,7 @@ export function reprojectionError(R: Mat3, t: readonly number[], object: readonl
  * The pose refined from `start`: at most `rounds` steps, ending when a step lowers the error by less than a millionth
  * of it (IPPE starts near the minimum: two or three steps) or no damped step lowers it.
  */
-export function refinePose(start: PoseSolution, object: readonly (readonly number[])[], image: readonly (readonly [number, number])[], scale: readonly [number, number], rounds = 20): PoseSolution {
+export function refinePose(start: Pick<PoseSolution, 'R' | 't'>, object: readonly (readonly number[])[], image: readonly (readonly [number, number])[], scale: readonly [number, number], rounds = 20): PoseSolution {
   let { R, t } = start;
   let error = reprojectionError(R, t, object, image, scale);
   let lambda = 1e-3;
