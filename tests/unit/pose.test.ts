@@ -16,6 +16,8 @@ import {
   projectPoints,
   quaternionFromRotation,
   readOpenCvCalibration,
+  refinePose,
+  reprojectionError,
   rotationBetween,
   rotationFromVector,
   squareCorners,
@@ -145,6 +147,26 @@ print(json.dumps(out))`;
     // Mostly the same flip as OpenCV.
     const same = cases.filter((_, k) => rotationBetween(rotationFromVector(cv[k].rvec), ippeSquare(cases[k].pixels.map(([u, v]) => toNormalised(camera, u, v)), 0.05, [camera.fx, camera.fy])[0].R) * deg < 5).length;
     expect(same).toBeGreaterThanOrEqual(90);
+  });
+});
+
+describe('refinePose', () => {
+  it('brings a pose started 8° and 5 % off back to the least reprojection error', () => {
+    const r = rng(13);
+    for (let k = 0; k < 50; k++) {
+      const { R, t } = randomPose(r, 1.2);
+      const pixels = projectPoints(camera, R, t, squareCorners(0.05)).map(([u, v]) => [u + (r() - 0.5), v + (r() - 0.5)] as [number, number]);
+      const image = pixels.map(([u, v]) => toNormalised(camera, u, v));
+      const [best] = ippeSquare(image, 0.05, [camera.fx, camera.fy]);
+      const axis = [r() - 0.5, r() - 0.5, r() - 0.5];
+      const n = Math.hypot(axis[0], axis[1], axis[2]);
+      const off = { R: mul3(rotationFromVector(axis.map((a) => (a / n) * (8 / deg))), best.R), t: best.t.map((x) => x * 1.05) as [number, number, number] };
+      const start = reprojectionError(off.R, off.t, squareCorners(0.05), image, [camera.fx, camera.fy]);
+      const back = refinePose(off, squareCorners(0.05), image, [camera.fx, camera.fy]);
+      expect(start, `pose ${k}: the start is off`).toBeGreaterThan(best.error + 0.5);
+      expect(back.error, `pose ${k}`).toBeLessThan(best.error + 1e-6);
+      expect(rotationBetween(back.R, best.R) * deg, `pose ${k}`).toBeLessThan(0.01);
+    }
   });
 });
 
