@@ -40,7 +40,7 @@ export type { PipelineCache, Kernel, KernelSpec, BindingKind, PipelineCacheStats
 export type { PassTiming, ProfileScope } from './src/Profiler.js';
 export { withFrame, withRead, type GpuFrame, type ReadRequest, type LabelingState } from './src/GpuFrame.js';
 export type { FrameLease } from './src/FrameLease.js';
-export type { FrameResult, ResultValues, LabelInfo, ThresholdInfo, DetectedMarker, MarkerResults, DetectedDot, TrackInfo, TrackEvent, TrackResults, MarkerPose, PoseEvent, PoseResults } from './src/results.js';
+export type { FrameResult, ResultValues, FramePicture, LabelInfo, ThresholdInfo, DetectedMarker, MarkerResults, DetectedDot, TrackInfo, TrackEvent, TrackResults, MarkerPose, PoseEvent, PoseResults } from './src/results.js';
 export type { ComponentFeatures, FeatureFilter } from './src/componentFeatures.js';
 export * from './src/errors.js';
 export * as reference from './src/reference/index.js';

@@ -5,10 +5,14 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export async function exampleFiles() {
+/**
+ * The example pages and their bundles. `three` names the three.js package the pages are built with (default
+ * 'three'; the tests build them with an older release as well, installed as 'three-previous').
+ */
+export async function exampleFiles({ three = 'three' } = {}) {
   const root = new URL('../', import.meta.url);
   const bundle = await build({
-    entryPoints: ['labeling', 'markers', 'track'].map((name) => fileURLToPath(new URL(`examples/browser/${name}.ts`, root))),
+    entryPoints: ['labeling', 'markers', 'track', 'ar'].map((name) => fileURLToPath(new URL(`examples/browser/${name}.ts`, root))),
     outdir: 'out',
     bundle: true,
     format: 'esm',
@@ -17,7 +21,7 @@ export async function exampleFiles() {
     write: false,
     external: ['webgpu'],
     // The example imports the package by name, as a user would.
-    alias: { flowmark: fileURLToPath(new URL('index.ts', root)) },
+    alias: { 'flowmark/three': fileURLToPath(new URL('three.ts', root)), flowmark: fileURLToPath(new URL('index.ts', root)), ...(three === 'three' ? {} : { three }) },
   });
   return {
     '/': { body: readFileSync(new URL('examples/browser/index.html', root)), type: 'text/html' },
@@ -27,6 +31,8 @@ export async function exampleFiles() {
     '/frame.png': { body: readFileSync(new URL('examples/data/frames/frame-003.png', root)), type: 'image/png' },
     '/track.html': { body: readFileSync(new URL('examples/browser/track.html', root)), type: 'text/html' },
     '/track.js': { body: bundle.outputFiles.find((f) => f.path.endsWith('track.js')).contents, type: 'text/javascript' },
+    '/ar.html': { body: readFileSync(new URL('examples/browser/ar.html', root)), type: 'text/html' },
+    '/ar.js': { body: bundle.outputFiles.find((f) => f.path.endsWith('/ar.js')).contents, type: 'text/javascript' },
     '/street.mp4': { body: readFileSync(new URL('examples/data/street.mp4', root)), type: 'video/mp4' },
   };
 }
@@ -38,5 +44,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const f = files[(req.url ?? '/').split('?')[0]];
     if (!f) return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': f.type }).end(f.body);
-  }).listen(port, '127.0.0.1', () => console.log(`flowmark browser examples: http://127.0.0.1:${port}/ (labeling), http://127.0.0.1:${port}/markers.html (camera markers), http://127.0.0.1:${port}/track.html (tracking)`));
+  }).listen(port, '127.0.0.1', () => console.log(`flowmark browser examples: http://127.0.0.1:${port}/ (labeling), http://127.0.0.1:${port}/markers.html (camera markers), http://127.0.0.1:${port}/track.html (tracking), http://127.0.0.1:${port}/ar.html (three.js AR)`));
 }

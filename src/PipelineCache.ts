@@ -8,8 +8,11 @@ import { InvalidOptionError, ShaderCompileError } from './errors.js';
 import { shaderCode, shaderId, type ShaderSource } from './shaderSource.js';
 import { WG } from './dispatch.js';
 
-/** Buffer bindings by their type, plus `texture`: a sampled 2D float texture (camera and video frames). */
-export type BindingKind = 'uniform' | 'storage' | 'read-only-storage' | 'texture';
+/**
+ * Buffer bindings by their type, plus `texture`: a sampled 2D float texture (camera and video frames), and
+ * `rgba8-out`: a write-only rgba8unorm storage texture (a frame written for a renderer to sample).
+ */
+export type BindingKind = 'uniform' | 'storage' | 'read-only-storage' | 'texture' | 'rgba8-out';
 
 export interface KernelSpec {
   /** One of flowmark's shaders by id, or a `WgslModule` of your own. */
@@ -123,7 +126,9 @@ export class PipelineCache {
         entries: bindings.map((type, binding) =>
           type === 'texture'
             ? { binding, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'float' as const } }
-            : { binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } },
+            : type === 'rgba8-out'
+              ? { binding, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only' as const, format: 'rgba8unorm' as const } }
+              : { binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } },
         ),
       });
       this.#layouts.set(key, layout);

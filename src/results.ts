@@ -137,6 +137,14 @@ export interface PoseResults {
   events: PoseEvent[];
 }
 
+/** A frame's picture in a GPU texture (flowmark/three's `CameraBackground.capture()`), for a renderer to sample. */
+export interface FramePicture {
+  readonly texture: GPUTexture;
+  readonly width: number;
+  readonly height: number;
+  readonly seq: number;
+}
+
 export interface ResultValues {
   labeling?: LabelInfo;
   threshold?: ThresholdInfo;
@@ -152,6 +160,8 @@ export interface ResultValues {
   tracks?: TrackResults;
   /** Markers' poses from `pose()` (on the CPU, after `markers()` and `readResults()`). */
   poses?: PoseResults;
+  /** The frame's picture on the GPU, from flowmark/three's `CameraBackground.capture()`. */
+  picture?: FramePicture;
 }
 
 export interface FrameResult extends ResultValues {

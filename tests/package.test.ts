@@ -1,5 +1,5 @@
-// The package as a user gets it: `npm pack`, installed into a fresh project (the packed package.json's dependencies
-// linked from this checkout's node_modules, as npm would install them; no network), type-checked with strict
+// The package as a user gets it: `npm pack`, installed into a fresh project (the packed package.json's dependencies and
+// optional peer, three, linked from this checkout's node_modules, as npm would install them; no network), type-checked with strict
 // settings and no skipLibCheck under `node16` and `bundler` resolution, then run on the GPU; and README.md's
 // snippets, as a user would paste them.
 import { describe, expect, it, beforeAll } from 'vitest';
@@ -66,7 +66,8 @@ beforeAll(() => {
   renameSync(join(project, 'package'), join(modules, 'flowmark'));
   // What npm would install: the packed package's dependencies (and the consumer's own @types/node, rxjs).
   const manifest = JSON.parse(readFileSync(join(modules, 'flowmark', 'package.json'), 'utf8'));
-  for (const name of new Set([...Object.keys(manifest.dependencies ?? {}), '@types/node'])) {
+  // flowmark/three's optional peer, as a user of it installs it.
+  for (const name of new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}), '@types/node', '@types/three'])) {
     mkdirSync(dirname(join(modules, name)), { recursive: true });
     symlinkSync(join(repo, 'node_modules', name), join(modules, name), 'dir');
   }

@@ -79,9 +79,14 @@ function findMatrix(text: string, names: string[]): number[] | null {
   return null;
 }
 
-/** Normalised coordinates (pinhole, undistorted) to pixels, through the lens distortion. */
-export function toPixels(c: CameraModel, x: number, y: number): [number, number] {
-  const [k1, k2, p1, p2, k3] = c.distortion;
+const noDistortion = [0, 0, 0, 0, 0] as const;
+
+/**
+ * Normalised coordinates (pinhole, undistorted) to pixels, through the lens distortion. Like the other functions
+ * here it takes a `CameraModel`; `{ fx, fy, cx, cy }` without distortion (from JavaScript) reads as none.
+ */
+export function toPixels(c: CameraModel | CameraSpec, x: number, y: number): [number, number] {
+  const [k1 = 0, k2 = 0, p1 = 0, p2 = 0, k3 = 0] = c.distortion ?? noDistortion;
   const r2 = x * x + y * y;
   const radial = 1 + r2 * (k1 + r2 * (k2 + r2 * k3));
   const xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x);
@@ -93,10 +98,10 @@ export function toPixels(c: CameraModel, x: number, y: number): [number, number]
  * Pixels to normalised coordinates, the distortion undone by fixed-point iteration as OpenCV's `undistortPoints`
  * (until it moves less than 1e-12, at most 50 rounds: enough for the distortion of ordinary lenses over the image).
  */
-export function toNormalised(c: CameraModel, u: number, v: number): [number, number] {
+export function toNormalised(c: CameraModel | CameraSpec, u: number, v: number): [number, number] {
   const x0 = (u - c.cx) / c.fx;
   const y0 = (v - c.cy) / c.fy;
-  const [k1, k2, p1, p2, k3] = c.distortion;
+  const [k1 = 0, k2 = 0, p1 = 0, p2 = 0, k3 = 0] = c.distortion ?? noDistortion;
   if (k1 === 0 && k2 === 0 && p1 === 0 && p2 === 0 && k3 === 0) return [x0, y0];
   let [x, y] = [x0, y0];
   for (let i = 0; i < 50; i++) {
@@ -112,7 +117,7 @@ export function toNormalised(c: CameraModel, u: number, v: number): [number, num
 }
 
 /** Points of an object seen at pose (R, t) (X_camera = R X + t, R row-major), in pixels, as OpenCV's `projectPoints`. */
-export function projectPoints(c: CameraModel, R: readonly number[], t: readonly number[], points: readonly (readonly number[])[]): [number, number][] {
+export function projectPoints(c: CameraModel | CameraSpec, R: readonly number[], t: readonly number[], points: readonly (readonly number[])[]): [number, number][] {
   return points.map((X) => {
     const x = R[0] * X[0] + R[1] * X[1] + R[2] * X[2] + t[0];
     const y = R[3] * X[0] + R[4] * X[1] + R[5] * X[2] + t[1];

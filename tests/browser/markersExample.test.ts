@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fakeCameraArgs } from '../support/chromium.js';
+import { fakeCameraArgs, y4m } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
 import { markerDictionary, type DetectedMarker } from '../../index.js';
 import { markerScene } from '../../src/reference/index.js';
@@ -14,13 +14,6 @@ import { exampleFiles } from '../../scripts/serve-example.mjs';
 
 const dict = markerDictionary('DICT_4X4_50');
 const scene = markerScene(5150, { width: 640, height: 480, markerSize: 4, bits: (id) => dict.bits(id), ids: [4, 19, 33, 47], side: [60, 110], maxTilt: 40, blur: 0.5, noise: 2, clutter: 6 });
-
-/** A YUV4MPEG2 file of `frames` copies of a gray image (Y = gray, U = V = 128). */
-function y4m(gray: Uint8Array, width: number, height: number, frames: number): Buffer {
-  const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128);
-  const frame = Buffer.concat([Buffer.from('FRAME\n'), Buffer.from(gray), chroma]);
-  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]);
-}
 
 const session = chromiumSession(async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'flowmark-markers-camera-')), 'markers.y4m');

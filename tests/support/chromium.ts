@@ -21,9 +21,16 @@ export const chromiumArgs = [
   '--disable-quic',
 ];
 
-/** Flags for a fake camera that plays `y4m` (a YUV4MPEG2 file), granted without a prompt. */
-export function fakeCameraArgs(y4m: string): string[] {
-  return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`];
+/** Flags for a fake camera that plays `file` (a YUV4MPEG2 file), granted without a prompt. */
+export function fakeCameraArgs(file: string): string[] {
+  return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${file}`];
+}
+
+/** A YUV4MPEG2 file (a fake camera's input) of `frames` copies of a gray image (Y = gray, U = V = 128). */
+export function y4m(gray: Uint8Array, width: number, height: number, frames: number): Buffer {
+  const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128);
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), Buffer.from(gray), chroma]);
+  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]);
 }
 
 export async function launchChromium(extraArgs: string[] = []): Promise<{ browser: Browser; close(): Promise<void> }> {

@@ -32,9 +32,9 @@ function importsOf(file: string): { files: string[]; packages: string[] } {
   return { files, packages };
 }
 
-const sources = ['index.ts', 'node.ts', ...walk('src'), ...walk('nodes'), ...walk('cli')];
+const sources = ['index.ts', 'node.ts', 'three.ts', ...walk('src'), ...walk('nodes'), ...walk('cli')];
 const graph = new Map(sources.map((f) => [f, importsOf(f)]));
-const room = (f: string) => (f === 'index.ts' || f === 'node.ts' ? 'entry' : f.split('/')[0]);
+const room = (f: string) => (['index.ts', 'node.ts', 'three.ts'].includes(f) ? 'entry' : f.split('/')[0]);
 
 /** Imports of files in `from` that leave the rooms they may use. */
 function breaches(from: string, allowed: (target: string) => boolean): string[] {
@@ -66,7 +66,7 @@ describe('architecture (ARCHITECTURE.md)', () => {
     for (const f of examples) {
       const { files, packages } = importsOf(f);
       expect(files.filter((t) => !t.startsWith('examples/')), f).toEqual([]);
-      expect(packages.filter((p) => p.startsWith('flowmark') && !['flowmark', 'flowmark/node'].includes(p)), f).toEqual([]);
+      expect(packages.filter((p) => p.startsWith('flowmark') && !['flowmark', 'flowmark/node', 'flowmark/three'].includes(p)), f).toEqual([]);
     }
   });
 
@@ -81,6 +81,14 @@ describe('architecture (ARCHITECTURE.md)', () => {
     const builtins = [...reached].flatMap((f) => (graph.get(f)?.packages ?? []).filter((p) => p.startsWith('node:')).map((p) => `${f} → ${p}`));
     expect(builtins).toEqual([]);
     expect(graph.get('node.ts')!.files.every((t) => t.startsWith('nodes/sources/'))).toBe(true);
+  });
+
+  it('three.js (an optional peer) is reached only through flowmark/three: src/three/ and three.ts', () => {
+    const users = sources.filter((f) => graph.get(f)!.packages.some((p) => p === 'three' || p.startsWith('three/')));
+    expect(users.length).toBeGreaterThan(3);
+    expect(users.filter((f) => !f.startsWith('src/three/'))).toEqual([]);
+    // Nothing outside src/three/ imports it, so the main entry never loads three.
+    expect(sources.filter((f) => !f.startsWith('src/three/') && f !== 'three.ts').flatMap((f) => graph.get(f)!.files.filter((t) => t.startsWith('src/three/')).map((t) => `${f} → ${t}`))).toEqual([]);
   });
 
   it('nothing imports in a circle', () => {

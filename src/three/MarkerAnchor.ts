@@ -1,0 +1,73 @@
+/**
+ * An `Object3D` that follows one marker: each frame, `follow(result.poses)` places it at the marker's filtered pose
+ * (from `pose()`, which smooths the corners, keeps the flip consistent and finds / loses markers with hysteresis)
+ * and shows it while the marker is found; hidden when lost. Put what should sit on the marker inside it, in the
+ * marker's axes (x right, y up, z out of the marker; the unit of `pose()`'s `markerSize`).
+ *
+ * The anchor's matrix is the marker's pose in the camera's frame: add anchors to the scene with the camera left at
+ * the origin (`IntrinsicCamera` is), or add them to the camera.
+ *
+ * @example
+ * const anchor = new MarkerAnchor(7);
+ * anchor.add(cube);
+ * scene.add(anchor);
+ * anchor.found.subscribe(() => console.log('marker 7 found'));
+ * results.subscribe((r) => { anchor.follow(r.poses!); renderer.render(scene, camera); });
+ */
+import { Object3D } from 'three';
+import { Subject, type Observable } from 'rxjs';
+import type { MarkerPose, PoseResults } from '../results.js';
+import { InvalidOptionError } from '../errors.js';
+import { poseMatrix } from './poseMatrix.js';
+
+export class MarkerAnchor extends Object3D {
+  readonly isMarkerAnchor = true;
+  readonly markerId: number;
+  /** The marker's pose this frame while found, else null. */
+  pose: MarkerPose | null = null;
+  readonly #found = new Subject<MarkerPose>();
+  readonly #lost = new Subject<void>();
+  readonly #update = new Subject<MarkerPose>();
+  /** The marker was found (after `pose()`'s `foundAfter` frames): the anchor is shown. */
+  readonly found: Observable<MarkerPose> = this.#found.asObservable();
+  /** The marker was lost (unseen for more than `pose()`'s `lostAfter` frames): the anchor is hidden. */
+  readonly lost: Observable<void> = this.#lost.asObservable();
+  /** Every frame the anchor moved with its marker (seen or kept). */
+  readonly update: Observable<MarkerPose> = this.#update.asObservable();
+
+  constructor(markerId: number) {
+    super();
+    if (!Number.isInteger(markerId) || markerId < 0) throw new InvalidOptionError(`MarkerAnchor: markerId must be a non-negative integer, got ${markerId}`);
+    this.markerId = markerId;
+    this.name = `marker ${markerId}`;
+    // The pose is the whole transform: three.js must not rebuild it from position / rotation / scale.
+    this.matrixAutoUpdate = false;
+    this.visible = false;
+  }
+
+  /** Follows this frame's poses (a `pose()` result): placed and shown while found, hidden when lost. */
+  follow(poses: PoseResults): void {
+    const p = poses.markers.find((m) => m.id === this.markerId) ?? null;
+    const wasShown = this.pose !== null;
+    this.pose = p;
+    if (p) {
+      poseMatrix(p, this.matrix);
+      this.matrixWorldNeedsUpdate = true;
+      this.visible = true;
+      if (!wasShown) this.#found.next(p);
+      this.#update.next(p);
+    } else if (wasShown) {
+      this.visible = false;
+      this.#lost.next();
+    }
+  }
+
+  /** Completes the observables; the anchor's children are the caller's to dispose. */
+  override dispose(): void {
+    // Object3D.dispose (three r187 on) tells listeners; r186 has none.
+    (Object3D.prototype as { dispose?: () => void }).dispose?.call(this);
+    this.#found.complete();
+    this.#lost.complete();
+    this.#update.complete();
+  }
+}
