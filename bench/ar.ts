@@ -18,7 +18,7 @@ import { GpuContext, fromPixels, markerDictionary, markers, pose, readResults, t
 import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer } from '../three.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { markerScene } from '../src/reference/index.js';
-import { runMain } from './timing.js';
+import { gpuMs, quantile, runMain } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,8 +34,6 @@ const frames = Number(values.frames);
 const warmup = Number(values.warmup);
 const side = 0.05;
 const intrinsics = { fx: 0.9 * width, fy: 0.9 * width, cx: (width - 1) / 2, cy: (height - 1) / 2 };
-
-const quantile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
 
 /** Bytes mapped for reading, counted on the WebGPU binding itself. */
 let mapped = 0;
@@ -99,8 +97,8 @@ async function main(): Promise<void> {
           if (r.seq === warmup) mappedAtWarmup = mapped;
           if (r.seq < warmup) return;
           found += r.poses!.markers.length;
-          gpu.push(r.timings.reduce((s, t) => s + t.ms, 0));
-          capture.push(r.timings.filter((t) => t.name === 'cameraBackground').reduce((s, t) => s + t.ms, 0));
+          gpu.push(gpuMs(r));
+          capture.push(gpuMs(r, 'cameraBackground'));
           const start = uploaded[r.seq];
           pending.push(
             ctx.device.queue.onSubmittedWorkDone().then(() => {

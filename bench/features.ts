@@ -11,12 +11,12 @@
  */
 import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, fromGpuBuffers, readResults, threshold, type FrameResult, type LabelAlgorithm } from '../index.js';
+import { GpuContext, fromGpuBuffers, readResults, threshold, type LabelAlgorithm } from '../index.js';
 import { labelWith } from '../nodes/label.js';
 import { featuresWith } from '../nodes/features.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { randomBlocks } from '../src/reference/images.js';
-import { runMain } from './timing.js';
+import { gpuMs, runMain } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +38,6 @@ const algorithm = values.algorithm as LabelAlgorithm;
 const connectivity = Number(values.connectivity) as 4 | 8;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const ms = (r: FrameResult, prefix: string) => r.timings.filter((t) => t.name === prefix || t.name.startsWith(prefix + ':')).reduce((s, t) => s + t.ms, 0);
 
 const frames = function* (buffer: GPUBuffer) {
   for (let i = 0; i <= reps; i++) yield { buffer, width: size, height: size, format: 'gray' as const };
@@ -59,8 +58,8 @@ async function measureOne(ctx: GpuContext, buffer: GPUBuffer) {
   );
   const timed = results.slice(1);
   const f = timed.at(-1)!.features!;
-  const kernels = stages.map((k) => median(timed.map((r) => ms(r, `features:components:${k}`))) / repeat);
-  return { count: f.count, overflow: f.overflow, total: median(timed.map((r) => ms(r, 'features:components'))) / repeat, kernels };
+  const kernels = stages.map((k) => median(timed.map((r) => gpuMs(r, `features:components:${k}`))) / repeat);
+  return { count: f.count, overflow: f.overflow, total: median(timed.map((r) => gpuMs(r, 'features:components'))) / repeat, kernels };
 }
 
 async function measure(ctx: GpuContext, buffer: GPUBuffer, method: 'runs' | 'per-pixel') {
@@ -76,9 +75,9 @@ async function measure(ctx: GpuContext, buffer: GPUBuffer, method: 'runs' | 'per
   const timed = results.slice(1);
   return {
     count: timed.at(-1)!.features!.count,
-    label: median(timed.map((r) => ms(r, `label:${algorithm}`))) / repeat,
-    canonical: median(timed.map((r) => ms(r, 'label:canonical'))) / repeat,
-    features: median(timed.map((r) => ms(r, `features:${method}`))) / repeat,
+    label: median(timed.map((r) => gpuMs(r, `label:${algorithm}`))) / repeat,
+    canonical: median(timed.map((r) => gpuMs(r, 'label:canonical'))) / repeat,
+    features: median(timed.map((r) => gpuMs(r, `features:${method}`))) / repeat,
   };
 }
 

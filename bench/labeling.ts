@@ -18,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import { GpuContext, fromGpuBuffers, fromPixels, labelAlgorithms, readResults, threshold, type FrameResult, type LabelAlgorithm, type PixelImage } from '../index.js';
 import { labelWith } from '../nodes/label.js';
 import { defaultDawnFlags } from '../src/gpu.js';
-import { runMain } from './timing.js';
+import { gpuMs, runMain } from './timing.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { randomBlocks } from '../src/reference/images.js';
 
@@ -128,11 +128,10 @@ async function measure(ctx: GpuContext, algorithm: LabelAlgorithm, mask: Uint8Ar
     throw new Error(`${algorithm}: GPU found ${last.labeling!.count} components, CPU ${refCount} (g=${g} d=${d})`);
   }
   const thresholdMs = median(results.map((r) => sumBy(r, 'threshold')));
-  const prefixSum = (r: FrameResult, prefix: string) => r.timings.filter((t) => t.name === prefix || t.name.startsWith(prefix + ':')).reduce((s, t) => s + t.ms, 0);
   // With --repeat K the labeling kernels ran K times in the same passes: report time per repetition.
   const k = Number(values.repeat);
-  const labelMs = median(results.map((r) => prefixSum(r, `label:${algorithm}`))) / k;
-  const canonicalMs = median(results.map((r) => prefixSum(r, 'label:canonical'))) / k;
+  const labelMs = median(results.map((r) => gpuMs(r, `label:${algorithm}`))) / k;
+  const canonicalMs = median(results.map((r) => gpuMs(r, 'label:canonical'))) / k;
   return {
     algorithm,
     width: w,
@@ -145,7 +144,7 @@ async function measure(ctx: GpuContext, algorithm: LabelAlgorithm, mask: Uint8Ar
     thresholdMs,
     labelMs,
     canonicalMs,
-    gpuMs: median(results.map((r) => r.timings.reduce((s, t) => s + t.ms, 0))),
+    gpuMs: median(results.map((r) => gpuMs(r))),
     wallMs,
     cpuMs,
   };

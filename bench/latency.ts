@@ -18,7 +18,7 @@ import { GpuContext, features, fromGpuBuffers, fromPixels, label, readResults, t
 import { tap, type Observable, type OperatorFunction } from 'rxjs';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { randomBlocks } from '../src/reference/images.js';
-import { grayBuffer, runMain } from './timing.js';
+import { grayBuffer, quantile, runMain } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,10 +39,6 @@ const warmup = Number(values.warmup);
 const g = Number(values.g);
 const passes = values.passes === 'until-converged' ? 'until-converged' : Number(values.passes);
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-};
 const gpuOf = (r: FrameResult, prefix = '') => r.timings.filter((t) => t.name.startsWith(prefix)).reduce((s, t) => s + t.ms, 0);
 
 /** Garbage collections seen (start, end in performance.now() time), to tell host pauses apart. */

@@ -19,7 +19,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromPixels, markerDictionary, markers, readResults, type FrameResult } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { detectMarkersCpu, markerScene, type MarkerScene } from '../src/reference/index.js';
-import { oneAtATime, runMain } from './timing.js';
+import { oneAtATime, quantile, runMain } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +41,6 @@ const dict = markerDictionary(values.dictionary as string);
 const distinct = 12;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
-const quantile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
 const f3 = (x: number) => x.toFixed(3);
 
 /** Markers found against the truth; `found[i]` is from frame `first + i` (scenes cycled). */

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { lastValueFrom, of, toArray } from 'rxjs';
 import { GpuContext, cameraModel, fromPixels, mul3, ippeSquare, markerDictionary, markers, pose, projectPoints, readResults, rotationBetween, rotationFromVector, squareCorners, toNormalised, vectorFromRotation, type FrameResult, type Mat3 } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
-import { markerScene, rng, type MarkerScene } from '../src/reference/index.js';
+import { cornersAtPose, markerScene, rng, type MarkerScene } from '../src/reference/index.js';
 import { runMain } from './timing.js';
 
 const { values } = parseArgs({ options: { frames: { type: 'string', default: '120' }, seed: { type: 'string', default: '1' }, dawn: { type: 'string', multiple: true, default: [] } } });
@@ -37,7 +37,7 @@ interface Truth {
 function render(seed: number, placed: Truth[], noise: number, blur: number): MarkerScene {
   return markerScene(seed, {
     width, height, markerSize: 4, bits: (id) => dict.bits(id), ids: placed.map((p) => p.id), side: [40, 40], maxTilt: 0, blur, noise, clutter: 6,
-    place: (k) => ({ corners: projectPoints(camera, placed[k].R, placed[k].t, squareCorners(side)) as never }),
+    place: (k) => ({ corners: cornersAtPose(camera, placed[k], side) }),
   });
 }
 

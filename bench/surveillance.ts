@@ -18,7 +18,7 @@ import { lastValueFrom, tap, toArray, type OperatorFunction } from 'rxjs';
 import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { rng } from '../src/reference/images.js';
-import { grayBuffer, oneAtATime, runMain } from './timing.js';
+import { gpuMs, grayBuffer, oneAtATime, runMain } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     ['background(compensateLighting) → morphology → features', () => [background({ compensateLighting: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
     ['background → morphology → label(c2fl) → features', () => [background(), morphology({ open: 3, close: 5 }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults: 1024 })]],
   ];
-  const gpuBy = (rs: FrameResult[], name: string) => median(rs.map((r) => r.timings.filter((t) => t.name === name || t.name.startsWith(`${name}:`)).reduce((s, t) => s + t.ms, 0)));
+  const gpuBy = (rs: FrameResult[], name: string) => median(rs.map((r) => gpuMs(r, name)));
   console.log('\n| chain | background ms | morphology ms | label ms | features ms | GPU total ms | steady wall ms/frame | one at a time wall p50 ms | blobs |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const [name, ops] of chains) {
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
     const steady = await lastValueFrom(ops().reduce((s, op) => s.pipe(op), source(4)).pipe(readResults({ framesPerSubmit: 4 }), tap(() => at.push(performance.now())), toArray()));
     const steadyWall = (at[at.length - 1] - at[warmup]) / (at.length - 1 - warmup);
     const counted = steady.slice(warmup);
-    const total = median(counted.map((r) => r.timings.reduce((s, t) => s + t.ms, 0)));
+    const total = median(counted.map((r) => gpuMs(r)));
     const one = await oneAtATime(ops().reduce((s, op) => s.pipe(op), source(1)), warmup);
     const blobs = median(counted.map((r) => r.features?.label.length ?? 0));
     console.log(`| ${name} | ${f3(gpuBy(counted, 'background'))} | ${f3(gpuBy(counted, 'morphology'))} | ${name.includes('label(') ? f3(gpuBy(counted, 'label')) : ''} | ${f3(gpuBy(counted, 'features'))} | ${f3(total)} | ${f3(steadyWall)} | ${f3(median(one.wall))} | ${blobs} |`);

@@ -39,6 +39,19 @@ export async function timePass(device: GPUDevice, label: string, record: (pass: 
   return samples[samples.length >> 1];
 }
 
+/** The `q` quantile of `xs` (the sample at floor(q·n), clamped; NaN when there is none). */
+export function quantile(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+}
+
+/** A result's GPU time in ms: every pass, or those of one node or stage (`name`, and `name:…` below it). */
+export function gpuMs(r: FrameResult, name?: string): number {
+  let ms = 0;
+  for (const t of r.timings) if (name === undefined || t.name === name || t.name.startsWith(`${name}:`)) ms += t.ms;
+  return ms;
+}
+
 /** Runs a benchmark's main and exits with its code: a live Dawn instance would keep Node running. */
 export function runMain(main: () => Promise<number | void>): void {
   main().then(

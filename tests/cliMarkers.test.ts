@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { markerDictionary, projectPoints, rotationBetween, rotationFromVector, squareCorners, type Mat3 } from '../index.js';
-import { detectMarkersCpu, markerScene } from '../src/reference/index.js';
+import { markerDictionary, rotationBetween, rotationFromVector, type Mat3 } from '../index.js';
+import { cornersAtPose, detectMarkersCpu, markerScene } from '../src/reference/index.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const clip = fileURLToPath(new URL('../examples/data/markers.mp4', import.meta.url));
@@ -25,7 +25,7 @@ const posed = [
 ];
 const poseScene = markerScene(4401, {
   width: 360, height: 260, markerSize: 6, bits: (id) => dict.bits(id), ids: posed.map((p) => p.id), side: [50, 50], maxTilt: 0, blur: 0.6, noise: 2, clutter: 4,
-  place: (k) => ({ corners: projectPoints({ fx: 400, fy: 400, cx: 180, cy: 130, distortion: [0, 0, 0, 0, 0] }, posed[k].R, posed[k].t, squareCorners(0.05)) as never }),
+  place: (k) => ({ corners: cornersAtPose({ fx: 400, fy: 400, cx: 180, cy: 130 }, posed[k], 0.05) }),
 });
 
 function writeGrayPng(path: string, s: { width: number; height: number; gray: Uint8Array }) {

@@ -6,6 +6,8 @@
  * bottom-right, bottom-left as the marker is printed.
  */
 import { homography, type Homography } from '../pose/homography.js';
+import { projectPoints, type CameraModel, type CameraSpec } from '../pose/CameraModel.js';
+import { squareCorners } from '../pose/ippeSquare.js';
 import { rng } from './images.js';
 
 export { homography, type Homography };
@@ -15,6 +17,15 @@ export type Point = [number, number];
 /** The mean of some points (a quad's centre). */
 export function centreOf(points: readonly (readonly [number, number])[]): Point {
   return [points.reduce((s, p) => s + p[0], 0) / points.length, points.reduce((s, p) => s + p[1], 0) / points.length];
+}
+
+/**
+ * Where a marker of `side` at pose (R, t) (X_camera = R X + t, R row-major) is seen by `camera`: its outer corners
+ * in the image, as printed (OpenCV's IPPE_SQUARE order), for `place(k).corners`.
+ */
+export function cornersAtPose(camera: CameraModel | CameraSpec, pose: { readonly R: readonly number[]; readonly t: readonly number[] }, side: number): [Point, Point, Point, Point] {
+  const [a, b, c, d] = projectPoints(camera, pose.R, pose.t, squareCorners(side));
+  return [a, b, c, d];
 }
 
 export function applyHomography(h: Homography, [x, y]: Point): Point {

@@ -64,8 +64,8 @@ export class MarkerAnchor extends Object3D {
 
   /** Completes the observables; the anchor's children are the caller's to dispose. */
   override dispose(): void {
-    // Object3D.dispose (three r187 on) tells listeners; r186 has none.
-    (Object3D.prototype as { dispose?: () => void }).dispose?.call(this);
+    // Object3D's own dispose tells its listeners.
+    super.dispose();
     this.#found.complete();
     this.#lost.complete();
     this.#update.complete();

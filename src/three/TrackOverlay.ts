@@ -9,7 +9,7 @@
  * scene.add(overlay);
  * results.subscribe((r) => { overlay.follow(r.tracks!); renderer.render(scene, pixelCamera(r.width, r.height)); });
  */
-import { BufferAttribute, BufferGeometry, Color, DynamicDrawUsage, Group, Object3D, LineSegments, OrthographicCamera } from 'three';
+import { BufferAttribute, BufferGeometry, Color, DynamicDrawUsage, Group, LineSegments, OrthographicCamera } from 'three';
 import { LineBasicNodeMaterial } from 'three/webgpu';
 import type { TrackInfo, TrackResults } from '../results.js';
 import { InvalidOptionError } from '../errors.js';
@@ -105,8 +105,8 @@ export class TrackOverlay extends Group {
 
   /** Gives the geometry and material back to the renderer. */
   override dispose(): void {
-    // Object3D.dispose (three r187 on) tells listeners; r186 has none.
-    (Object3D.prototype as { dispose?: () => void }).dispose?.call(this);
+    // Object3D's own dispose tells its listeners.
+    super.dispose();
     this.#lines.geometry.dispose();
     this.#lines.material.dispose();
   }

@@ -33,18 +33,15 @@ export async function createRenderer(ctx: GpuContext, options: CreateRendererOpt
     throw new InvalidOptionError(`createRenderer: width and height must be positive integers, got ${width}×${height}`);
   }
   const antialias = options.antialias ?? true;
-  let renderer: WebGPURenderer;
-  if (options.canvas || typeof document !== 'undefined') {
-    renderer = new WebGPURenderer({ device: ctx.device, canvas: options.canvas as HTMLCanvasElement | undefined, antialias });
-  } else {
-    const target = new OffscreenTarget(ctx.device, width, height);
-    // three.js asks a canvas for its size and a context for the texture of each frame; the DOM has neither here.
-    // UnsignedByteType output: bgra8unorm, without asking navigator.gpu for the preferred format.
-    renderer = new WebGPURenderer({ device: ctx.device, canvas: target.canvas as unknown as HTMLCanvasElement, context: target as unknown as GPUCanvasContext, antialias, outputType: UnsignedByteType });
-    offscreen.set(renderer, target);
-  }
+  // three.js asks a canvas for its size and a context for the texture of each frame; Node's missing DOM has neither.
+  const target = options.canvas || typeof document !== 'undefined' ? null : new OffscreenTarget(ctx.device, width, height);
+  const renderer = target
+    ? // UnsignedByteType output: bgra8unorm, without asking navigator.gpu for the preferred format.
+      new WebGPURenderer({ device: ctx.device, canvas: target.canvas as unknown as HTMLCanvasElement, context: target as unknown as GPUCanvasContext, antialias, outputType: UnsignedByteType })
+    : new WebGPURenderer({ device: ctx.device, canvas: options.canvas as HTMLCanvasElement | undefined, antialias });
   await renderer.init();
-  if (offscreen.has(renderer)) {
+  if (target) {
+    offscreen.set(renderer, target);
     // three.js's per-frame clock runs on requestAnimationFrame, which Node lacks: a 60 Hz timer that does not keep
     // the process alive stands in for it.
     const animation = (renderer as unknown as { _animation?: { setContext(c: unknown): void } })._animation;

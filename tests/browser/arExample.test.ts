@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { fakeCameraArgs, y4m } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
-import { cameraModel, markerDictionary, mul3, projectPoints, rotationBetween, rotationFromVector, squareCorners, type Mat3, type MarkerPose } from '../../index.js';
-import { markerScene } from '../../src/reference/index.js';
+import { cameraModel, markerDictionary, mul3, projectPoints, rotationBetween, rotationFromVector, type Mat3, type MarkerPose } from '../../index.js';
+import { cornersAtPose, markerScene } from '../../src/reference/index.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
 
@@ -36,7 +36,7 @@ const scene = markerScene(7401, {
   blur: 0.6,
   noise: 2,
   clutter: 8,
-  place: (k) => ({ corners: projectPoints(camera, truths[k].R, truths[k].t, squareCorners(side)) as [number, number][] as never }),
+  place: (k) => ({ corners: cornersAtPose(camera, truths[k], side) }),
 });
 /** The cube's 8 corners in the marker's frame (it stands on the marker, as large as it). */
 const cubeCorners = [-1, 1].flatMap((x) => [-1, 1].flatMap((y) => [0, 2].map((z) => [(x * side) / 2, (y * side) / 2, (z * side) / 2])));

@@ -11,15 +11,13 @@ import {
   markers,
   mul3,
   pose,
-  projectPoints,
   rotationBetween,
   rotationFromVector,
-  squareCorners,
   type FrameResult,
   type GpuContext,
   type Mat3,
 } from '../../index.js';
-import { markerScene } from '../../src/reference/index.js';
+import { cornersAtPose, markerScene } from '../../src/reference/index.js';
 import { gray, run, testContext } from '../support/gpu.js';
 
 const deg = 180 / Math.PI;
@@ -58,7 +56,7 @@ describe('pose() after markers()', () => {
         blur: 0.7,
         noise: 2,
         clutter: 6,
-        place: (k) => ({ corners: projectPoints(camera, placed[k].R, placed[k].t, squareCorners(side)) as [number, number][] as never }),
+        place: (k) => ({ corners: cornersAtPose(camera, placed[k], side) }),
       });
     });
     const results = await run(ctx, frames.map((s) => gray(s.width, s.height, s.gray)), markers({ dictionary: 'DICT_4X4_50' }));

@@ -9,8 +9,15 @@ import { InvalidFrameError, fromPixels, projectPoints, readResults, rotationFrom
 import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer, offscreenTexture } from '../../three.js';
 import { testContext } from '../support/gpu.js';
 
-/** The offscreen drawing buffer (bgra8unorm) as RGBA bytes, read back (tests only). */
-async function drawn(ctx: GpuContext, renderer: WebGPURenderer): Promise<Uint8Array> {
+interface DrawnCopy {
+  readonly buffer: GPUBuffer;
+  readonly row: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Copies the offscreen drawing buffer (bgra8unorm) out now, before a later render replaces it (tests only). */
+function copyDrawn(ctx: GpuContext, renderer: WebGPURenderer): DrawnCopy {
   const texture = offscreenTexture(renderer);
   const { width, height } = texture;
   const row = Math.ceil((width * 4) / 256) * 256;
@@ -18,6 +25,11 @@ async function drawn(ctx: GpuContext, renderer: WebGPURenderer): Promise<Uint8Ar
   const encoder = ctx.device.createCommandEncoder();
   encoder.copyTextureToBuffer({ texture }, { buffer, bytesPerRow: row }, [width, height]);
   ctx.device.queue.submit([encoder.finish()]);
+  return { buffer, row, width, height };
+}
+
+/** A copy's pixels as RGBA bytes, rows unpadded. */
+async function readDrawn({ buffer, row, width, height }: DrawnCopy): Promise<Uint8Array> {
   await buffer.mapAsync(GPUMapMode.READ);
   const bytes = new Uint8Array(buffer.getMappedRange());
   const out = new Uint8Array(width * height * 4);
@@ -30,6 +42,9 @@ async function drawn(ctx: GpuContext, renderer: WebGPURenderer): Promise<Uint8Ar
   buffer.destroy();
   return out;
 }
+
+/** What the renderer drew last, as RGBA bytes. */
+const drawn = (ctx: GpuContext, renderer: WebGPURenderer) => readDrawn(copyDrawn(ctx, renderer));
 
 /** A seeded picture with structure in both directions (a flip or shift shows). */
 function picture(width: number, height: number, seed: number, format: 'rgba' | 'gray'): PixelImage {
@@ -126,26 +141,20 @@ describe('flowmark/three on the GPU (offscreen)', () => {
     const camera = new IntrinsicCamera({ fx: 50, fy: 50, cx: 20, cy: 15 }, width, height);
     const images = Array.from({ length: 12 }, (_, k) => picture(width, height, k, 'gray'));
     // The drawn picture is copied out right after each render, before the next result is handled.
-    const copies: GPUBuffer[] = [];
+    const copies: DrawnCopy[] = [];
     await lastValueFrom(fromPixels(ctx, images, { maxInFlight: 4 }).pipe(background.capture(), readResults(), tap((r: FrameResult) => {
       scene.background = background.show(r);
       renderer.render(scene, camera);
-      const buffer = ctx.device.createBuffer({ size: 256 * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-      const encoder = ctx.device.createCommandEncoder();
-      encoder.copyTextureToBuffer({ texture: offscreenTexture(renderer) }, { buffer, bytesPerRow: 256 }, [width, height]);
-      ctx.device.queue.submit([encoder.finish()]);
-      copies.push(buffer);
+      copies.push(copyDrawn(ctx, renderer));
     }), toArray()));
     expect(copies).toHaveLength(12);
     // At most the frames in flight plus the pictures kept: textures are reused, not made per frame.
     expect(background.textures).toBeLessThanOrEqual(4 + 3);
-    for (const [k, buffer] of copies.entries()) {
-      await buffer.mapAsync(GPUMapMode.READ);
-      const bytes = new Uint8Array(buffer.getMappedRange());
+    for (const [k, copy] of copies.entries()) {
+      const out = await readDrawn(copy);
       let worst = 0;
-      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) worst = Math.max(worst, Math.abs(bytes[y * 256 + 4 * x + 1] - images[k].data[y * width + x]));
+      for (let p = 0; p < width * height; p++) worst = Math.max(worst, Math.abs(out[4 * p + 1] - images[k].data[p]));
       expect(worst, `frame ${k}`).toBeLessThanOrEqual(1);
-      buffer.destroy();
     }
     // A frame of labels only (no pixels) cannot be a picture.
     const noPixels = fromPixels(ctx, [images[0]]).pipe(map((f) => ({ ...f, rgba: null, gray: null })), background.capture(), readResults());
