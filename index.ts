@@ -22,8 +22,11 @@ export { Tracker, defaultTrackerSettings, type TrackerSettings, type CountingLin
 export { assign } from './src/track/assign.js';
 export { pose, poseEvents, poserSettings, type PoseOptions } from './nodes/pose.js';
 export { MarkerPoser, type PoserSettings } from './src/pose/MarkerPoser.js';
-export { cameraModel, parseCamera, readOpenCvCalibration, toNormalised, toPixels, projectPoints, type CameraModel, type CameraSpec } from './src/pose/CameraModel.js';
+export { cameraModel, parseCamera, readOpenCvCalibration, writeOpenCvCalibration, toNormalised, toPixels, projectPoints, type CameraModel, type CameraSpec } from './src/pose/CameraModel.js';
 export { ippeSquare, squareCorners } from './src/pose/ippeSquare.js';
+export { gridBoard, board, type Board, type BoardMarker, type GridBoardOptions } from './src/pose/Board.js';
+export { boardPose, type BoardSolution, type SeenBoardMarker } from './src/pose/boardPose.js';
+export { calibrateCamera, boardViews, type Calibration, type CalibrationOptions, type CalibrationView } from './src/pose/calibrateCamera.js';
 export { refinePose, reprojectionError, type PoseSolution } from './src/pose/refinePose.js';
 export { OneEuroFilter, defaultOneEuro, type OneEuroSettings } from './src/pose/OneEuroFilter.js';
 export { rotationFromVector, vectorFromRotation, quaternionFromRotation, rotationBetween, mul3, type Mat3, type Vec3 } from './src/pose/rotation.js';
@@ -40,7 +43,7 @@ export type { PipelineCache, Kernel, KernelSpec, BindingKind, PipelineCacheStats
 export type { PassTiming, ProfileScope } from './src/Profiler.js';
 export { withFrame, withRead, type GpuFrame, type ReadRequest, type LabelingState } from './src/GpuFrame.js';
 export type { FrameLease } from './src/FrameLease.js';
-export type { FrameResult, ResultValues, FramePicture, LabelInfo, ThresholdInfo, DetectedMarker, MarkerResults, DetectedDot, TrackInfo, TrackEvent, TrackResults, MarkerPose, PoseEvent, PoseResults } from './src/results.js';
+export type { FrameResult, ResultValues, FramePicture, LabelInfo, ThresholdInfo, DetectedMarker, MarkerResults, DetectedDot, TrackInfo, TrackEvent, TrackResults, MarkerPose, BoardPose, PoseEvent, PoseResults } from './src/results.js';
 export type { ComponentFeatures, FeatureFilter } from './src/componentFeatures.js';
 export * from './src/errors.js';
 export * as reference from './src/reference/index.js';

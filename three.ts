@@ -4,7 +4,7 @@
 export { createRenderer, contextForRenderer, offscreenTexture, type CreateRendererOptions } from './src/three/createRenderer.js';
 export { IntrinsicCamera } from './src/three/IntrinsicCamera.js';
 export { CameraBackground, type CameraBackgroundOptions } from './src/three/CameraBackground.js';
-export { MarkerAnchor } from './src/three/MarkerAnchor.js';
+export { MarkerAnchor, type AnchorTarget, type AnchorPose } from './src/three/MarkerAnchor.js';
 export { TrackOverlay, pixelCamera, trackColor, type TrackOverlayOptions } from './src/three/TrackOverlay.js';
 export { poseMatrix } from './src/three/poseMatrix.js';
 export type { FramePicture } from './src/results.js';

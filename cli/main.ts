@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { labelUsage, parseLabelArgs, runLabel, UsageError } from './label.js';
 import { markersUsage, parseMarkersArgs, runMarkers } from './markers.js';
+import { calibrateUsage, parseCalibrateArgs, runCalibrate } from './calibrate.js';
 import { parseTrackArgs, runTrack, trackUsage } from './track.js';
 
 const usage = `Usage: flowmark <command> [options]
@@ -14,6 +15,9 @@ Commands:
                                      find fiducial markers on the GPU (flowmark markers --help)
   track <video...> --out-dir DIR [--line x1,y1,x2,y2 ...]
                                      track moving objects of a fixed camera (flowmark track --help)
+  calibrate <png|mp4...> --dictionary NAME --board C,R,SIZE,GAP --out FILE
+                                     a camera's intrinsics and distortion from views of a board of markers
+                                     (flowmark calibrate --help)
 
 Options:
   --help      show this help
@@ -87,6 +91,11 @@ const commands = {
     usage: markersUsage,
     options: { 'out-dir': text, dictionary: text, windows: text, offset: text, 'min-side': text, camera: text, 'camera-file': text, 'marker-size': text },
     run: (values: Values, files: string[]) => runMarkers(parseMarkersArgs(values, files)),
+  },
+  calibrate: {
+    usage: calibrateUsage,
+    options: { out: text, dictionary: text, board: text, terms: text, 'max-views': text, 'min-markers': text },
+    run: (values: Values, files: string[]) => runCalibrate(parseCalibrateArgs(values, files)),
   },
   track: {
     usage: trackUsage,

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 export async function exampleFiles({ three = 'three' } = {}) {
   const root = new URL('../', import.meta.url);
   const bundle = await build({
-    entryPoints: ['labeling', 'markers', 'track', 'ar'].map((name) => fileURLToPath(new URL(`examples/browser/${name}.ts`, root))),
+    entryPoints: ['labeling', 'markers', 'track', 'ar', 'board', 'overlay'].map((name) => fileURLToPath(new URL(`examples/browser/${name}.ts`, root))),
     outdir: 'out',
     bundle: true,
     format: 'esm',
@@ -33,6 +33,10 @@ export async function exampleFiles({ three = 'three' } = {}) {
     '/track.js': { body: bundle.outputFiles.find((f) => f.path.endsWith('track.js')).contents, type: 'text/javascript' },
     '/ar.html': { body: readFileSync(new URL('examples/browser/ar.html', root)), type: 'text/html' },
     '/ar.js': { body: bundle.outputFiles.find((f) => f.path.endsWith('/ar.js')).contents, type: 'text/javascript' },
+    '/board.html': { body: readFileSync(new URL('examples/browser/board.html', root)), type: 'text/html' },
+    '/board.js': { body: bundle.outputFiles.find((f) => f.path.endsWith('/board.js')).contents, type: 'text/javascript' },
+    '/overlay.html': { body: readFileSync(new URL('examples/browser/overlay.html', root)), type: 'text/html' },
+    '/overlay.js': { body: bundle.outputFiles.find((f) => f.path.endsWith('/overlay.js')).contents, type: 'text/javascript' },
     '/street.mp4': { body: readFileSync(new URL('examples/data/street.mp4', root)), type: 'video/mp4' },
   };
 }
@@ -44,5 +48,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const f = files[(req.url ?? '/').split('?')[0]];
     if (!f) return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': f.type }).end(f.body);
-  }).listen(port, '127.0.0.1', () => console.log(`flowmark browser examples: http://127.0.0.1:${port}/ (labeling), http://127.0.0.1:${port}/markers.html (camera markers), http://127.0.0.1:${port}/track.html (tracking), http://127.0.0.1:${port}/ar.html (three.js AR)`));
+  }).listen(port, '127.0.0.1', () => console.log(`flowmark browser examples: http://127.0.0.1:${port}/ (labeling), http://127.0.0.1:${port}/markers.html (camera markers), http://127.0.0.1:${port}/track.html (tracking), http://127.0.0.1:${port}/ar.html (three.js AR), http://127.0.0.1:${port}/board.html (an object on a board), http://127.0.0.1:${port}/overlay.html (tracks over the camera, three.js)`));
 }

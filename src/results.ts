@@ -128,12 +128,33 @@ export interface MarkerPose {
   corners: [[number, number], [number, number], [number, number], [number, number]];
 }
 
-export type PoseEvent = { type: 'found' | 'lost'; id: number; timeUs: number };
+/** A board's pose from `pose({ boards })`: the board's frame (as its layout gives its corners) in the camera's. */
+export interface BoardPose {
+  board: string;
+  /** X_camera = R X_board + t, as OpenCV's `estimatePoseBoard` / `solvePnP` give them. */
+  rvec: [number, number, number];
+  tvec: [number, number, number];
+  quaternion: [number, number, number, number];
+  /** Root mean square reprojection error over all the corners it came from, pixels (undistorted). */
+  error: number;
+  /** The best pose of another rotation (the flip) and its error, or null when the seen markers allowed none. */
+  alternative: { rvec: [number, number, number]; tvec: [number, number, number]; error: number } | null;
+  /** Both poses fit about as well: the one nearer the previous frame's was kept. */
+  ambiguous: boolean;
+  seen: boolean;
+  /** The ids of the board's markers it came from this frame (none when kept unseen). */
+  markers: number[];
+}
+
+/** A marker (`id`) or a board (`board`) found or lost. */
+export type PoseEvent = { type: 'found' | 'lost'; id: number; board?: undefined; timeUs: number } | { type: 'found' | 'lost'; board: string; id?: undefined; timeUs: number };
 
 /** `pose()`'s per-frame result. */
 export interface PoseResults {
   /** Markers found (seen for `foundAfter` frames in a row) and not lost, by id. */
   markers: MarkerPose[];
+  /** Boards found and not lost (with the same hysteresis: a board is seen when any of its markers is), by name. */
+  boards: BoardPose[];
   events: PoseEvent[];
 }
 

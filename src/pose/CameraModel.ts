@@ -65,6 +65,24 @@ export function readOpenCvCalibration(text: string): CameraModel {
   return cameraModel({ fx, fy, cx, cy, distortion });
 }
 
+/**
+ * The camera as OpenCV's `cv::FileStorage` writes a calibration (YAML): `camera_matrix`, `distortion_coefficients`
+ * (k1, k2, p1, p2, k3), the image size and, when given, the RMS reprojection error. `cv2.FileStorage` and
+ * `readOpenCvCalibration` read it back.
+ */
+export function writeOpenCvCalibration(c: CameraModel, info: { width: number; height: number; error?: number }): string {
+  const n = (v: number) => (Number.isInteger(v) ? `${v}.` : String(v));
+  const matrix = (name: string, rows: number, cols: number, data: readonly number[]) =>
+    `${name}: !!opencv-matrix\n   rows: ${rows}\n   cols: ${cols}\n   dt: d\n   data: [ ${data.map(n).join(', ')} ]\n`;
+  return (
+    '%YAML:1.0\n---\n' +
+    `image_width: ${info.width}\nimage_height: ${info.height}\n` +
+    matrix('camera_matrix', 3, 3, [c.fx, 0, c.cx, 0, c.fy, c.cy, 0, 0, 1]) +
+    matrix('distortion_coefficients', 1, 5, c.distortion) +
+    (info.error === undefined ? '' : `avg_reprojection_error: ${info.error}\n`)
+  );
+}
+
 /** The `data` of the first matrix node with one of these names, in a FileStorage YAML or JSON text. */
 function findMatrix(text: string, names: string[]): number[] | null {
   for (const name of names) {

@@ -3,19 +3,24 @@
  * Euro filter (OneEuroFilter.ts), its two IPPE poses refined (ippeSquare.ts), and the pose kept that agrees with the
  * previous frame's where both fit about as well (a far or frontal square flips between them otherwise). Markers are
  * reported once seen `foundAfter` frames in a row and dropped after `lostAfter` frames unseen (their last pose kept
- * meanwhile, `seen: false`), with `found` and `lost` events.
+ * meanwhile, `seen: false`), with `found` and `lost` events. Boards get one pose from all their markers seen
+ * (boardPose.ts), with the same flip memory and hysteresis.
  */
-import type { DetectedMarker, MarkerPose, PoseEvent, PoseResults } from '../results.js';
+import type { BoardPose, DetectedMarker, MarkerPose, PoseEvent, PoseResults } from '../results.js';
+import type { Board } from './Board.js';
+import { boardPose, type SeenBoardMarker } from './boardPose.js';
 import { toNormalised, type CameraModel } from './CameraModel.js';
 import { ippeSquare } from './ippeSquare.js';
+import type { PoseSolution } from './refinePose.js';
 import { OneEuroFilter, type OneEuroSettings } from './OneEuroFilter.js';
 import { quaternionFromRotation, rotationBetween, vectorFromRotation, type Mat3 } from './rotation.js';
 
 export interface PoserSettings {
   camera: CameraModel;
-  /** The printed side of each marker's outer border (the translations' unit); per id where `sizes` says. */
-  markerSize: number;
+  /** The printed side of each marker's outer border (the translations' unit); per id where `sizes` says (boards' markers included); null: only markers in `sizes` get poses. */
+  markerSize: number | null;
   sizes: Readonly<Record<number, number>>;
+  boards: readonly Board[];
   /** One Euro filter on the corners (pixels); null: none. */
   smoothing: OneEuroSettings | null;
   foundAfter: number;
@@ -26,16 +31,25 @@ export interface PoserSettings {
   frameInterval: number;
 }
 
-interface MarkerState {
-  filter: OneEuroFilter | null;
+/** Found / lost with hysteresis, for a marker or a board. */
+interface Presence {
   /** Frames seen in a row, and frames unseen since. */
   hits: number;
   misses: number;
   found: boolean;
+  /** The kept pose's rotation: the next frame's reference for the flip (forgotten after a gap). */
   rotation: Mat3 | null;
+}
+
+interface MarkerState extends Presence {
+  filter: OneEuroFilter | null;
   last: MarkerPose | null;
   /** When it was last seen, µs. */
   seenUs: number;
+}
+
+interface BoardState extends Presence {
+  last: BoardPose | null;
 }
 
 const triple = (v: readonly number[]) => [v[0], v[1], v[2]] as [number, number, number];
@@ -43,6 +57,7 @@ const triple = (v: readonly number[]) => [v[0], v[1], v[2]] as [number, number, 
 export class MarkerPoser {
   readonly #s: PoserSettings;
   readonly #states = new Map<number, MarkerState>();
+  readonly #boardStates = new Map<string, BoardState>();
 
   constructor(settings: PoserSettings) {
     this.#s = settings;
@@ -51,77 +66,119 @@ export class MarkerPoser {
   update(found: readonly DetectedMarker[], timeUs: number): PoseResults {
     const s = this.#s;
     const events: PoseEvent[] = [];
-    const seen = new Set<number>();
+    // This frame's markers: their corners (normalised) and both their poses, for the boards.
+    const seen = new Map<number, { image: [number, number][]; poses: PoseSolution[] }>();
     for (const m of found) {
       // A second marker with an id already seen this frame has no state of its own: the first one keeps it.
-      if (seen.has(m.id)) continue;
-      seen.add(m.id);
+      // A marker of no known size has no pose.
+      if (seen.has(m.id) || (s.markerSize === null && s.sizes[m.id] === undefined)) continue;
       let state = this.#states.get(m.id);
       if (!state) {
         state = { filter: s.smoothing ? new OneEuroFilter(8, s.smoothing) : null, hits: 0, misses: 0, found: false, rotation: null, last: null, seenUs: timeUs };
         this.#states.set(m.id, state);
       }
-      // After a gap the filter and the flip's memory start again.
-      if (state.misses > 0 && !state.found) {
-        state.filter?.reset();
-        state.rotation = null;
-      }
-      state.hits = state.misses > 0 ? 1 : state.hits + 1;
-      state.misses = 0;
+      // After a gap the filter starts again.
+      if (state.misses > 0 && !state.found) state.filter?.reset();
       const flat = m.corners.flat();
       // The filter's step is the time since this marker's last sample (a frame's, unless it was missed).
       const step = timeUs > state.seenUs ? (timeUs - state.seenUs) / 1e6 : s.frameInterval;
       state.seenUs = timeUs;
       const corners = state.filter ? state.filter.filter(flat, step) : flat;
-      [state.last, state.rotation] = this.#pose(m.id, corners, state);
-      if (!state.found && state.hits >= s.foundAfter) {
-        state.found = true;
-        events.push({ type: 'found', id: m.id, timeUs });
-      }
+      const image = [0, 1, 2, 3].map((i) => toNormalised(s.camera, corners[2 * i], corners[2 * i + 1]));
+      const poses = ippeSquare(image, s.sizes[m.id] ?? s.markerSize!, [s.camera.fx, s.camera.fy]);
+      seen.set(m.id, { image, poses });
+      const [kept, alternative, ambiguous] = this.#keep(poses[0], poses[1], state);
+      state.last = {
+        id: m.id,
+        ...poseFields(kept),
+        alternative: alternativeFields(alternative!),
+        ambiguous,
+        seen: true,
+        corners: [0, 1, 2, 3].map((i) => [corners[2 * i], corners[2 * i + 1]]) as MarkerPose['corners'],
+      };
+      if (seenNow(state, s.foundAfter)) events.push({ type: 'found', id: m.id, timeUs });
     }
-    const markers: MarkerPose[] = [];
-    for (const [id, state] of this.#states) {
-      if (!seen.has(id)) {
-        state.misses++;
-        state.hits = 0;
-        if (state.found && state.misses > s.lostAfter) {
-          state.found = false;
-          events.push({ type: 'lost', id, timeUs });
-        }
-        if (!state.found) {
-          if (state.misses > s.lostAfter) this.#states.delete(id);
-          continue;
-        }
-        markers.push({ ...state.last!, seen: false });
-      } else if (state.found) {
-        markers.push(state.last!);
-      }
-    }
+    const markers = this.#report(this.#states, (id) => seen.has(id), (id) => events.push({ type: 'lost', id, timeUs }));
     markers.sort((a, b) => a.id - b.id);
-    return { markers, events };
+
+    for (const board of s.boards) {
+      const parts: SeenBoardMarker[] = board.markers.filter((m) => seen.has(m.id)).map((m) => ({ marker: m, ...seen.get(m.id)! }));
+      if (parts.length === 0) continue;
+      let state = this.#boardStates.get(board.name);
+      if (!state) {
+        state = { hits: 0, misses: 0, found: false, rotation: null, last: null };
+        this.#boardStates.set(board.name, state);
+      }
+      const [best, other] = boardPose(parts, [s.camera.fx, s.camera.fy]);
+      const [kept, alternative, ambiguous] = this.#keep(best, other, state);
+      state.last = { board: board.name, ...poseFields(kept), alternative: alternative && alternativeFields(alternative), ambiguous, seen: true, markers: parts.map((p) => p.marker.id) };
+      if (seenNow(state, s.foundAfter)) events.push({ type: 'found', board: board.name, timeUs });
+    }
+    const boards = this.#report(
+      this.#boardStates,
+      (name) => s.boards.some((b) => b.name === name && b.markers.some((m) => seen.has(m.id))),
+      (board) => events.push({ type: 'lost', board, timeUs }),
+      (last) => ({ ...last, seen: false, markers: [] }),
+    );
+    boards.sort((a, b) => (a.board < b.board ? -1 : a.board > b.board ? 1 : 0));
+    return { markers, boards, events };
   }
 
-  /** The marker's pose and its rotation matrix (the next frame's reference for the flip). */
-  #pose(id: number, corners: ArrayLike<number>, state: MarkerState): [MarkerPose, Mat3] {
-    const s = this.#s;
-    const c = s.camera;
-    const image: [number, number][] = [0, 1, 2, 3].map((i) => toNormalised(c, corners[2 * i], corners[2 * i + 1]));
-    const [best, other] = ippeSquare(image, s.sizes[id] ?? s.markerSize, [c.fx, c.fy]);
-    const ambiguous = other.error < s.ambiguity.ratio * best.error + s.ambiguity.pixels;
+  /**
+   * The pose to keep of the best and the other (the flip): the one nearer the previous frame's rotation where both
+   * fit about as well. Remembers the kept rotation.
+   */
+  #keep(best: PoseSolution, other: PoseSolution | null, state: Presence): [PoseSolution, PoseSolution | null, boolean] {
+    const { ratio, pixels } = this.#s.ambiguity;
+    // After a gap the flip's memory starts again.
+    if (state.misses > 0 && !state.found) state.rotation = null;
+    const ambiguous = other !== null && other.error < ratio * best.error + pixels;
     let [kept, alternative] = [best, other];
     if (ambiguous && state.rotation && rotationBetween(state.rotation, other.R) < rotationBetween(state.rotation, best.R)) [kept, alternative] = [other, best];
-    const quad = [0, 1, 2, 3].map((i) => [corners[2 * i], corners[2 * i + 1]]) as MarkerPose['corners'];
-    const pose: MarkerPose = {
-      id,
-      rvec: vectorFromRotation(kept.R),
-      tvec: triple(kept.t),
-      quaternion: quaternionFromRotation(kept.R),
-      error: kept.error,
-      alternative: { rvec: vectorFromRotation(alternative.R), tvec: triple(alternative.t), error: alternative.error },
-      ambiguous,
-      seen: true,
-      corners: quad,
-    };
-    return [pose, kept.R];
+    state.rotation = kept.R;
+    return [kept, alternative, ambiguous];
   }
+
+  /**
+   * What to report of each marker or board: this frame's pose when seen and found, the last one (`seen: false`) while
+   * found and unseen for at most `lostAfter` frames; unseen ones are counted, lost and forgotten.
+   */
+  #report<K, P extends { seen: boolean }>(states: Map<K, Presence & { last: P | null }>, isSeen: (key: K) => boolean, lost: (key: K) => void, unseen = (last: P): P => ({ ...last, seen: false })): P[] {
+    const reported: P[] = [];
+    for (const [key, state] of states) {
+      if (isSeen(key)) {
+        if (state.found) reported.push(state.last!);
+        continue;
+      }
+      state.misses++;
+      state.hits = 0;
+      if (state.found && state.misses > this.#s.lostAfter) {
+        state.found = false;
+        lost(key);
+      }
+      if (!state.found) {
+        if (state.misses > this.#s.lostAfter) states.delete(key);
+        continue;
+      }
+      reported.push(unseen(state.last!));
+    }
+    return reported;
+  }
+}
+
+/** Counts a frame in which it was seen; true when that makes it found. */
+function seenNow(state: Presence, foundAfter: number): boolean {
+  state.hits = state.misses > 0 ? 1 : state.hits + 1;
+  state.misses = 0;
+  if (state.found || state.hits < foundAfter) return false;
+  state.found = true;
+  return true;
+}
+
+function poseFields(p: PoseSolution): { rvec: [number, number, number]; tvec: [number, number, number]; quaternion: [number, number, number, number]; error: number } {
+  return { rvec: vectorFromRotation(p.R), tvec: triple(p.t), quaternion: quaternionFromRotation(p.R), error: p.error };
+}
+
+function alternativeFields(p: PoseSolution): MarkerPose['alternative'] {
+  return { rvec: vectorFromRotation(p.R), tvec: triple(p.t), error: p.error };
 }

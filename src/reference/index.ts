@@ -15,3 +15,4 @@ export * from './morphologyCpu.js';
 export * from './backgroundCpu.js';
 export * from './surveillanceScene.js';
 export * from './motMetrics.js';
+export * from './boardPhotos.js';

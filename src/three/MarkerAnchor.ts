@@ -1,5 +1,6 @@
 /**
- * An `Object3D` that follows one marker: each frame, `follow(result.poses)` places it at the marker's filtered pose
+ * An `Object3D` that follows one marker, or one board (`new MarkerAnchor({ board: name })`, a board given to
+ * `pose({ boards })`; its axes are the board's): each frame, `follow(result.poses)` places it at the marker's filtered pose
  * (from `pose()`, which smooths the corners, keeps the flip consistent and finds / loses markers with hysteresis)
  * and shows it while the marker is found; hidden when lost. Put what should sit on the marker inside it, in the
  * marker's axes (x right, y up, z out of the marker; the unit of `pose()`'s `markerSize`).
@@ -16,30 +17,45 @@
  */
 import { Object3D } from 'three';
 import { Subject, type Observable } from 'rxjs';
-import type { MarkerPose, PoseResults } from '../results.js';
+import type { BoardPose, MarkerPose, PoseResults } from '../results.js';
 import { InvalidOptionError } from '../errors.js';
 import { poseMatrix } from './poseMatrix.js';
 
-export class MarkerAnchor extends Object3D {
+/** What an anchor follows: a marker's id, or a board's name. */
+export type AnchorTarget = number | { board: string };
+/** The pose an anchor of that target gets. */
+export type AnchorPose<T extends AnchorTarget> = T extends number ? MarkerPose : BoardPose;
+
+export class MarkerAnchor<T extends AnchorTarget = number, P extends AnchorPose<T> = AnchorPose<T>> extends Object3D {
   readonly isMarkerAnchor = true;
-  readonly markerId: number;
-  /** The marker's pose this frame while found, else null. */
-  pose: MarkerPose | null = null;
-  readonly #found = new Subject<MarkerPose>();
+  /** The marker followed, or null for a board. */
+  readonly markerId: T extends number ? number : null;
+  /** The board followed, or null for a marker. */
+  readonly boardName: T extends number ? null : string;
+  /** The marker's (or board's) pose this frame while found, else null. */
+  pose: P | null = null;
+  readonly #found = new Subject<P>();
   readonly #lost = new Subject<void>();
-  readonly #update = new Subject<MarkerPose>();
+  readonly #update = new Subject<P>();
   /** The marker was found (after `pose()`'s `foundAfter` frames): the anchor is shown. */
-  readonly found: Observable<MarkerPose> = this.#found.asObservable();
+  readonly found: Observable<P> = this.#found.asObservable();
   /** The marker was lost (unseen for more than `pose()`'s `lostAfter` frames): the anchor is hidden. */
   readonly lost: Observable<void> = this.#lost.asObservable();
   /** Every frame the anchor moved with its marker (seen or kept). */
-  readonly update: Observable<MarkerPose> = this.#update.asObservable();
+  readonly update: Observable<P> = this.#update.asObservable();
 
-  constructor(markerId: number) {
+  constructor(target: T) {
     super();
-    if (!Number.isInteger(markerId) || markerId < 0) throw new InvalidOptionError(`MarkerAnchor: markerId must be a non-negative integer, got ${markerId}`);
-    this.markerId = markerId;
-    this.name = `marker ${markerId}`;
+    const t: AnchorTarget = target;
+    if (typeof t === 'object' && t !== null) {
+      if (typeof t.board !== 'string' || !t.board) throw new InvalidOptionError(`MarkerAnchor: board must be a board's name, got ${String(t.board)}`);
+      [this.markerId, this.boardName] = [null as never, t.board as never];
+      this.name = `board ${t.board}`;
+    } else {
+      if (!Number.isInteger(t) || t < 0) throw new InvalidOptionError(`MarkerAnchor: markerId must be a non-negative integer, got ${String(t)}`);
+      [this.markerId, this.boardName] = [t as never, null as never];
+      this.name = `marker ${t}`;
+    }
     // The pose is the whole transform: three.js must not rebuild it from position / rotation / scale.
     this.matrixAutoUpdate = false;
     this.visible = false;
@@ -47,7 +63,7 @@ export class MarkerAnchor extends Object3D {
 
   /** Follows this frame's poses (a `pose()` result): placed and shown while found, hidden when lost. */
   follow(poses: PoseResults): void {
-    const p = poses.markers.find((m) => m.id === this.markerId) ?? null;
+    const p = ((this.boardName === null ? poses.markers.find((m) => m.id === this.markerId) : poses.boards?.find((b) => b.board === this.boardName)) ?? null) as P | null;
     const wasShown = this.pose !== null;
     this.pose = p;
     if (p) {

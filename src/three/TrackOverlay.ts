@@ -21,9 +21,18 @@ export interface TrackOverlayOptions {
   trails?: boolean;
 }
 
-/** A camera that views the frame's pixels: x right, y down, pixel centres at integers (as flowmark's results). */
+/**
+ * A camera that views the frame's pixels: x right, y down, pixel centres at integers (as flowmark's results). It
+ * sits over the frame's middle: three.js draws `scene.background` on a sphere around the camera, 1.5 × the view's
+ * height in radius for an orthographic one, so a camera at a corner left the far corner bare. Centred, the picture
+ * covers frames up to 2.8 times as wide as high.
+ */
 export function pixelCamera(width: number, height: number): OrthographicCamera {
-  const camera = new OrthographicCamera(-0.5, width - 0.5, -0.5, height - 0.5, -1, 1);
+  if (!(width > 0 && height > 0)) throw new InvalidOptionError(`pixelCamera: width and height must be positive, got ${width} × ${height}`);
+  if (width > 2.8 * height || height > 2.8 * width) throw new InvalidOptionError(`pixelCamera: ${width} × ${height} is wider than 2.8:1, past where three.js's background covers the view`);
+  const camera = new OrthographicCamera(-width / 2, width / 2, -height / 2, height / 2, -1, 1);
+  camera.position.set((width - 1) / 2, (height - 1) / 2, 0);
+  camera.updateMatrixWorld();
   camera.name = 'pixels';
   return camera;
 }

@@ -7,9 +7,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PNG } from 'pngjs';
 import { fakeCameraArgs, y4m } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
+import { canvasPixels, median, openExample, pictureOutside, rgb } from '../support/arPage.js';
 import { cameraModel, markerDictionary, mul3, projectPoints, rotationBetween, rotationFromVector, type Mat3, type MarkerPose } from '../../index.js';
 import { cornersAtPose, markerScene } from '../../src/reference/index.js';
 // @ts-expect-error: a plain .mjs script without types
@@ -62,36 +62,13 @@ const session = chromiumSession(async () => {
   return { files, args: fakeCameraArgs(file) };
 });
 
-const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-
 describe.each([
   ['current', '', '0.187'],
   ['previous minor', 'previous/', '0.186'],
 ])('the three.js AR example with three.js %s', (_, prefix, version) => {
   it(`puts an anchor on each marker at its pose and draws its cube there over the camera picture (three ${version})`, async () => {
-    const page = await session.browser.newPage();
-    // A page left open keeps rendering on the software GPU and slows the next one.
-    onTestFinished(() => page.close());
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    // Counts what the page maps for reading (the only way GPU data reaches the CPU) and what three.js reports.
-    await page.addInitScript(() => {
-      const g = globalThis as unknown as { flowmarkMapped: Record<string, number[]> };
-      g.flowmarkMapped = {};
-      const map = GPUBuffer.prototype.mapAsync;
-      GPUBuffer.prototype.mapAsync = function (this: GPUBuffer, mode: number, offset?: number, size?: number) {
-        if (mode & GPUMapMode.READ) (g.flowmarkMapped[this.label] ??= []).push(size ?? this.size - (offset ?? 0));
-        return map.call(this, mode, offset, size);
-      } as typeof map;
-    });
     const params = `camera=${camera.fx},${camera.fy},${camera.cx},${camera.cy}&size=${side}`;
-    await page.goto(new URL(`${prefix}ar.html?${params}`, `${session.url}/`).href);
-    await page.waitForFunction(() => {
-      const s = (globalThis as unknown as { flowmarkAr?: { frames: number; error: string } }).flowmarkAr;
-      return s && (s.frames >= 12 || s.error);
-    }, undefined, { timeout: 150_000 });
-    const seen = await page.evaluate(() => (globalThis as unknown as { flowmarkAr: Seen }).flowmarkAr);
-    const mappedBy = await page.evaluate(() => (globalThis as unknown as { flowmarkMapped: Record<string, number[]> }).flowmarkMapped);
+    const { page, seen, mapped: mappedBy, errors } = await openExample<Seen>(() => session.browser.newPage(), onTestFinished, new URL(`${prefix}ar.html?${params}`, `${session.url}/`).href, 'flowmarkAr', 12);
     const mapped = Object.values(mappedBy).flat().reduce((s, v) => s + v, 0);
     const revision = await page.evaluate(() => document.querySelector('canvas')?.dataset.three ?? '');
     expect(errors).toEqual([]);
@@ -116,17 +93,7 @@ describe.each([
     expect(mapped / seen.frames).toBeLessThan(0.1 * 640 * 480 * 4);
 
     // The canvas: each cube's centre shows one of its faces' colours...
-    // At whole pixels, one to one (the page's own layout puts it at a fractional row).
-    await page.addStyleTag({ content: '#view { position: fixed; left: 0; top: 0; }' });
-    await page.waitForTimeout(500);
-    const shot = await page.screenshot({ clip: { x: 0, y: 0, width: 640, height: 480 } });
-    if (process.env.FLOWMARK_SCREENSHOT) writeFileSync(process.env.FLOWMARK_SCREENSHOT.replace(/\.png$/, `-${version}.png`), shot);
-    const png = PNG.sync.read(shot);
-    expect([png.width, png.height]).toEqual([640, 480]);
-    const at = (x: number, y: number) => {
-      const i = 4 * (Math.round(y) * png.width + Math.round(x));
-      return [png.data[i], png.data[i + 1], png.data[i + 2]];
-    };
+    const { at } = await canvasPixels(page, 640, 480, process.env.FLOWMARK_SCREENSHOT?.replace(/\.png$/, `-${version}.png`));
     const faces = seen.faceColors.map(rgb);
     const boxes = truths.map((truth) => {
       const [centre] = projectPoints(camera, truth.R, truth.t, [[0, 0, side / 2]]);
@@ -138,38 +105,13 @@ describe.each([
       const ys = corners.map((p) => p[1]);
       return [Math.min(...xs) - 4, Math.min(...ys) - 4, Math.max(...xs) + 4, Math.max(...ys) + 4];
     });
-    // ...and everywhere outside the cubes the canvas is the camera picture, gray, right way up and in place: it
-    // follows the scene's gray (through the camera's YUV to RGB, which clips the light end: correlation > 0.9) better
-    // than the scene shifted by 2 pixels any way does (a flipped picture correlates near 0).
-    const outside: [number, number][] = [];
-    for (let y = 6; y < 474; y += 7) {
-      for (let x = 6; x < 634; x += 7) {
-        if (boxes.some(([x0, y0, x1, y1]) => x >= x0 - 2 && x <= x1 + 2 && y >= y0 - 2 && y <= y1 + 2)) continue;
-        const c = at(x, y);
-        expect(Math.max(...c) - Math.min(...c), `background at (${x}, ${y}) is gray`).toBeLessThan(12);
-        outside.push([x, y]);
-      }
-    }
-    expect(outside.length).toBeGreaterThan(3000);
-    const correlation = (dx: number, dy: number) => pearson(outside.map(([x, y]) => scene.gray[(y + dy) * 640 + x + dx]), outside.map(([x, y]) => at(x, y)[1]));
-    const inPlace = correlation(0, 0);
-    expect(inPlace).toBeGreaterThan(0.9);
-    for (const [dx, dy] of [[-2, 0], [2, 0], [0, -2], [0, 2]]) expect(correlation(dx, dy), `shifted by ${dx}, ${dy}`).toBeLessThan(inPlace);
-    console.log(`three ${version}: ${seen.frames} frames, result → rendered median ${median(seen.renderMs).toFixed(1)} ms, camera → rendered median ${seen.cameraToScreenMs.length ? median(seen.cameraToScreenMs).toFixed(1) : 'n/a'} ms, mapped ${(mapped / seen.frames).toFixed(0)} B a frame, correlation ${inPlace.toFixed(3)} (SwiftShader)`);
+    // ...and everywhere outside the cubes the canvas is the camera picture, gray, right way up and in place.
+    const picture = pictureOutside(at, scene.gray, 640, 480, boxes);
+    expect(picture.notGray).toEqual([]);
+    expect(picture.samples).toBeGreaterThan(3000);
+    expect(picture.inPlace).toBeGreaterThan(0.9);
+    for (const shifted of picture.shifted) expect(shifted).toBeLessThan(picture.inPlace);
+    console.log(`three ${version}: ${seen.frames} frames, result → rendered median ${median(seen.renderMs).toFixed(1)} ms, camera → rendered median ${seen.cameraToScreenMs.length ? median(seen.cameraToScreenMs).toFixed(1) : 'n/a'} ms, mapped ${(mapped / seen.frames).toFixed(0)} B a frame, correlation ${picture.inPlace.toFixed(3)} (SwiftShader)`);
   }, 240_000);
 });
 
-function pearson(a: number[], b: number[]): number {
-  const mean = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
-  const [ma, mb] = [mean(a), mean(b)];
-  let ab = 0;
-  let aa = 0;
-  let bb = 0;
-  a.forEach((x, i) => ((ab += (x - ma) * (b[i] - mb)), (aa += (x - ma) ** 2), (bb += (b[i] - mb) ** 2)));
-  return ab / Math.sqrt(aa * bb);
-}
-
-function median(v: number[]): number {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1] : NaN;
-}

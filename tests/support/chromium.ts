@@ -28,9 +28,14 @@ export function fakeCameraArgs(file: string): string[] {
 
 /** A YUV4MPEG2 file (a fake camera's input) of `frames` copies of a gray image (Y = gray, U = V = 128). */
 export function y4m(gray: Uint8Array, width: number, height: number, frames: number): Buffer {
+  return y4mFrames(Array.from({ length: frames }, () => gray), width, height);
+}
+
+/** A YUV4MPEG2 file of these gray images, played at `fps` frames a second (the fake camera loops it). */
+export function y4mFrames(grays: readonly Uint8Array[], width: number, height: number, fps = 30): Buffer {
   const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128);
-  const frame = Buffer.concat([Buffer.from('FRAME\n'), Buffer.from(gray), chroma]);
-  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]);
+  const frames = grays.map((gray) => Buffer.concat([Buffer.from('FRAME\n'), Buffer.from(gray), chroma]));
+  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`), ...frames]);
 }
 
 export async function launchChromium(extraArgs: string[] = []): Promise<{ browser: Browser; close(): Promise<void> }> {

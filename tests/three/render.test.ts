@@ -1,12 +1,13 @@
 // flowmark/three on Dawn (offscreen, in Node): three.js's WebGPURenderer on flowmark's device draws the camera
 // picture exactly (every pixel, rgba and gray frames, odd sizes), an object on a MarkerAnchor where the pose and
-// the intrinsics project it, and each result's own picture when several frames are in flight.
+// the intrinsics project it, each result's own picture when several frames are in flight, and track boxes over
+// the picture through pixelCamera.
 import { lastValueFrom, map, tap, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Color, DoubleSide, Mesh, PlaneGeometry, Scene } from 'three';
 import { MeshBasicNodeMaterial, type WebGPURenderer } from 'three/webgpu';
-import { InvalidFrameError, fromPixels, projectPoints, readResults, rotationFromVector, type FrameResult, type GpuContext, type PixelImage } from '../../index.js';
-import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer, offscreenTexture } from '../../three.js';
+import { InvalidFrameError, fromPixels, projectPoints, readResults, rotationFromVector, type FrameResult, type GpuContext, type PixelImage, type TrackInfo } from '../../index.js';
+import { CameraBackground, IntrinsicCamera, MarkerAnchor, TrackOverlay, createRenderer, offscreenTexture, pixelCamera, trackColor } from '../../three.js';
 import { testContext } from '../support/gpu.js';
 
 interface DrawnCopy {
@@ -100,7 +101,7 @@ describe('flowmark/three on the GPU (offscreen)', () => {
     const anchor = new MarkerAnchor(5);
     anchor.add(new Mesh(new PlaneGeometry(side, side), new MeshBasicNodeMaterial({ color: new Color('#ff0000'), side: DoubleSide })));
     scene.add(anchor);
-    anchor.follow({ markers: [{ id: 5, rvec, tvec, quaternion: [0, 0, 0, 1], error: 0, alternative: { rvec, tvec, error: 0 }, ambiguous: false, seen: true, corners: [[0, 0], [0, 0], [0, 0], [0, 0]] }], events: [] });
+    anchor.follow({ markers: [{ id: 5, rvec, tvec, quaternion: [0, 0, 0, 1], error: 0, alternative: { rvec, tvec, error: 0 }, ambiguous: false, seen: true, corners: [[0, 0], [0, 0], [0, 0], [0, 0]] }], boards: [], events: [] });
     renderer.render(scene, new IntrinsicCamera(intrinsics, width, height));
     const out = await drawn(ctx, renderer);
     // The square's projected corners (OpenCV's projection) against the red pixels drawn.
@@ -159,6 +160,51 @@ describe('flowmark/three on the GPU (offscreen)', () => {
     // A frame of labels only (no pixels) cannot be a picture.
     const noPixels = fromPixels(ctx, [images[0]]).pipe(map((f) => ({ ...f, rgba: null, gray: null })), background.capture(), readResults());
     await expect(lastValueFrom(noPixels)).rejects.toBeInstanceOf(InvalidFrameError);
+    background.dispose();
+    renderer.dispose();
+  });
+
+  it.each([
+    [160, 90],
+    [64, 150],
+  ])('draws tracks over the whole picture through pixelCamera, their boxes on the pixels around them (%i×%i)', async (width, height) => {
+    const renderer = await createRenderer(ctx, { width, height, antialias: false });
+    const background = new CameraBackground(ctx);
+    const scene = new Scene();
+    const overlay = new TrackOverlay({ trails: false });
+    scene.add(overlay);
+    const image = picture(width, height, 5, 'rgba');
+    const box: [number, number, number, number] = [10, 12, 29, 40];
+    const track: TrackInfo = { id: 3, state: 'confirmed', box, cx: 20, cy: 26, vx: 0, vy: 0, blob: 0, age: 9, unseen: 0, merged: false, trail: [] };
+    await lastValueFrom(fromPixels(ctx, [image]).pipe(background.capture(), readResults(), tap((r) => {
+      overlay.follow({ tracks: [track], events: [], counts: {}, zones: {} });
+      scene.background = background.show(r);
+      renderer.render(scene, pixelCamera(width, height));
+    }), toArray()));
+    const out = await drawn(ctx, renderer);
+    const colour = trackColor(3);
+    const want = [colour.r, colour.g, colour.b].map((c) => Math.round(255 * (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055)));
+    // The box's edge lies half a pixel outside its outer pixels: one of the two rows (columns) it passes between.
+    const isLine = (x: number, y: number) => want.every((v, c) => Math.abs(out[4 * (y * width + x) + c] - v) <= 2);
+    const ring = (x: number, y: number) => (x === box[0] - 1 || x === box[0] || x === box[2] || x === box[2] + 1) && y >= box[1] - 1 && y <= box[3] + 1 || (y === box[1] - 1 || y === box[1] || y === box[3] || y === box[3] + 1) && x >= box[0] - 1 && x <= box[2] + 1;
+    let lines = 0;
+    let worst = 0;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        if (ring(x, y)) {
+          lines += isLine(x, y) ? 1 : 0;
+          continue;
+        }
+        // Everywhere else, corners far from the camera included: the picture.
+        for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(out[4 * (y * width + x) + c] - image.data[4 * (y * width + x) + c]));
+      }
+    }
+    expect(worst).toBeLessThanOrEqual(1);
+    // A closed line around the box: about its perimeter in pixels (a line may leave out its last pixel).
+    const perimeter = 2 * (box[2] - box[0] + 1) + 2 * (box[3] - box[1] + 1);
+    expect(lines).toBeGreaterThanOrEqual(perimeter - 4);
+    expect(lines).toBeLessThanOrEqual(perimeter + 8);
+    overlay.dispose();
     background.dispose();
     renderer.dispose();
   });

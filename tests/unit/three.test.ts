@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Vector3 } from 'three';
 import { WebGLCoordinateSystem, WebGPUCoordinateSystem } from 'three';
-import { InvalidOptionError, projectPoints, rotationFromVector, type MarkerPose, type TrackInfo } from '../../index.js';
+import { InvalidOptionError, projectPoints, rotationFromVector, type BoardPose, type MarkerPose, type TrackInfo } from '../../index.js';
 import { CameraBackground, IntrinsicCamera, MarkerAnchor, TrackOverlay, createRenderer, pixelCamera, poseMatrix } from '../../three.js';
 
 const pose = (id: number, rvec: [number, number, number], tvec: [number, number, number]): MarkerPose => ({
@@ -64,10 +64,10 @@ describe('MarkerAnchor', () => {
     anchor.update.subscribe((p) => events.push(`update ${p.tvec[2]}`));
     anchor.lost.subscribe(() => events.push('lost'));
     const frames = [[], [pose(7, [Math.PI, 0, 0], [0, 0, 0.5])], [pose(3, [Math.PI, 0, 0], [0, 0, 1]), pose(7, [Math.PI, 0, 0], [0, 0, 0.6])], [pose(3, [Math.PI, 0, 0], [0, 0, 1])], []];
-    const visible = frames.map((markers) => (anchor.follow({ markers, events: [] }), anchor.visible));
+    const visible = frames.map((markers) => (anchor.follow({ markers, boards: [], events: [] }), anchor.visible));
     expect(visible).toEqual([false, true, true, false, false]);
     expect(events).toEqual(['found 7', 'update 0.5', 'update 0.6', 'lost']);
-    anchor.follow({ markers: [pose(7, [Math.PI, 0, 0], [0.1, 0.2, 0.7])], events: [] });
+    anchor.follow({ markers: [pose(7, [Math.PI, 0, 0], [0.1, 0.2, 0.7])], boards: [], events: [] });
     // Facing the camera (rotated half a turn about x): three.js's axes flip y and z, so the matrix is the identity
     // rotation with the translation's y and z turned over.
     expect(anchor.matrix.elements.map((v) => Math.round(v * 1e9) / 1e9 + 0)).toEqual([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.1, -0.2, -0.7, 1]);
@@ -76,6 +76,24 @@ describe('MarkerAnchor', () => {
     anchor.dispose();
     expect(completed).toBe(1);
     expect(() => new MarkerAnchor(-1)).toThrow(InvalidOptionError);
+  });
+
+  it("follows a board by name, whatever its markers' own poses", () => {
+    const anchor = new MarkerAnchor({ board: 'table' });
+    const board = (board: string, tvec: [number, number, number]): BoardPose => ({ board, rvec: [0, 0, 0], tvec, quaternion: [0, 0, 0, 1], error: 0.2, alternative: null, ambiguous: false, seen: true, markers: [4] });
+    const events: string[] = [];
+    anchor.found.subscribe((p) => events.push(`found ${p.board}`));
+    anchor.lost.subscribe(() => events.push('lost'));
+    const marker = pose(4, [Math.PI, 0, 0], [0, 0, 0.3]);
+    const frames: [MarkerPose[], BoardPose[]][] = [[[marker], []], [[marker], [board('other', [0, 0, 2]), board('table', [0.1, 0.2, 0.7])]], [[], [board('other', [0, 0, 2])]]];
+    const visible = frames.map(([markers, boards]) => (anchor.follow({ markers, boards, events: [] }), anchor.visible));
+    expect(visible).toEqual([false, true, false]);
+    expect(events).toEqual(['found table', 'lost']);
+    expect([anchor.markerId, anchor.boardName, anchor.name]).toEqual([null, 'table', 'board table']);
+    // The board's frame (x right, y down, z into the board) as three.js's: y and z turned over with the translation.
+    anchor.follow({ markers: [], boards: [board('table', [0.1, 0.2, 0.7])], events: [] });
+    expect(anchor.matrix.elements.map((v) => Math.round(v * 1e9) / 1e9 + 0)).toEqual([1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0.1, -0.2, -0.7, 1]);
+    expect(() => new MarkerAnchor({ board: '' })).toThrow(InvalidOptionError);
   });
 });
 
@@ -110,11 +128,14 @@ describe('TrackOverlay', () => {
     overlay.dispose();
   });
 
-  it('pixelCamera maps pixel centres to clip space as the picture behind lies', () => {
+  it('pixelCamera maps pixel centres to clip space as the picture behind lies, from over its middle', () => {
     const camera = pixelCamera(320, 240);
-    const corner = new Vector3(-0.5, -0.5, 0).applyMatrix4(camera.projectionMatrix);
-    const far = new Vector3(319.5, 239.5, 0).applyMatrix4(camera.projectionMatrix);
+    const clip = (x: number, y: number) => new Vector3(x, y, 0).applyMatrix4(camera.matrixWorldInverse).applyMatrix4(camera.projectionMatrix);
+    const [corner, far] = [clip(-0.5, -0.5), clip(319.5, 239.5)];
     [corner.x, corner.y, far.x, far.y].forEach((v, i) => expect(v).toBeCloseTo([-1, 1, 1, -1][i], 12));
+    expect([camera.position.x, camera.position.y]).toEqual([159.5, 119.5]);
+    expect(() => pixelCamera(300, 100)).toThrow(InvalidOptionError);
+    expect(() => pixelCamera(0, 100)).toThrow(InvalidOptionError);
   });
 });
 

@@ -1,0 +1,84 @@
+/**
+ * Calibration evaluation: photos of a printed 6 × 4 grid board (4 cm DICT_4X4_50 markers, 1 cm apart) rendered
+ * through known lenses (intrinsics and Brown–Conrady distortion) at 0.45–0.6 m, tilted 20–40° every way, blur and
+ * noise (src/reference/boardPhotos.ts). For each lens and view count: flowmark (`markers()` on the GPU, `boardViews`,
+ * `calibrateCamera`, 5 terms) beside OpenCV 4.6's own pipeline on the same photos (ArUco detection with SUBPIX
+ * corners, `aruco.calibrateCameraAruco`, its default 5 terms): the intrinsics' errors against the true lens, the RMS
+ * reprojection error, and the largest error with which each calibrated lens places a board's corners across the frame.
+ *
+ *   node dist/bench/calibrateEval.js [--dawn backend=vulkan]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { lastValueFrom, toArray } from 'rxjs';
+import { GpuContext, boardViews, calibrateCamera, cameraModel, fromPixels, gridBoard, markerDictionary, markers, projectPoints, readResults, rotationFromVector, type CameraModel } from '../index.js';
+import { defaultDawnFlags } from '../src/gpu.js';
+import { boardPhotos } from '../src/reference/index.js';
+import { runMain } from './timing.js';
+
+const { values } = parseArgs({ options: { dawn: { type: 'string', multiple: true, default: [] } } });
+const [width, height] = [640, 480];
+const dict = markerDictionary('DICT_4X4_50');
+const board = gridBoard({ name: 'print', columns: 6, rows: 4, markerSize: 0.04, separation: 0.01 });
+const lenses: [string, CameraModel][] = [
+  ['barrel', cameraModel({ fx: 604, fy: 596, cx: 323.5, cy: 236.5, distortion: [-0.16, 0.05, 0, 0, 0] })],
+  ['mild, off-centre', cameraModel({ fx: 700, fy: 700, cx: 300.2, cy: 251.7, distortion: [0.05, -0.1, 0.001, -0.0015, 0.02] })],
+];
+
+/** The largest distance between where the calibrated and the true lens put the board's corners, over nine poses. */
+function placementError(calibrated: CameraModel, truth: CameraModel): number {
+  let worst = 0;
+  for (const [ax, ay] of [[-0.3, -0.25], [0, -0.25], [0.3, -0.25], [-0.3, 0], [0, 0], [0.3, 0], [-0.3, 0.25], [0, 0.25], [0.3, 0.25]]) {
+    const R = rotationFromVector([ay, ax, 0.05]);
+    const t = [-0.145 + ax * 0.4, -0.095 + ay * 0.4, 0.55];
+    const points = board.markers.flatMap((m) => m.corners);
+    const a = projectPoints(calibrated, R, t, points);
+    const b = projectPoints(truth, R, t, points);
+    a.forEach((p, i) => {
+      if (b[i][0] >= 0 && b[i][1] >= 0 && b[i][0] < width && b[i][1] < height) worst = Math.max(worst, Math.hypot(p[0] - b[i][0], p[1] - b[i][1]));
+    });
+  }
+  return worst;
+}
+
+async function main(): Promise<void> {
+  const ctx = await GpuContext.create({ label: 'bench-calibrate', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  console.log(`calibration evaluation — ${new Date().toISOString()}, ${width}×${height}, a 6 × 4 grid board of 4 cm markers, 0.45–0.6 m, tilt 20–40°, blur σ 0.7, noise σ 3`);
+  console.log('\n| lens | views | calibrated by | RMS error px | fx error % | fy error % | principal point error px | k1 error | corners placed, worst px |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const [name, lens] of lenses) {
+    for (const n of [5, 10]) {
+      const photos = boardPhotos(lens, board, n, 300 + n, { width, height, markerSize: 4, bits: (id) => dict.bits(id), tilt: [20, 40], distance: [0.45, 0.6], blur: 0.7, noise: 3 });
+      const found = await lastValueFrom(fromPixels(ctx, photos.map((p) => ({ width, height, format: 'gray' as const, data: p.scene.gray }))).pipe(markers({ dictionary: dict }), readResults(), toArray()));
+      const ours = calibrateCamera(boardViews(board, found.map((r) => r.markers!.found), 4), width, height);
+      const dir = mkdtempSync(join(tmpdir(), 'flowmark-calibrate-'));
+      photos.forEach((p, k) => writeFileSync(join(dir, `${k}.gray`), p.scene.gray));
+      const script = `
+import cv2, json, sys, numpy as np
+d = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+b = cv2.aruco.GridBoard_create(6, 4, 0.04, 0.01, d, 0)
+p = cv2.aruco.DetectorParameters_create()
+p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+C, I, N = [], [], []
+for k in range(${n}):
+    g = np.fromfile(sys.argv[1] + '/' + str(k) + '.gray', dtype=np.uint8).reshape(${height}, ${width})
+    c, ids, _ = cv2.aruco.detectMarkers(g, d, parameters=p)
+    if ids is None: continue
+    C += list(c); I += ids.ravel().tolist(); N.append(len(ids))
+err, K, dist, _, _ = cv2.aruco.calibrateCameraAruco(C, np.array(I, dtype=np.int32).reshape(-1, 1), np.array(N), b, (${width}, ${height}), None, None)
+print(json.dumps({'error': err, 'K': K.ravel().tolist(), 'd': dist.ravel().tolist()}))`;
+      const cv = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, dir]).toString());
+      rmSync(dir, { recursive: true });
+      const theirs = cameraModel({ fx: cv.K[0], fy: cv.K[4], cx: cv.K[2], cy: cv.K[5], distortion: cv.d.slice(0, 5) });
+      for (const [by, c, error] of [['flowmark', ours.camera, ours.error], ['OpenCV (SUBPIX corners)', theirs, cv.error]] as const) {
+        console.log(`| ${name} | ${n} | ${by} | ${error.toFixed(3)} | ${((100 * (c.fx - lens.fx)) / lens.fx).toFixed(3)} | ${((100 * (c.fy - lens.fy)) / lens.fy).toFixed(3)} | ${Math.hypot(c.cx - lens.cx, c.cy - lens.cy).toFixed(2)} | ${(c.distortion[0] - lens.distortion[0]).toFixed(4)} | ${placementError(c, lens).toFixed(2)} |`);
+      }
+    }
+  }
+  ctx.destroy();
+}
+
+runMain(main);
