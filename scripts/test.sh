@@ -6,8 +6,10 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 source scripts/env.sh
 npm run --silent build
-# Tests and benchmarks are type-checked too (vitest itself only strips types).
+# Tests and benchmarks are type-checked too (vitest itself only strips types), and the browser examples (esbuild
+# bundles them without checking), importing the package by name as a user's page does.
 npx tsc -p tsconfig.tests.json
+npx tsc -p tsconfig.examples.json
 mkdir -p out
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=out/vitest.json "$@" || status=$?

@@ -57,7 +57,8 @@ export function calibrateCamera(views: readonly CalibrationView[], width: number
 /**
  * Calibration views from markers found on frames of a board (`markers()` results, one list per frame): each
  * frame's markers of the board, their corners matched to the board's. Frames with fewer than `minMarkers` of the
- * board's markers are left out. The board must be flat (a `gridBoard` is).
+ * board's markers are left out, and frames where one of its ids is seen twice (which is which?). The board must be
+ * flat (a `gridBoard` is).
  */
 export function boardViews(board: Board, frames: readonly (readonly DetectedMarker[])[], minMarkers = 2): CalibrationView[] {
   const byId = new Map(board.markers.map((m) => [m.id, m]));
