@@ -34,6 +34,8 @@ const seen = {
   renderMs: [] as number[],
   cameraToScreenMs: [] as number[],
   error: '',
+  /** Set it to stop: the camera's stream ends, the canvas keeps the last frame drawn. */
+  freeze: false,
 };
 (globalThis as unknown as { flowmarkAr: typeof seen }).flowmarkAr = seen;
 
@@ -57,10 +59,11 @@ async function run(): Promise<void> {
   const anchors = new Map<number, MarkerAnchor>();
   const camera = fromCamera(ctx, { constraints: { video: { width, height } } });
 
-  camera
+  const stream = camera
     .pipe(background.capture(), markers({ dictionary }), readResults(), pose({ camera: intrinsics, markerSize }))
     .subscribe({
       next: (r) => {
+        if (seen.freeze) return stream.unsubscribe();
         const arrived = performance.now();
         if (r.width !== width || r.height !== height) throw new Error(`the camera gives ${r.width}×${r.height}, not ${width}×${height}`);
         // One anchor, with its cube, per marker id ever found.

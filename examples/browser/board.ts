@@ -36,6 +36,8 @@ const seen = {
   found: 0,
   renderMs: [] as number[],
   error: '',
+  /** Set it to stop: the camera's stream ends, the canvas keeps the last frame drawn. */
+  freeze: false,
 };
 (globalThis as unknown as { flowmarkBoard: typeof seen }).flowmarkBoard = seen;
 
@@ -57,8 +59,9 @@ async function run(): Promise<void> {
   scene.add(anchor);
   const camera = fromCamera(ctx, { constraints: { video: { width, height } } });
 
-  camera.pipe(background.capture(), markers({ dictionary }), readResults(), pose({ camera: intrinsics, boards: [board] })).subscribe({
+  const stream = camera.pipe(background.capture(), markers({ dictionary }), readResults(), pose({ camera: intrinsics, boards: [board] })).subscribe({
     next: (r) => {
+      if (seen.freeze) return stream.unsubscribe();
       const arrived = performance.now();
       if (r.width !== width || r.height !== height) throw new Error(`the camera gives ${r.width}×${r.height}, not ${width}×${height}`);
       anchor.follow(r.poses!);

@@ -60,11 +60,11 @@ async function run(): Promise<void> {
   const camera = fromCamera(ctx, { constraints: { video: { width, height } } });
   // features() reads back room for `maxResults` blobs each frame: 256 is plenty for a street and keeps that ~20 KB.
 
-  camera
+  const stream = camera
     .pipe(picture.capture(), background(), morphology({ open: 3, close: 5 }), features({ minArea, maxResults: 256 }), readResults(), track({ lines: [line] }))
     .subscribe({
       next: (r) => {
-        if (seen.freeze) return;
+        if (seen.freeze) return stream.unsubscribe();
         const arrived = performance.now();
         if (r.width !== width || r.height !== height) throw new Error(`the camera gives ${r.width}×${r.height}, not ${width}×${height}`);
         const tracks = r.tracks!;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeCameraArgs, y4m } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
-import { canvasPixels, median, openExample, pictureOutside, rgb } from '../support/arPage.js';
+import { canvasPixels, median, openExample, pictureOutside, rgb, settle } from '../support/arPage.js';
 import { cameraModel, markerDictionary, mul3, projectPoints, rotationBetween, rotationFromVector, type Mat3, type MarkerPose } from '../../index.js';
 import { cornersAtPose, markerScene } from '../../src/reference/index.js';
 // @ts-expect-error: a plain .mjs script without types
@@ -93,6 +93,7 @@ describe.each([
     expect(mapped / seen.frames).toBeLessThan(0.1 * 640 * 480 * 4);
 
     // The canvas: each cube's centre shows one of its faces' colours...
+    await settle(page, 'flowmarkAr');
     const { at } = await canvasPixels(page, 640, 480, process.env.FLOWMARK_SCREENSHOT?.replace(/\.png$/, `-${version}.png`));
     const faces = seen.faceColors.map(rgb);
     const boxes = truths.map((truth) => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeCameraArgs, y4m } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
-import { canvasPixels, median, openExample, pictureOutside, rgb } from '../support/arPage.js';
+import { canvasPixels, median, openExample, pictureOutside, rgb, settle } from '../support/arPage.js';
 import { cameraModel, gridBoard, markerDictionary, projectPoints, rotationBetween, rotationFromVector, type BoardPose } from '../../index.js';
 import { markerScene, rng } from '../../src/reference/index.js';
 import { apply3 } from '../../src/pose/rotation.js';
@@ -101,6 +101,7 @@ describe('the board example', () => {
     expect(Object.values(mapped).flat().reduce((s, v) => s + v, 0) / seen.frames).toBeLessThan(0.1 * 640 * 480 * 4);
 
     // The canvas: the tower's top (its −z face, toward the camera) where the pose projects it...
+    await settle(page, 'flowmarkBoard');
     const { at } = await canvasPixels(page, 640, 480, process.env.FLOWMARK_SCREENSHOT?.replace(/\.png$/, '-board.png'));
     const { side, height, centre } = seen.tower;
     const top = rgb(seen.faceColors[5]);

@@ -50,11 +50,27 @@ export async function openExample<T extends { frames: number; error: string }>(n
   };
 }
 
+/**
+ * Stops the page (its `freeze`: the camera's stream ends) and waits until every frame it drew is done on the GPU: the
+ * software GPU runs frames behind, and a page still drawing can keep a screenshot waiting past its time.
+ */
+export async function settle(page: Page, name: string): Promise<void> {
+  await page.evaluate((key) => ((globalThis as unknown as Record<string, { freeze: boolean }>)[key].freeze = true), name);
+  await page.waitForFunction(
+    (key) => {
+      const s = (globalThis as unknown as Record<string, { frames: number; renderMs: number[] }>)[key as string];
+      return s.renderMs.length >= s.frames;
+    },
+    name,
+    { timeout: 120_000 },
+  );
+}
+
 /** The page's `#view` canvas as drawn, pixel for pixel (moved to the page's top-left corner: whole pixels, 1:1). */
 export async function canvasPixels(page: Page, width: number, height: number, saveAs?: string): Promise<{ at(x: number, y: number): [number, number, number] }> {
   await page.addStyleTag({ content: '#view { position: fixed; left: 0; top: 0; width: auto; }' });
   await page.waitForTimeout(500);
-  const shot = await page.screenshot({ clip: { x: 0, y: 0, width, height } });
+  const shot = await page.screenshot({ clip: { x: 0, y: 0, width, height }, timeout: 120_000 });
   if (saveAs) writeFileSync(saveAs, shot);
   const png = PNG.sync.read(shot);
   if (png.width !== width || png.height !== height) throw new Error(`screenshot is ${png.width}×${png.height}, not ${width}×${height}`);
