@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { lastValueFrom, of, toArray } from 'rxjs';
 import { GpuContext, boardPose, cameraModel, fromPixels, gridBoard, mul3, ippeSquare, markerDictionary, markers, pose, projectPoints, readResults, rotationBetween, rotationFromVector, squareCorners, toNormalised, vectorFromRotation, type FrameResult, type Mat3 } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
-import { cornersAtPose, markerScene, rng, type MarkerScene } from '../src/reference/index.js';
+import { boardScene, cornersAtPose, markerScene, rng, type MarkerScene } from '../src/reference/index.js';
 import { runMain } from './timing.js';
 
 const { values } = parseArgs({ options: { frames: { type: 'string', default: '120' }, boards: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' }, dawn: { type: 'string', multiple: true, default: [] } } });
@@ -99,15 +99,11 @@ function makeBoardSet(n: number, seed: number): { scene: MarkerScene; truth: Tru
     const middle = [0.095, 0.07, 0].map((_, j) => R[3 * j] * 0.095 + R[3 * j + 1] * 0.07);
     const [u, v] = [(0.3 + 0.4 * r()) * width, (0.3 + 0.4 * r()) * height];
     const t = [((u - camera.cx) / camera.fx) * z - middle[0], ((v - camera.cy) / camera.fy) * z - middle[1], z - middle[2]];
-    const quads = grid.markers.map((m) => projectPoints(camera, R, t, m.corners));
-    if (!quads.flat().every(([x, y]) => x > 2 && y > 2 && x < width - 3 && y < height - 3)) continue;
-    const scene = markerScene(seed * 2000 + out.length, {
-      width, height, markerSize: 4, bits: (id) => dict.bits(id), ids: grid.markers.map((m) => m.id), side: [40, 40], maxTilt: 0, blur: 0.4 + r() * 0.8, noise: 1 + r() * 4, clutter: 4,
-      place: (k) => ({ corners: quads[k] as [[number, number], [number, number], [number, number], [number, number]] }),
-    });
+    if (!projectPoints(camera, R, t, grid.markers.flatMap((m) => m.corners)).every(([x, y]) => x > 2 && y > 2 && x < width - 3 && y < height - 3)) continue;
+    const scene = boardScene(seed * 2000 + out.length, camera, grid, { R, t }, { width, height, markerSize: 4, bits: (id) => dict.bits(id), blur: 0.4 + r() * 0.8, noise: 1 + r() * 4, clutter: 4 });
     const covered = grid.markers.map((m) => m.id).filter(() => r() < 0.2).slice(0, 4);
     for (const id of covered) {
-      const q = quads[id];
+      const q = scene.markers[id].corners;
       const [x0, x1] = [Math.floor(Math.min(...q.map((p) => p[0]))), Math.ceil(Math.max(...q.map((p) => p[0])))];
       const [y0, y1] = [Math.floor(Math.min(...q.map((p) => p[1]))), Math.ceil(Math.max(...q.map((p) => p[1])))];
       for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) scene.gray[y * width + x] = 120 + Math.round(30 * Math.sin(x / 4) + 10 * r());

@@ -101,9 +101,12 @@ export class MarkerPoser {
     const markers = this.#report(this.#states, (id) => seen.has(id), (id) => events.push({ type: 'lost', id, timeUs }));
     markers.sort((a, b) => a.id - b.id);
 
+    // A board is seen when any of its markers is.
+    const boardsSeen = new Set<string>();
     for (const board of s.boards) {
       const parts: SeenBoardMarker[] = board.markers.filter((m) => seen.has(m.id)).map((m) => ({ marker: m, ...seen.get(m.id)! }));
       if (parts.length === 0) continue;
+      boardsSeen.add(board.name);
       let state = this.#boardStates.get(board.name);
       if (!state) {
         state = { hits: 0, misses: 0, found: false, rotation: null, last: null };
@@ -116,7 +119,7 @@ export class MarkerPoser {
     }
     const boards = this.#report(
       this.#boardStates,
-      (name) => s.boards.some((b) => b.name === name && b.markers.some((m) => seen.has(m.id))),
+      (name) => boardsSeen.has(name),
       (board) => events.push({ type: 'lost', board, timeUs }),
       (last) => ({ ...last, seen: false, markers: [] }),
     );

@@ -1,13 +1,13 @@
 /**
  * Photos of a printed grid board taken through a known lens: `n` views at known poses (tilted `tilt` degrees every
- * way around the circle, turned a little in the board's plane, `distance` away, every corner in the frame), each
- * marker drawn where the lens puts its four corners (its inside by the homography between them: the lens's bending
- * moves the corners, not the straight edges between them). For calibration tests and benchmarks.
+ * way around the circle, turned a little in the board's plane, `distance` away, every corner in the frame), drawn by
+ * boardScene. For calibration tests and benchmarks.
  */
 import type { Board } from '../pose/Board.js';
 import { projectPoints, type CameraModel } from '../pose/CameraModel.js';
 import { mul3, rotationFromVector, type Mat3 } from '../pose/rotation.js';
-import { markerScene, type MarkerScene } from './markerScene.js';
+import type { MarkerScene } from './markerScene.js';
+import { boardScene } from './boardScene.js';
 import { rng } from './images.js';
 
 export interface BoardPhotoOptions {
@@ -42,12 +42,8 @@ export function boardPhotos(lens: CameraModel, board: Board, n: number, seed: nu
     const z = o.distance[0] + (o.distance[1] - o.distance[0]) * r();
     const m = [0, 1, 2].map((j) => R[3 * j] * middle[0] + R[3 * j + 1] * middle[1] + R[3 * j + 2] * middle[2]);
     const t = [(r() - 0.5) * 0.12 * z - m[0], (r() - 0.5) * 0.08 * z - m[1], z - m[2]];
-    const quads = board.markers.map((mk) => projectPoints(lens, R, t, mk.corners));
-    if (!quads.flat().every(([u, v]) => u > 3 && v > 3 && u < o.width - 4 && v < o.height - 4)) continue;
-    const scene = markerScene(seed * 100 + photos.length, {
-      width: o.width, height: o.height, markerSize: o.markerSize, bits: o.bits, ids: board.markers.map((mk) => mk.id), side: [40, 40], maxTilt: 0, blur: o.blur, noise: o.noise, clutter: 3,
-      place: (k) => ({ corners: quads[k] as [[number, number], [number, number], [number, number], [number, number]] }),
-    });
+    if (!projectPoints(lens, R, t, corners).every(([u, v]) => u > 3 && v > 3 && u < o.width - 4 && v < o.height - 4)) continue;
+    const scene = boardScene(seed * 100 + photos.length, lens, board, { R, t }, { ...o, clutter: 3 });
     photos.push({ scene, R, t });
   }
   return photos;

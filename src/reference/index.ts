@@ -16,3 +16,4 @@ export * from './backgroundCpu.js';
 export * from './surveillanceScene.js';
 export * from './motMetrics.js';
 export * from './boardPhotos.js';
+export * from './boardScene.js';

@@ -10,7 +10,7 @@ import { fakeCameraArgs, y4m } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
 import { canvasPixels, median, openExample, pictureOutside, rgb, settle } from '../support/arPage.js';
 import { cameraModel, gridBoard, markerDictionary, projectPoints, rotationBetween, rotationFromVector, type BoardPose } from '../../index.js';
-import { markerScene, rng } from '../../src/reference/index.js';
+import { boardScene, rng } from '../../src/reference/index.js';
 import { apply3 } from '../../src/pose/rotation.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
@@ -28,22 +28,7 @@ const truth = { R, t: [0.01 - Rm[0], 0.005 - Rm[1], 0.5 - Rm[2]] };
 const hidden = [5, 6];
 
 const dict = markerDictionary('DICT_4X4_50');
-const scene = markerScene(7402, {
-  width: 640,
-  height: 480,
-  markerSize: 4,
-  bits: (id) => dict.bits(id),
-  ids: board.markers.map((m) => m.id),
-  side: [40, 40],
-  maxTilt: 0,
-  blur: 0.6,
-  noise: 2,
-  clutter: 4,
-  place: (k) => {
-    const [a, b, c, d] = projectPoints(camera, truth.R, truth.t, board.markers[k].corners);
-    return { corners: [a, b, c, d] };
-  },
-});
+const scene = boardScene(7402, camera, board, truth, { width: 640, height: 480, markerSize: 4, bits: (id) => dict.bits(id), blur: 0.6, noise: 2, clutter: 4 });
 // Something standing on the board over the hidden markers: a textured patch over their quads and a margin.
 const cover = hidden.map((id) => {
   const q = board.markers[id].corners;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeCameraArgs, y4mFrames } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
-import { canvasPixels, median, openExample, pictureOutside, rgb } from '../support/arPage.js';
+import { canvasPixels, median, openExample, pictureOutside, rgb, settle } from '../support/arPage.js';
 import { rng } from '../../src/reference/index.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
@@ -74,18 +74,9 @@ describe('the surveillance overlay example', () => {
       const s = (globalThis as unknown as { flowmarkOverlay: Seen }).flowmarkOverlay;
       return s.error || (s.counts.forward > 0 && s.counts.backward > 0 && s.drawn.length === 2 && s.drawn.every((t) => t.blob && t.blob[0] > 2 && t.blob[2] < 317));
     }, undefined, { timeout: 150_000 });
-    const seen = await page.evaluate(() => {
-      const s = (globalThis as unknown as { flowmarkOverlay: Seen }).flowmarkOverlay;
-      s.freeze = true;
-      return JSON.parse(JSON.stringify(s)) as Seen;
-    });
+    const seen = await settle<Seen>(page, 'flowmarkOverlay');
     expect(seen.error).toBe('');
     expect([seen.width, seen.height]).toEqual([width, height]);
-    // The software GPU runs frames behind: wait until every frame drawn is done before looking at the canvas.
-    await page.waitForFunction(() => {
-      const s = (globalThis as unknown as { flowmarkOverlay: Seen }).flowmarkOverlay;
-      return s.renderMs.length >= s.frames;
-    }, undefined, { timeout: 60_000 });
     // Each track's blob is one car: its size and lane (what the background model and morphology leave, within 2
     // pixels); the track's box (the filter's estimate) is near its blob.
     const matched = seen.drawn.map((t) => {

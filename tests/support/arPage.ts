@@ -52,10 +52,15 @@ export async function openExample<T extends { frames: number; error: string }>(n
 
 /**
  * Stops the page (its `freeze`: the camera's stream ends) and waits until every frame it drew is done on the GPU: the
- * software GPU runs frames behind, and a page still drawing can keep a screenshot waiting past its time.
+ * software GPU runs frames behind, and a page still drawing can keep a screenshot waiting past its time. Returns the
+ * page's state as it was when it stopped (what the canvas then shows).
  */
-export async function settle(page: Page, name: string): Promise<void> {
-  await page.evaluate((key) => ((globalThis as unknown as Record<string, { freeze: boolean }>)[key].freeze = true), name);
+export async function settle<T>(page: Page, name: string): Promise<T> {
+  const stopped = await page.evaluate((key) => {
+    const s = (globalThis as unknown as Record<string, { freeze: boolean }>)[key];
+    s.freeze = true;
+    return JSON.parse(JSON.stringify(s)) as unknown;
+  }, name);
   await page.waitForFunction(
     (key) => {
       const s = (globalThis as unknown as Record<string, { frames: number; renderMs: number[] }>)[key as string];
@@ -64,6 +69,7 @@ export async function settle(page: Page, name: string): Promise<void> {
     name,
     { timeout: 120_000 },
   );
+  return stopped as T;
 }
 
 /** The page's `#view` canvas as drawn, pixel for pixel (moved to the page's top-left corner: whole pixels, 1:1). */

@@ -182,8 +182,9 @@ describe('flowmark/three on the GPU (offscreen)', () => {
       renderer.render(scene, pixelCamera(width, height));
     }), toArray()));
     const out = await drawn(ctx, renderer);
-    const colour = trackColor(3);
-    const want = [colour.r, colour.g, colour.b].map((c) => Math.round(255 * (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055)));
+    // The colour as the canvas shows it (sRGB bytes).
+    const hex = trackColor(3).getHex();
+    const want = [hex >> 16, (hex >> 8) & 255, hex & 255];
     // The box's edge lies half a pixel outside its outer pixels: one of the two rows (columns) it passes between.
     const isLine = (x: number, y: number) => want.every((v, c) => Math.abs(out[4 * (y * width + x) + c] - v) <= 2);
     const ring = (x: number, y: number) => (x === box[0] - 1 || x === box[0] || x === box[2] || x === box[2] + 1) && y >= box[1] - 1 && y <= box[3] + 1 || (y === box[1] - 1 || y === box[1] || y === box[3] || y === box[3] + 1) && x >= box[0] - 1 && x <= box[2] + 1;
