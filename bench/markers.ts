@@ -7,7 +7,7 @@
  * uploaded, submitted alone and read back before the next, p50 and p99), with markers found and corner RMSE against
  * the true corners; for OpenCV its time per frame with no and with subpixel refinement.
  *
- *   node dist/bench/markers.js [--size 1280x720] [--markers 10] [--frames 200] [--warmup 20]
+ *   node dist/bench/markers.js [--size 1280x720] [--markers 10] [--side 30,110] [--blur 0.5] [--frames 200] [--warmup 20]
  *                              [--dictionary DICT_4X4_50] [--python /usr/bin/python3] [--dawn backend=vulkan]
  */
 import { parseArgs } from 'node:util';
@@ -25,6 +25,9 @@ const { values } = parseArgs({
   options: {
     size: { type: 'string', default: '1280x720' },
     markers: { type: 'string', default: '10' },
+    // Marker sides in px, and the blur step: scene i is blurred by (i mod 3) × step px.
+    side: { type: 'string', default: '30,110' },
+    blur: { type: 'string', default: '0.5' },
     frames: { type: 'string', default: '200' },
     warmup: { type: 'string', default: '20' },
     dictionary: { type: 'string', default: 'DICT_4X4_50' },
@@ -66,7 +69,7 @@ const gpuOf = (r: FrameResult, prefix = '') => r.timings.filter((t) => t.name.st
 
 async function main(): Promise<void> {
   const scenes = Array.from({ length: distinct }, (_, i) =>
-    markerScene(9000 + i, { width, height, markerSize: dict.markerSize, bits: (id) => dict.bits(id), ids: Array.from({ length: count }, (_, k) => (i * 7 + k * 3) % dict.count).filter((id) => dict.correctable(id) >= 0), side: [30, 110], maxTilt: 50, blur: (i % 3) * 0.5, noise: 2 + (i % 4), clutter: 10 }),
+    markerScene(9000 + i, { width, height, markerSize: dict.markerSize, bits: (id) => dict.bits(id), ids: Array.from({ length: count }, (_, k) => (i * 7 + k * 3) % dict.count).filter((id) => dict.correctable(id) >= 0), side: (values.side as string).split(',').map(Number) as [number, number], maxTilt: 50, blur: (i % 3) * Number(values.blur), noise: 2 + (i % 4), clutter: 10 }),
   );
   const images = (n: number) => Array.from({ length: n }, (_, i) => ({ width, height, format: 'gray' as const, data: scenes[i % distinct].gray }));
   const ctx = await GpuContext.create({ label: 'bench-markers', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });

@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 source scripts/env.sh
 npm run --silent build
+node scripts/warm-shaders.mjs
 # Tests and benchmarks are type-checked too (vitest itself only strips types), and the browser examples (esbuild
 # bundles them without checking), importing the package by name as a user's page does.
 npx tsc -p tsconfig.tests.json

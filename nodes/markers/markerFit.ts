@@ -35,6 +35,8 @@ export function fitInvocations(limits: GpuLimits): 256 | 512 {
 const outWords = wgslConstant('markers/fit', 'OUT');
 /** Candidate status (S_READ in fit.wgsl): the cells were read and the border is black. */
 const READ = 1;
+/** S_DEBLURRED: read only with the blur undone (doubtful as read): an exact dictionary match is needed. */
+const DEBLURRED = 7;
 
 /** The host's part: grids decoded, corners in printed order, one marker per place. */
 export function decodeMarkers(bytes: ArrayBuffer, s: FitSettings): MarkerResults {
@@ -46,10 +48,10 @@ export function decodeMarkers(bytes: ArrayBuffer, s: FitSettings): MarkerResults
   const grid = new Uint8Array(n * n);
   for (let c = 0; c < candidates; c++) {
     const o = listHead + c * outWords;
-    if (u[o] !== READ) continue;
+    if (u[o] !== READ && u[o] !== DEBLURRED) continue;
     for (let i = 0; i < n * n; i++) grid[i] = (u[o + 3 + (i >> 5)] >>> (i & 31)) & 1;
     const match = s.dictionary.decode(grid, s.correctionRate);
-    if (!match) continue;
+    if (!match || (u[o] === DEBLURRED && match.distance > 0)) continue;
     const seen = [0, 1, 2, 3].map((k): [number, number] => [f[o + 8 + 2 * k], f[o + 9 + 2 * k]]);
     const corners = printedOrder(seen, match.rotation);
     read.push({ window: u[o + 1], label: u[o + 2], marker: { ...match, corners, residual: f[o + 7], contrast: f[o + 6] } });
@@ -78,6 +80,7 @@ export function markerFit(s: FitSettings): OperatorFunction<GpuFrame, GpuFrame> 
         cellMargin,
         pushOut,
         doubt: defaultDoubt,
+        blurReach: 2,
       }),
       out: alloc.buffer('out', bytes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST),
     }));

@@ -16,7 +16,8 @@
 // profile's own gradient is pulled by single noisy samples), else the same gradient round again.
 // Reading: the homography of the refined corners maps the (n + 2)² cells and the quiet zone's ring around them; each
 // is sampled q×q times away from its edges; black is the border's mean, white the quiet zone's, the threshold their
-// middle; too little contrast, a border cell not black, or an inner cell too near the middle is no marker.
+// middle; too little contrast or a border cell not black is no marker. A grid with an inner cell too near the middle,
+// or one that explains the means poorly under every blur tried, is read again with the blur undone (`reread`).
 #include "common/markerList.wgsl"
 
 // Invocations per workgroup: 256 or 512 (markerFit.ts takes 512 where the device allows it). The fit's time is
@@ -45,6 +46,20 @@ const S_NO_EDGE = 3u;
 const S_CONTRAST = 4u;
 const S_BORDER = 5u;
 const S_DOUBT = 6u;
+const S_DEBLURRED = 7u;  // read with the blur undone: the host takes only an exact dictionary match
+
+// Reading a grid again with the blur undone (markerDecodeCpu.ts: deblurredGrid, gridResidual and their constants):
+// one slot per blur, 8 side by side.
+const DEBLUR_SIGMAS = array<f32, 8>(0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0);
+const FIT_SIGMAS = array<f32, 8>(0.15, 0.25, 0.35, 0.45, 0.55, 0.7, 0.85, 1.0);
+const DEBLUR_MARGIN = 0.2;
+const DEBLUR_STEPS = 12u;   // damped Jacobi steps (deblurSteps, deblurStep)
+const DEBLUR_STEP = 0.5;
+const BLUR_GATE = 0.03;     // a read explaining the means worse than this is read again (blurGate)
+const BLUR_SIGMA_GATE = 0.45; // ... where it fits best under a blur this wide (blurSigmaGate)
+const BLUR_RATIO = 0.5;     // ... and replaced where the new read explains them this much better (blurRatio)
+const FIT_LANES = 16u;      // invocations per slot summing a misfit
+const NO_FIT = 1e30;
 
 struct Params {
   width: u32,
@@ -56,6 +71,9 @@ struct Params {
   cellMargin: f32,     // fraction of a cell left unsampled at its edges
   pushOut: f32,        // px the quad's pixel corners are moved out from the centre to the border's outer edge
   doubt: f32,          // inner cells nearer the middle than this share of white − black: no marker
+  // The blur model's reach in cells (2: ±2 cells, 5×5). A uniform rather than a constant so that the compiler keeps
+  // the loops over it rolled: unrolled in each inlined copy they made lavapipe's compile of this kernel ~1.4× longer.
+  blurReach: i32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -75,6 +93,18 @@ var<workgroup> corner: array<vec2<f32>, 4>;
 var<workgroup> line: array<vec4<f32>, 4>;     // point, unit direction
 var<workgroup> sideInfo: array<vec4<f32>, 4>; // points fitted, median distance, residual (RMS), -
 var<workgroup> cellMean: array<f32, MAX_CELLS>;
+var<workgroup> readStatus: u32;
+var<workgroup> plainBits: vec2<u32>;            // the grid as read
+var<workgroup> plainLevels: vec2<f32>;          // its black (the border's mean) and white (the quiet zone's)
+// The second read's values live in the refinement's arrays, done with by then (workgroup memory stays under
+// WebGPU's guaranteed 16 KB): `red` holds 8 slots × MAX_CELLS printed values, `dist` a Jacobi step's new values
+// (8 slots × 49 inner cells).
+var<workgroup> dbW: array<f32, 40>;           // 8 slots × 5 one-axis weights
+var<workgroup> dbState: array<u32, 8>;        // 1: the slot is in use
+var<workgroup> dbBits: array<vec2<u32>, 8>;   // each slot's binary grid
+var<workgroup> dbPlain: vec2<f32>;            // the grid as read: its least misfit, and that blur
+var<workgroup> dbFit: array<vec4<f32>, 8>;    // each slot's misfit: residual, black, span
+var<workgroup> dbChoice: u32;                 // reread's answer
 var<workgroup> status: u32;
 var<workgroup> stepFailed: u32;
 var<workgroup> stepMode: u32;   // 1: the second round is the step fit (stepReaches)
@@ -625,6 +655,12 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
     cellMean[t] = sum / f32(q * q);
   }
   workgroupBarrier();
+  var lo = 0u;
+  var hi = 0u;
+  var threshold = 0.0;
+  var contrast = 1e30;
+  var plainBlack = 0.0;
+  var plainWhite = 0.0;
   if (t == 0u) {
     // Black from the border's cells, white from the quiet zone's (in the CPU reference's order of summation).
     var black = 0.0;
@@ -639,20 +675,19 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
       }
     }
     let spread = white - black;
-    let threshold = (black + white) / 2.0;
-    var st = S_READ;
-    if (spread < params.minContrast) { st = S_CONTRAST; }
-    var contrast = 1e30;
-    var lo = 0u;
-    var hi = 0u;
+    plainBlack = black;
+    plainWhite = white;
+    threshold = (black + white) / 2.0;
+    var borderBad = false;
+    var doubtful = false;
     for (var r = 1u; r <= S; r++) {
       for (var cc = 1u; cc <= S; cc++) {
         let v = cellMean[r * T + cc];
         contrast = min(contrast, abs(v - threshold));
         if (r == 1u || cc == 1u || r == S || cc == S) {
-          if (v >= threshold && st == S_READ) { st = S_BORDER; }
+          if (v >= threshold) { borderBad = true; }
         } else {
-          if (abs(v - threshold) < params.doubt * spread && st == S_READ) { st = S_DOUBT; }
+          if (abs(v - threshold) < params.doubt * spread) { doubtful = true; }
           if (v >= threshold) {
             let bit = (r - 2u) * (S - 2u) + cc - 2u;
             if (bit < 32u) { lo |= 1u << bit; } else { hi |= 1u << (bit - 32u); }
@@ -660,8 +695,27 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
         }
       }
     }
+    // The CPU reference's order: contrast, then the border, then doubt.
+    readStatus = select(select(select(S_READ, S_DOUBT, doubtful), S_BORDER, borderBad), S_CONTRAST, spread < params.minContrast);
+  }
+  if (t == 0u) {
+    plainBits = vec2<u32>(lo, hi);
+    plainLevels = vec2<f32>(plainBlack, plainWhite);
+  }
+  let plainStatus = workgroupUniformLoad(&readStatus);
+  if (plainStatus == S_READ || plainStatus == S_DOUBT) {
+    let best = reread(t, T, params.cellMargin, plainStatus == S_DOUBT);
+    if (t == 0u && best < 8u) {
+      readStatus = S_DEBLURRED;
+      lo = dbBits[best].x;
+      hi = dbBits[best].y;
+    } else if (t == 0u && best == 9u) {
+      readStatus = S_DOUBT;
+    }
+  }
+  if (t == 0u) {
     let residual = max(max(sideInfo[0].z, sideInfo[1].z), max(sideInfo[2].z, sideInfo[3].z));
-    out[o] = st;
+    out[o] = readStatus;
     out[o + 3u] = lo;
     out[o + 4u] = hi;
     out[o + 5u] = bitcast<u32>(threshold);
@@ -672,4 +726,226 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
       out[o + 9u + 2u * i] = bitcast<u32>(corner[i].y);
     }
   }
+}
+
+// Φ(z), through normalCdf above.
+fn phi(z: f32) -> f32 { return normalCdf(z, exp(-0.5 * z * z)); }
+
+fn dbxGet(i: u32) -> f32 { return red[i >> 2u][i & 3u]; }
+fn dbxSet(i: u32, v: f32) { red[i >> 2u][i & 3u] = v; }
+
+// The printed value of cell (r, c) of slot k's grid (T×T, ring included); 1 (white) beyond it.
+fn printedAt(k: u32, T: i32, r: i32, c: i32) -> f32 {
+  if (r < 0 || c < 0 || r >= T || c >= T) { return 1.0; }
+  return dbxGet(k * MAX_CELLS + u32(r * T + c));
+}
+
+// Cell (r, c)'s mean under slot k's blur (its one-axis weights for offsets −2..2), from the printed values.
+fn blurredAt(k: u32, T: i32, r: i32, c: i32) -> f32 {
+  var acc = 0.0;
+  let reach = params.blurReach;
+  for (var a = -reach; a <= reach; a++) {
+    for (var b = -reach; b <= reach; b++) { acc += dbW[k * 5u + u32(a + 2)] * dbW[k * 5u + u32(b + 2)] * printedAt(k, T, r + a, c + b); }
+  }
+  return acc;
+}
+
+// Slot k's one-axis weights for a blur of σ cells, averaged over the part of a cell read (blurWeights).
+fn setBlurWeights(k: u32, sigma: f32, margin: f32) {
+  for (var d = 0; d < 5; d++) {
+    var acc = 0.0;
+    for (var i = 0; i < 16; i++) {
+      let x = margin + (f32(i) + 0.5) / 16.0 * (1.0 - 2.0 * margin);
+      acc += phi((f32(d - 2) + 1.0 - x) / sigma) - phi((f32(d - 2) - x) / sigma);
+    }
+    dbW[k * 5u + u32(d)] = acc / 16.0;
+  }
+}
+
+// Every slot's printed values (printedGrid): ring white, border black, inner cells from the slot's bits, or
+// (`asRead`) the cells' means as read, scaled between the border's black and the quiet zone's white (the second
+// read's start). Called by the whole workgroup.
+fn fillPrinted(t: u32, Tu: u32, asRead: bool) {
+  let T = i32(Tu);
+  let cells = Tu * Tu;
+  let n = Tu - 4u;
+  let levels = plainLevels;
+  for (var i = t; i < 8u * cells; i += FW) {
+    let k = i / cells;
+    let c = i % cells;
+    let r = i32(c / Tu);
+    let cc = i32(c % Tu);
+    let ring = r == 0 || cc == 0 || r == T - 1 || cc == T - 1;
+    let border = !ring && (r == 1 || cc == 1 || r == T - 2 || cc == T - 2);
+    var v = select(1.0, 0.0, border);
+    if (!ring && !border) {
+      if (asRead) {
+        v = clamp((cellMean[c] - levels.x) / (levels.y - levels.x), -0.5, 1.5);
+      } else {
+        let bit = u32(r - 2) * n + u32(cc - 2);
+        let word = select(dbBits[k].x, dbBits[k].y, bit >= 32u);
+        v = f32((word >> (bit & 31u)) & 1u);
+      }
+    }
+    dbxSet(k * MAX_CELLS + c, v);
+  }
+}
+
+// Each slot's RMS misfit in spans of the cell means against its printed values under its blur, black and span
+// fitted by least squares over every cell, or over the ring and border only (`known`), as blurMisfit: into dbFit
+// (residual, black, span). Slots whose dbState is 0 are left. FIT_LANES invocations a slot sum parts of the cells
+// side by side (their sums in `edge`, done with by now), one then adds the parts in lane order. Called by the whole
+// workgroup.
+fn misfitAll(t: u32, Tu: u32, known: bool) {
+  let T = i32(Tu);
+  if (t < 8u * FIT_LANES) {
+    let k = t / FIT_LANES;
+    var sums = array<f32, 6>(0.0, 0.0, 0.0, 0.0, 0.0, 0.0);   // p, pp, o, oo, po, count
+    if (dbState[k] != 0u) {
+      for (var i = t % FIT_LANES; i < Tu * Tu; i += FIT_LANES) {
+        let r = i32(i / Tu);
+        let c = i32(i % Tu);
+        if (known && r > 1 && c > 1 && r < T - 2 && c < T - 2) { continue; }
+        let p = blurredAt(k, T, r, c);
+        let o = cellMean[i];
+        sums[0] += p;
+        sums[1] += p * p;
+        sums[2] += o;
+        sums[3] += o * o;
+        sums[4] += p * o;
+        sums[5] += 1.0;
+      }
+    }
+    for (var j = 0u; j < 6u; j++) {
+      let f = t * 6u + j;
+      edge[f >> 1u][f & 1u] = sums[j];
+    }
+  }
+  workgroupBarrier();
+  if (t < 8u && dbState[t] != 0u) {
+    var sp = 0.0;
+    var spp = 0.0;
+    var so = 0.0;
+    var soo = 0.0;
+    var spo = 0.0;
+    var m = 0.0;
+    for (var l = 0u; l < FIT_LANES; l++) {
+      let f = (t * FIT_LANES + l) * 6u;
+      sp += edge[f >> 1u][f & 1u];
+      spp += edge[(f + 1u) >> 1u][(f + 1u) & 1u];
+      so += edge[(f + 2u) >> 1u][(f + 2u) & 1u];
+      soo += edge[(f + 3u) >> 1u][(f + 3u) & 1u];
+      spo += edge[(f + 4u) >> 1u][(f + 4u) & 1u];
+      m += edge[(f + 5u) >> 1u][(f + 5u) & 1u];
+    }
+    let det = m * spp - sp * sp;
+    let span = select((m * spo - sp * so) / det, -1.0, abs(det) < 1e-9);
+    let black = (so - span * sp) / m;
+    let ss = soo - 2.0 * black * so - 2.0 * span * spo + m * black * black + 2.0 * black * span * sp + span * span * spp;
+    dbFit[t] = vec4<f32>(sqrt(max(0.0, ss) / m) / span, black, span, 0.0);
+  }
+  workgroupBarrier();
+}
+
+// The grid read again with the blur undone (decodeMarkerCpu's second read, deblurredGrid): unless the plain read is
+// doubtful, first how well its grid explains the means under each of 8 blurs; where worse than BLUR_GATE under a
+// blur of BLUR_SIGMA_GATE or more (or doubtful), 8 blurs solved side by side — per slot the black and white levels
+// fitted to the ring and border, then damped Jacobi steps over the inner cells from the means as read (one invocation
+// per slot and cell) — each solution clear of the middle rounded to a binary grid and its misfit measured. Returns
+// the slot to read (its bits in dbBits), 8 to keep the plain read, 9 for no marker. Called by the whole workgroup;
+// the result is uniform.
+fn reread(t: u32, Tu: u32, margin: f32, doubtful: bool) -> u32 {
+  let T = i32(Tu);
+  let n = Tu - 4u;
+  let inner = n * n;
+  if (t == 0u) { dbPlain = vec2<f32>(NO_FIT, NO_FIT); }
+  if (!doubtful) {
+    if (t < 8u) {
+      setBlurWeights(t, FIT_SIGMAS[t], margin);
+      dbBits[t] = plainBits;
+      dbState[t] = 1u;
+    }
+    workgroupBarrier();
+    fillPrinted(t, Tu, false);
+    workgroupBarrier();
+    misfitAll(t, Tu, false);
+    if (t == 0u) {
+      // The least misfit (the first of equals, as the CPU reference) and its blur.
+      for (var i = 0u; i < 8u; i++) {
+        if (dbFit[i].z > 1.0 && dbFit[i].x < dbPlain.x) { dbPlain = vec2<f32>(dbFit[i].x, FIT_SIGMAS[i]); }
+      }
+    }
+  }
+  let plain = workgroupUniformLoad(&dbPlain);
+  if (!doubtful && (plain.x <= BLUR_GATE || plain.y < BLUR_SIGMA_GATE)) { return 8u; }
+  fillPrinted(t, Tu, true);
+  if (t < 8u) {
+    setBlurWeights(t, DEBLUR_SIGMAS[t], margin);
+    dbState[t] = 1u;
+  }
+  workgroupBarrier();
+  misfitAll(t, Tu, true);
+  if (t < 8u && !(dbFit[t].z > 1.0)) { dbState[t] = 0u; }
+  workgroupBarrier();
+  for (var it = 0u; it < DEBLUR_STEPS; it++) {
+    for (var i = t; i < 8u * inner; i += FW) {
+      let k = i / inner;
+      if (dbState[k] == 0u) { continue; }
+      let r = i32((i % inner) / n) + 2;
+      let c = i32((i % inner) % n) + 2;
+      let own = dbW[k * 5u + 2u] * dbW[k * 5u + 2u];
+      let was = dbxGet(k * MAX_CELLS + u32(r * T + c));
+      let rest = blurredAt(k, T, r, c) - own * was;
+      dist[i] = clamp(was + DEBLUR_STEP * (((cellMean[r * T + c] - dbFit[k].y) / dbFit[k].z - rest) / own - was), -0.5, 1.5);
+    }
+    workgroupBarrier();
+    for (var i = t; i < 8u * inner; i += FW) {
+      let k = i / inner;
+      if (dbState[k] == 0u) { continue; }
+      let r = (i % inner) / n + 2u;
+      let c = (i % inner) % n + 2u;
+      dbxSet(k * MAX_CELLS + r * Tu + c, dist[i]);
+    }
+    workgroupBarrier();
+  }
+  // Each solution rounded to its grid, kept if every inner cell ended clear of the middle.
+  if (t < 8u) {
+    var clear = -1.0;
+    var lo = 0u;
+    var hi = 0u;
+    if (dbState[t] != 0u) {
+      clear = 1e30;
+      for (var r = 2u; r < Tu - 2u; r++) {
+        for (var c = 2u; c < Tu - 2u; c++) {
+          let v = dbxGet(t * MAX_CELLS + r * Tu + c);
+          clear = min(clear, abs(v - 0.5));
+          if (v >= 0.5) {
+            let bit = (r - 2u) * n + c - 2u;
+            if (bit < 32u) { lo |= 1u << bit; } else { hi |= 1u << (bit - 32u); }
+          }
+        }
+      }
+    }
+    dbBits[t] = vec2<u32>(lo, hi);
+    dbState[t] = select(0u, 1u, clear >= DEBLUR_MARGIN);
+  }
+  workgroupBarrier();
+  fillPrinted(t, Tu, false);
+  workgroupBarrier();
+  misfitAll(t, Tu, false);
+  if (t == 0u) {
+    // The grid that explains the means best (the first of equals, as the CPU reference).
+    var best = 8u;
+    var least = NO_FIT;
+    for (var i = 0u; i < 8u; i++) {
+      if (dbState[i] != 0u && dbFit[i].z > 1.0 && dbFit[i].x < least) {
+        best = i;
+        least = dbFit[i].x;
+      }
+    }
+    var choice = select(8u, 9u, doubtful);
+    if (best < 8u && (doubtful || least < BLUR_RATIO * plain.x)) { choice = best; }
+    dbChoice = choice;
+  }
+  return workgroupUniformLoad(&dbChoice);
 }

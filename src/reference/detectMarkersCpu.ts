@@ -20,6 +20,8 @@ export interface DetectOptions {
   offset?: number;
   /** Smallest side of a candidate's box in pixels (default 8). */
   minSide?: number;
+  /** Read doubtful or ill-fitting grids again with the blur undone (default true; `decodeMarkerCpu`'s `deblur`). */
+  deblur?: boolean;
 }
 
 /**
@@ -127,7 +129,7 @@ function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, 
     });
     const refined = refineCornersCpu(gray, width, height, start, { cells: dict.markerSize + 2 });
     if (!refined) continue;
-    const m = decodeMarkerCpu(gray, width, height, refined, dict);
+    const m = decodeMarkerCpu(gray, width, height, refined, dict, { deblur: options.deblur });
     if (m) found.push(m);
   }
   return found;
