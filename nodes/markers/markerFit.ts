@@ -14,7 +14,7 @@ import type { DetectedMarker, MarkerResults } from '../../src/results.js';
 import type { MarkerDictionary } from './MarkerDictionary.js';
 import { listHead } from './markerCandidates.js';
 import { distinctMarkers } from '../../src/distinctMarkers.js';
-import { cellMargin, cellSamples, defaultDoubt, printedOrder } from '../../src/reference/markerDecodeCpu.js';
+import { blurGate, blurRatio, blurSigmaGate, cellMargin, cellSamples, deblurMargin, deblurStep, deblurSteps, defaultDoubt, printedOrder } from '../../src/reference/markerDecodeCpu.js';
 import { pushOut } from '../../src/reference/detectMarkersCpu.js';
 import { minStepReach, stepDamping, stepIterations, stepSpacing } from '../../src/reference/refineCornersCpu.js';
 
@@ -33,6 +33,8 @@ export function fitInvocations(limits: GpuLimits): 256 | 512 {
 }
 
 const outWords = wgslConstant('markers/fit', 'OUT');
+/** The second read's settings (fit.wgsl's overrides), the CPU reference's own. */
+const rereadConstants = { DEBLUR_MARGIN: deblurMargin, DEBLUR_STEPS: deblurSteps, DEBLUR_STEP: deblurStep, BLUR_GATE: blurGate, BLUR_SIGMA_GATE: blurSigmaGate, BLUR_RATIO: blurRatio };
 /** Candidate status (S_READ in fit.wgsl): the cells were read and the border is black. */
 const READ = 1;
 /** S_DEBLURRED: read only with the blur undone (doubtful as read): an exact dictionary match is needed. */
@@ -66,7 +68,7 @@ export function markerFit(s: FitSettings): OperatorFunction<GpuFrame, GpuFrame> 
     const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage'] as const;
     // Twice the invocations where the device allows: one per profile (fit.wgsl FW).
     const invocations = s.invocations ?? fitInvocations(node.ctx.limits);
-    const k = await node.kernels({ fit: { shader: 'markers/fit', entryPoint: 'fitMarkers', bindings, constants: { FW: invocations, STEP_SPACING: stepSpacing, STEP_ITERATIONS: stepIterations, MIN_STEP_REACH: minStepReach, STEP_DAMPING: stepDamping } } });
+    const k = await node.kernels({ fit: { shader: 'markers/fit', entryPoint: 'fitMarkers', bindings, constants: { FW: invocations, STEP_SPACING: stepSpacing, STEP_ITERATIONS: stepIterations, MIN_STEP_REACH: minStepReach, STEP_DAMPING: stepDamping, ...rereadConstants } } });
     const layout = uniformLayout('markers/fit', 'Params');
     const maxDim = node.ctx.limits.maxComputeWorkgroupsPerDimension;
     const bytes = (listHead + s.maxCandidates * outWords) * 4;

@@ -50,14 +50,17 @@ const S_DEBLURRED = 7u;  // read with the blur undone: the host takes only an ex
 
 // Reading a grid again with the blur undone (markerDecodeCpu.ts: deblurredGrid, gridResidual and their constants):
 // one slot per blur, 8 side by side.
+// Blurs tried (σ in cells), as deblurSigmas and fitSigmas there (arrays cannot be overrides).
 const DEBLUR_SIGMAS = array<f32, 8>(0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0);
 const FIT_SIGMAS = array<f32, 8>(0.15, 0.25, 0.35, 0.45, 0.55, 0.7, 0.85, 1.0);
-const DEBLUR_MARGIN = 0.2;
-const DEBLUR_STEPS = 12u;   // damped Jacobi steps (deblurSteps, deblurStep)
-const DEBLUR_STEP = 0.5;
-const BLUR_GATE = 0.03;     // a read explaining the means worse than this is read again (blurGate)
-const BLUR_SIGMA_GATE = 0.45; // ... where it fits best under a blur this wide (blurSigmaGate)
-const BLUR_RATIO = 0.5;     // ... and replaced where the new read explains them this much better (blurRatio)
+// The second read's settings, from markerDecodeCpu.ts (deblurMargin, deblurSteps, deblurStep, blurGate,
+// blurSigmaGate, blurRatio; markerFit.ts passes them).
+override DEBLUR_MARGIN: f32 = 0.2;   // a solution's inner cells must end this far from the middle
+override DEBLUR_STEPS: u32 = 12u;    // damped Jacobi steps ...
+override DEBLUR_STEP: f32 = 0.5;     // ... and their damping
+override BLUR_GATE: f32 = 0.03;      // a read explaining the means worse than this is read again ...
+override BLUR_SIGMA_GATE: f32 = 0.45; // ... where it fits best under a blur this wide ...
+override BLUR_RATIO: f32 = 0.5;      // ... and replaced where the new read explains them this much better
 const FIT_LANES = 16u;      // invocations per slot summing a misfit
 const NO_FIT = 1e30;
 
@@ -98,7 +101,7 @@ var<workgroup> plainBits: vec2<u32>;            // the grid as read
 var<workgroup> plainLevels: vec2<f32>;          // its black (the border's mean) and white (the quiet zone's)
 // The second read's values live in the refinement's arrays, done with by then (workgroup memory stays under
 // WebGPU's guaranteed 16 KB): `red` holds 8 slots × MAX_CELLS printed values, `dist` a Jacobi step's new values
-// (8 slots × 49 inner cells).
+// (8 slots × 49 inner cells), `edge` the misfits' partial sums (8 slots × FIT_LANES × 6).
 var<workgroup> dbW: array<f32, 40>;           // 8 slots × 5 one-axis weights
 var<workgroup> dbState: array<u32, 8>;        // 1: the slot is in use
 var<workgroup> dbBits: array<vec2<u32>, 8>;   // each slot's binary grid

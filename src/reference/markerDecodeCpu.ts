@@ -152,16 +152,16 @@ export function decodeMarkerCpu(
 const phi = (z: number) => normalCdf(z, Math.exp(-0.5 * z * z));
 
 /** Blurs tried, σ in cells. */
-const deblurSigmas = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+export const deblurSigmas = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 /** Blurs a grid as read is tried under, σ in cells (from sharp: a clear read of a sharp image fits at the first). */
-const fitSigmas = [0.15, 0.25, 0.35, 0.45, 0.55, 0.7, 0.85, 1.0];
+export const fitSigmas = [0.15, 0.25, 0.35, 0.45, 0.55, 0.7, 0.85, 1.0];
 /**
  * Jacobi steps and their damping (undamped Jacobi diverges when the blur spreads a cell past itself). Started from
  * the means as read, 12 steps found as many markers of the evaluation set as 4 rounds of 24 from white (levels fitted
  * again each round) did, with no wrong ids; the GPU pays for every step in latency.
  */
 export const deblurSteps = 12;
-const deblurStep = 0.5;
+export const deblurStep = 0.5;
 /** Least distance of a deblurred inner cell from the middle (0 black, 1 white) for the read to count. */
 export const deblurMargin = 0.2;
 /**

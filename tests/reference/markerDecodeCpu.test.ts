@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { markerDictionary } from '../../index.js';
 import { decodeMarkerCpu, markerScene, type Point } from '../../src/reference/index.js';
+import { deblurSigmas, fitSigmas } from '../../src/reference/markerDecodeCpu.js';
+import { shaderCode } from '../../src/shaderSource.js';
 
 describe('decodeMarkerCpu', () => {
   for (const name of ['DICT_4X4_50', 'DICT_6X6_250', 'DICT_APRILTAG_36H11']) {
@@ -66,6 +68,16 @@ describe('decodeMarkerCpu', () => {
       expect(tally.deblurred.wrong, name).toBe(0);
       expect(tally.deblurred.right, name).toBeGreaterThan(850);
     }
+  });
+
+  it('tries the blurs the GPU tries (fit.wgsl restates them: arrays cannot be overrides)', () => {
+    const code = shaderCode('markers/fit');
+    const restated = (name: string) => {
+      const m = new RegExp(`const ${name} = array<f32, 8>\\(([^)]*)\\)`).exec(code);
+      return m ? m[1].split(',').map(Number) : null;
+    };
+    expect(restated('DEBLUR_SIGMAS')).toEqual(deblurSigmas);
+    expect(restated('FIT_SIGMAS')).toEqual(fitSigmas);
   });
 
   it('reads nothing from square outlines, plain boxes or background', () => {
