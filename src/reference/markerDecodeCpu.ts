@@ -100,14 +100,18 @@ export function decodeMarkerCpu(
   };
   const means: number[] = [];
   for (let r = 0; r < S; r++) for (let c = 0; c < S; c++) means.push(cellMean(r, c));
-  // Black from the border's cells, white from the quiet zone's (the ring of cells just outside the border).
+  // Black from the border's cells, white from the quiet zone's (the ring of cells just outside the border); `all`
+  // keeps every mean, the ring's too, for a second read.
   const ring = (k: number, r: number, c: number) => r === k || c === k || r === S - 1 - k || c === S - 1 - k;
   let black = 0;
   let white = 0;
+  const all: number[] = [];
   for (let r = -1; r <= S; r++) {
     for (let c = -1; c <= S; c++) {
-      if (ring(-1, r, c)) white += cellMean(r, c) / (4 * S + 4);
-      else if (ring(0, r, c)) black += means[r * S + c] / (4 * S - 4);
+      const m = ring(-1, r, c) ? cellMean(r, c) : means[r * S + c];
+      all.push(m);
+      if (ring(-1, r, c)) white += m / (4 * S + 4);
+      else if (ring(0, r, c)) black += m / (4 * S - 4);
     }
   }
   const spread = white - black;
@@ -130,12 +134,10 @@ export function decodeMarkerCpu(
   let grid: Uint8Array | null = plain;
   let exactOnly = false;
   if (options.deblur !== false) {
-    const all: number[] = [];
-    for (let r = -1; r <= S; r++) for (let c = -1; c <= S; c++) all.push(r < 0 || c < 0 || r === S || c === S ? cellMean(r, c) : means[r * S + c]);
     const fit = doubtful ? { residual: Infinity, sigma: Infinity } : gridResidual(all, n, margin, plain);
     const plainResidual = fit.residual;
     if (plainResidual > blurGate && fit.sigma >= blurSigmaGate) {
-      const read = deblurredGrid(all, n, margin);
+      const read = deblurredGrid(all, n, margin, black, white);
       if (read && (doubtful || read.residual < blurRatio * plainResidual)) [grid, exactOnly] = [read.grid, true];
       else if (doubtful) grid = null;
     }
@@ -254,23 +256,15 @@ export function gridResidual(cells: readonly number[], n: number, margin: number
  * from the means as read, every cell from the step before: the GPU solves them side by side). Tried at several σ; each solution whose
  * inner cells all end `deblurMargin` clear of the middle is rounded to a binary grid, and the grid that explains
  * the means best (`gridResidual`'s misfit at that σ) is returned with its misfit. `cells`: the (n + 4)² means,
- * quiet-zone ring included, row-major.
+ * quiet-zone ring included, row-major; `dark` and `light`: the border's and the quiet zone's mean, as read.
  */
-export function deblurredGrid(cells: readonly number[], n: number, margin: number): { grid: Uint8Array; residual: number } | null {
+export function deblurredGrid(cells: readonly number[], n: number, margin: number, dark: number, light: number): { grid: Uint8Array; residual: number } | null {
   const T = n + 4;
   let best: { grid: Uint8Array; residual: number } | null = null;
   for (const sigma of deblurSigmas) {
     const w = blurWeights(sigma, margin);
     // Inner cells start as read, scaled between the border's black and the quiet zone's white.
     const x = printedGrid(n);
-    let [dark, light] = [0, 0];
-    for (let r = 0; r < T; r++) {
-      for (let c = 0; c < T; c++) {
-        const ring = r === 0 || c === 0 || r === T - 1 || c === T - 1;
-        if (ring) light += cells[r * T + c] / (4 * T - 4);
-        else if (r === 1 || c === 1 || r === T - 2 || c === T - 2) dark += cells[r * T + c] / (4 * T - 12);
-      }
-    }
     for (let r = 2; r < T - 2; r++) for (let c = 2; c < T - 2; c++) x[r * T + c] = Math.max(-0.5, Math.min(1.5, (cells[r * T + c] - dark) / (light - dark)));
     // Levels: least squares of the known cells' means against their blurred printed values.
     const { black, span } = blurMisfit(cells, x, T, w, true);
