@@ -1,6 +1,6 @@
 /**
  * Multi-object tracking over blobs (boxes), frame by frame, in plain TypeScript: a constant-velocity Kalman filter
- * per track (KalmanAxis.ts), assignment by the Hungarian method (assign.ts) on a cost mixing the boxes' overlap
+ * per track (KalmanBox.ts), assignment by the Hungarian method (assign.ts) on a cost mixing the boxes' overlap
  * (1 − IoU) and their centres' distance, and tentative / confirmed / lost states with set lifetimes, in the manner
  * of SORT (Bewley et al., 2016) with what surveillance footage needs beyond it:
  *
@@ -15,7 +15,8 @@
 import { assignSparse, SparsePairs } from './assign.js';
 import { CentreGrid } from './CentreGrid.js';
 import { boxIou } from './boxIou.js';
-import { KalmanAxis } from './KalmanAxis.js';
+import { KalmanBox } from './KalmanBox.js';
+import { atLeast, doubled } from './scratch.js';
 import type { TrackEvent, TrackInfo, TrackResults } from '../results.js';
 
 /** A detection: inclusive pixel bounds, as `features()` reports x0, y0, x1, y1. */
@@ -68,14 +69,19 @@ export const defaultTrackerSettings: Readonly<TrackerSettings> = {
   zones: [],
 };
 
-const diagonalOf = (b: Box) => Math.sqrt((b[2] - b[0] + 1) ** 2 + (b[3] - b[1] + 1) ** 2);
+/** A box's diagonal. (Squares as products: `** 2` is a call into pow in V8's optimised code, not a multiply.) */
+function diagonalOf(b: ArrayLike<number>): number {
+  const w = b[2] - b[0] + 1;
+  const h = b[3] - b[1] + 1;
+  return Math.sqrt(w * w + h * h);
+}
 
-/** The part of box p inside box q. */
-const covered = (p: Box, q: Box): number => {
-  const w = Math.min(p[2], q[2]) - Math.max(p[0], q[0]) + 1;
-  const h = Math.min(p[3], q[3]) - Math.max(p[1], q[1]) + 1;
+/** The part of box p inside box q (q's bounds at q[at .. at + 4)). */
+function covered(p: Float64Array, q: Float64Array, at: number): number {
+  const w = Math.min(p[2], q[at + 2]) - Math.max(p[0], q[at]) + 1;
+  const h = Math.min(p[3], q[at + 3]) - Math.max(p[1], q[at + 1]) + 1;
   return w <= 0 || h <= 0 ? 0 : (w * h) / ((p[2] - p[0] + 1) * (p[3] - p[1] + 1));
-};
+}
 
 /** Which side of the line a point is on: > 0 on the right of a→b as seen on screen (image y grows downward). */
 const side = (l: CountingLine, x: number, y: number) => (l.b[0] - l.a[0]) * (y - l.a[1]) - (l.b[1] - l.a[1]) * (x - l.a[0]);
@@ -96,36 +102,43 @@ function note(seen: Float64Array, k: number, sign: number, x: number, y: number)
   seen[3 * k + 2] = y;
 }
 
-function inside(polygon: Zone['polygon'], x: number, y: number): boolean {
+/** Whether (x, y) is inside a polygon given as x0, y0, x1, y1, … (even-odd rule). */
+function inside(polygon: Float64Array, x: number, y: number): boolean {
   let into = false;
-  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-    const [xi, yi] = polygon[i];
-    const [xj, yj] = polygon[j];
+  const corners = polygon.length / 2;
+  for (let i = 0, j = corners - 1; i < corners; j = i++) {
+    const xi = polygon[2 * i];
+    const yi = polygon[2 * i + 1];
+    const xj = polygon[2 * j];
+    const yj = polygon[2 * j + 1];
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) into = !into;
   }
   return into;
 }
 
 class Track {
-  readonly axes: KalmanAxis[];
+  readonly kf: KalmanBox;
   state: TrackInfo['state'] = 'tentative';
   hits = 1;
   age = 1;
   unseen = 0;
   merged = false;
   blob: number;
-  /** The box predicted for this frame, before any measurement, and its diagonal. */
-  predicted: Box;
+  /** The box predicted for this frame, before any measurement (written in place each frame), and its diagonal. */
+  readonly predicted = new Float64Array(4);
   predictedDiagonal = 0;
   /** This frame: given a blob of its own; coasting in a group's blob. */
   matched = false;
   grouped = false;
   /** Centres, oldest first; each point is never changed once pushed, so results can share them. */
   trail: (readonly [number, number])[] = [];
-  zonesIn = new Set<string>();
+  /** Per zone (the settings' order): inside it now (1); seconds spent inside it in all, NaN if never inside. */
+  readonly inZone: Uint8Array;
+  readonly dwell: Float64Array;
+  /** The zones it is inside, in the order it entered them (the order of its zoneLeft events when it leaves). */
+  readonly zonesIn: number[] = [];
   /** Per line (three numbers each): the side it was last seen clearly on (±1, 0 not yet), and where. */
   readonly lineSide: Float64Array;
-  dwell = new Map<string, number>();
 
   constructor(
     readonly id: number,
@@ -133,32 +146,57 @@ class Track {
     blob: number,
     s: TrackerSettings,
   ) {
-    const r = s.measurementNoise ** 2;
-    const q = s.acceleration ** 2;
     const [cx, cy, w, h] = [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box[2] - box[0] + 1, box[3] - box[1] + 1];
-    // Sizes change slowly: a tenth of the acceleration.
-    this.axes = [new KalmanAxis(cx, q, r, q), new KalmanAxis(cy, q, r, q), new KalmanAxis(w, q / 100, r, q / 100), new KalmanAxis(h, q / 100, r, q / 100)];
+    // Sizes change slowly: a tenth of the acceleration (KalmanBox).
+    this.kf = new KalmanBox([cx, cy, w, h], s.acceleration ** 2, s.measurementNoise ** 2);
     this.blob = blob;
-    this.predicted = box;
+    this.predicted.set(box);
+    this.inZone = new Uint8Array(s.zones.length);
+    this.dwell = new Float64Array(s.zones.length).fill(NaN);
     this.lineSide = new Float64Array(3 * s.lines.length);
     this.trail.push([cx, cy]);
   }
 
-  get box(): Box {
-    const [x, y, w, h] = this.axes;
-    const hw = Math.max(0.5, w.p) / 2;
-    const hh = Math.max(0.5, h.p) / 2;
-    return [x.p - hw + 0.5, y.p - hh + 0.5, x.p + hw - 0.5, y.p + hh - 0.5];
+  /** The box of the current estimate. */
+  box(): [number, number, number, number] {
+    const kf = this.kf;
+    const [x, y] = [kf.p(0), kf.p(1)];
+    const hw = Math.max(0.5, kf.p(2)) / 2;
+    const hh = Math.max(0.5, kf.p(3)) / 2;
+    return [x - hw + 0.5, y - hh + 0.5, x + hw - 0.5, y + hh - 0.5];
+  }
+
+  /** Moves the estimate dt seconds ahead and starts the frame: `predicted` is the box there. */
+  predict(dt: number): void {
+    const kf = this.kf;
+    kf.predict(dt);
+    this.age++;
+    this.blob = -1;
+    const x = kf.p(0);
+    const y = kf.p(1);
+    const hw = Math.max(0.5, kf.p(2)) / 2;
+    const hh = Math.max(0.5, kf.p(3)) / 2;
+    const p = this.predicted;
+    p[0] = x - hw + 0.5;
+    p[1] = y - hh + 0.5;
+    p[2] = x + hw - 0.5;
+    p[3] = y + hh - 0.5;
+    this.predictedDiagonal = diagonalOf(p);
+    this.matched = false;
+    this.grouped = false;
   }
 
   /** Position uncertainty of the centre (pixels, one standard deviation). */
   get spread(): number {
-    return Math.sqrt(Math.max(this.axes[0].a, this.axes[1].a));
+    return Math.sqrt(Math.max(this.kf.variance(0), this.kf.variance(1)));
   }
 
   measure(box: Box): void {
-    const z = [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box[2] - box[0] + 1, box[3] - box[1] + 1];
-    this.axes.forEach((a, i) => a.update(z[i]));
+    const kf = this.kf;
+    kf.update(0, (box[0] + box[2]) / 2);
+    kf.update(1, (box[1] + box[3]) / 2);
+    kf.update(2, box[2] - box[0] + 1);
+    kf.update(3, box[3] - box[1] + 1);
   }
 
   /**
@@ -171,9 +209,10 @@ class Track {
     // The edges of another object (a group formed where a blob is one object's, overlapping a smaller one's
     // prediction): not this track's size.
     const size = high - low + 1;
-    if (size > 1.25 * this.axes[axis + 2].p || size < 0.8 * this.axes[axis + 2].p) return;
-    this.axes[axis].update((low + high) / 2);
-    this.axes[axis + 2].update(size);
+    const predicted = this.kf.p(axis + 2);
+    if (size > 1.25 * predicted || size < 0.8 * predicted) return;
+    this.kf.update(axis, (low + high) / 2);
+    this.kf.update(axis + 2, size);
   }
 }
 
@@ -183,9 +222,10 @@ class Track {
  * half its size), owns that edge; a member owning both edges of an axis (one object taller than the others walking
  * in front of it, say) is measured on that axis, the rest coast on their prediction. Measuring single edges too (at
  * the predicted size) scored worse in bench/trackEval.js: more identity switches (162 against 145, seed 1).
+ * `members[0 .. count)` are the group's tracks; `edges` holds at least 4 × count numbers (overwritten).
  */
-function measureGroup(members: readonly Track[], blob: Box): void {
-  const edges = members.map(() => [NaN, NaN, NaN, NaN]);
+function measureGroup(members: readonly Track[], count: number, blob: Box, edges: Float64Array): void {
+  for (let i = 0; i < 4 * count; i++) edges[i] = NaN;
   for (let side = 0; side < 4; side++) {
     // Sides 0, 1: the low x and y edges (outermost is least); 2, 3: the high ones.
     const out = side < 2 ? -1 : 1;
@@ -193,8 +233,8 @@ function measureGroup(members: readonly Track[], blob: Box): void {
     let best = -1;
     let next = -Infinity;
     let bestAt = -Infinity;
-    members.forEach((t, i) => {
-      const at = out * t.predicted[side];
+    for (let i = 0; i < count; i++) {
+      const at = out * members[i].predicted[side];
       if (at > bestAt) {
         next = bestAt;
         bestAt = at;
@@ -202,16 +242,15 @@ function measureGroup(members: readonly Track[], blob: Box): void {
       } else if (at > next) {
         next = at;
       }
-    });
-    const size = members[best].axes[axis + 2].p;
+    }
+    const size = members[best].kf.p(axis + 2);
     if (bestAt - next < Math.max(3, 0.2 * size) || Math.abs(out * bestAt - blob[side]) > 0.5 * size) continue;
-    edges[best][side] = blob[side];
+    edges[4 * best + side] = blob[side];
   }
-  members.forEach((t, i) => {
-    const [x0, y0, x1, y1] = edges[i];
-    t.measureEdges(0, x0, x1);
-    t.measureEdges(1, y0, y1);
-  });
+  for (let i = 0; i < count; i++) {
+    members[i].measureEdges(0, edges[4 * i], edges[4 * i + 2]);
+    members[i].measureEdges(1, edges[4 * i + 1], edges[4 * i + 3]);
+  }
 }
 
 export class Tracker {
@@ -220,13 +259,67 @@ export class Tracker {
   #nextId = 1;
   #lastUs: number | null = null;
   readonly #counts: TrackResults['counts'] = {};
+  readonly #countIds: string[];
   readonly #lineLength: number[];
+  /** The zones' polygons, flat. */
+  readonly #polygons: Float64Array[];
   readonly #pairs = new SparsePairs();
+  // Work arrays kept from frame to frame (grown, never shrunk): per blob, centres and diagonals, near lists, flags,
+  // the tracks covering it, its group's first and last member; per covering pair its track and blob; per track
+  // the next member of its group; a group's members and their edges; a matching stage's tracks and free blobs.
+  readonly #grid = new CentreGrid(128);
+  #bx: Float64Array = new Float64Array(64);
+  #by: Float64Array = new Float64Array(64);
+  #diagonal: Float64Array = new Float64Array(64);
+  #bounds: Float64Array = new Float64Array(256);
+  #near: Int32Array = new Int32Array(64);
+  #taken: Uint8Array = new Uint8Array(64);
+  #members: Int32Array = new Int32Array(64);
+  #column: Int32Array = new Int32Array(64);
+  #free: Int32Array = new Int32Array(64);
+  #groupHead: Int32Array = new Int32Array(64);
+  #groupTail: Int32Array = new Int32Array(64);
+  #groupBlobs: Int32Array = new Int32Array(64);
+  #coverTrack: Int32Array = new Int32Array(64);
+  #coverBlob: Int32Array = new Int32Array(64);
+  #nextMember: Int32Array = new Int32Array(64);
+  #edges: Float64Array = new Float64Array(64);
+  readonly #group: Track[] = [];
+  readonly #stage: Track[] = [];
 
   constructor(settings: TrackerSettings) {
     this.#s = settings;
     for (const l of settings.lines) this.#counts[l.id] = { forward: 0, backward: 0 };
+    this.#countIds = Object.keys(this.#counts);
     this.#lineLength = settings.lines.map((l) => Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]));
+    this.#polygons = settings.zones.map((z) => Float64Array.from(z.polygon.flat()));
+  }
+
+  #reserve(blobs: number, tracks: number): void {
+    this.#bx = atLeast(this.#bx, blobs);
+    this.#by = atLeast(this.#by, blobs);
+    this.#diagonal = atLeast(this.#diagonal, blobs);
+    this.#bounds = atLeast(this.#bounds, 4 * blobs);
+    this.#taken = atLeast(this.#taken, blobs);
+    this.#members = atLeast(this.#members, blobs);
+    this.#column = atLeast(this.#column, blobs);
+    this.#free = atLeast(this.#free, blobs);
+    this.#groupHead = atLeast(this.#groupHead, blobs);
+    this.#groupTail = atLeast(this.#groupTail, blobs);
+    this.#groupBlobs = atLeast(this.#groupBlobs, blobs);
+    this.#nextMember = atLeast(this.#nextMember, tracks);
+    this.#near = atLeast(this.#near, blobs);
+    this.#edges = atLeast(this.#edges, 4 * tracks);
+  }
+
+  /** A covering pair (track i's prediction mostly inside blob j), appended at `at`. */
+  #cover(at: number, i: number, j: number): void {
+    if (at === this.#coverTrack.length) {
+      this.#coverTrack = doubled(this.#coverTrack);
+      this.#coverBlob = doubled(this.#coverBlob);
+    }
+    this.#coverTrack[at] = i;
+    this.#coverBlob[at] = j;
   }
 
   /** Advances every track to this frame and matches them with its blobs; what the frame's result reports. */
@@ -235,70 +328,105 @@ export class Tracker {
     const dt = this.#lastUs !== null && timeUs > this.#lastUs ? (timeUs - this.#lastUs) / 1e6 : s.frameInterval;
     this.#lastUs = timeUs;
     const events: TrackEvent[] = [];
-    for (const t of this.#tracks) {
-      for (const a of t.axes) a.predict(dt);
-      t.age++;
-      t.blob = -1;
-      t.predicted = t.box;
-      t.predictedDiagonal = diagonalOf(t.predicted);
-      t.matched = false;
-      t.grouped = false;
-    }
+    const tracks = this.#tracks;
+    const nt = tracks.length;
+    for (let i = 0; i < nt; i++) tracks[i].predict(dt);
 
     // Blobs' centres and diagonals, bucketed: only near pairs are looked at (128 px cells).
     const n = boxes.length;
-    const bx = new Float64Array(n);
-    const by = new Float64Array(n);
-    const diagonal = new Float64Array(n);
+    this.#reserve(n, nt);
+    const bx = this.#bx;
+    const by = this.#by;
+    const diagonal = this.#diagonal;
+    // The boxes' bounds copied into one typed array: the pair tests below read them many times.
+    const bb = this.#bounds;
     let maxBlob = 0;
     for (let j = 0; j < n; j++) {
       const b = boxes[j];
+      bb[4 * j] = b[0];
+      bb[4 * j + 1] = b[1];
+      bb[4 * j + 2] = b[2];
+      bb[4 * j + 3] = b[3];
       bx[j] = (b[0] + b[2]) / 2;
       by[j] = (b[1] + b[3]) / 2;
       diagonal[j] = diagonalOf(b);
       maxBlob = Math.max(maxBlob, diagonal[j]);
     }
-    const grid = new CentreGrid(bx, by, 128);
-    const near = new Int32Array(n);
+    const grid = this.#grid.index(bx, by, n);
+    const near = this.#near;
 
     // Groups: a blob covering most of the predicted boxes of two or more tracks seen lately is theirs together.
-    const taken = new Uint8Array(n);
-    const members = new Int32Array(n);
-    const covering: [Track, number][] = [];
-    for (const t of this.#tracks) {
+    const taken = this.#taken;
+    const members = this.#members;
+    // Loops rather than TypedArray fill(), whose call costs more than a frame's few dozen entries.
+    for (let j = 0; j < n; j++) {
+      taken[j] = 0;
+      members[j] = 0;
+    }
+    let covering = 0;
+    for (let i = 0; i < nt; i++) {
+      const t = tracks[i];
       if (t.state === 'tentative' || t.unseen > 0.5) continue;
       const p = t.predicted;
       // Boxes that overlap have centres within half their diagonals' sum.
       for (let k = 0, found = grid.near((p[0] + p[2]) / 2, (p[1] + p[3]) / 2, (t.predictedDiagonal + maxBlob) / 2, near); k < found; k++) {
         const j = near[k];
-        if (covered(p, boxes[j]) < 0.5) continue;
+        if (covered(p, bb, 4 * j) < 0.5) continue;
         members[j]++;
-        covering.push([t, j]);
+        this.#cover(covering++, i, j);
       }
     }
-    const groups = new Map<number, Track[]>();
-    for (const [t, j] of covering) {
+    // Each group's members in the order found, as a list through #nextMember from #groupHead.
+    const head = this.#groupHead;
+    const tail = this.#groupTail;
+    const nextMember = this.#nextMember;
+    const groupBlobs = this.#groupBlobs;
+    let groups = 0;
+    for (let j = 0; j < n; j++) head[j] = -1;
+    for (let c = 0; c < covering; c++) {
+      const j = this.#coverBlob[c];
       if (members[j] < 2) continue;
       taken[j] = 1;
+      const i = this.#coverTrack[c];
+      const t = tracks[i];
       // A track under two groups' blobs is measured by the first only.
       if (t.grouped) continue;
       t.grouped = true;
-      const g = groups.get(j);
-      if (g) g.push(t);
-      else groups.set(j, [t]);
+      nextMember[i] = -1;
+      if (head[j] < 0) {
+        head[j] = i;
+        groupBlobs[groups++] = j;
+      } else {
+        nextMember[tail[j]] = i;
+      }
+      tail[j] = i;
     }
-    for (const [j, g] of groups) measureGroup(g, boxes[j]);
+    const group = this.#group;
+    for (let g = 0; g < groups; g++) {
+      const j = groupBlobs[g];
+      let count = 0;
+      for (let i = head[j]; i >= 0; i = nextMember[i]) group[count++] = tracks[i];
+      measureGroup(group, count, boxes[j], this.#edges);
+    }
 
     // Matching in order of recency: tracks seen last frame (and new ones), then lost ones, each against what is left.
-    const column = new Int32Array(n);
+    const column = this.#column;
+    const free = this.#free;
+    const stage = this.#stage;
     const pairs = this.#pairs;
-    for (const recent of [true, false]) {
-      const stage = this.#tracks.filter((t) => !t.grouped && (t.unseen === 0) === recent);
-      const free: number[] = [];
-      for (let j = 0; j < n; j++) column[j] = taken[j] ? -1 : free.push(j) - 1;
-      if (stage.length === 0 || free.length === 0) continue;
+    for (let round = 0; round < 2; round++) {
+      const recent = round === 0;
+      let rows = 0;
+      for (let i = 0; i < nt; i++) {
+        const t = tracks[i];
+        if (!t.grouped && (t.unseen === 0) === recent) stage[rows++] = t;
+      }
+      let cols = 0;
+      for (let j = 0; j < n; j++) column[j] = taken[j] ? -1 : ((free[cols] = j), cols++);
+      if (rows === 0 || cols === 0) continue;
       pairs.clear();
-      stage.forEach((t, r) => {
+      for (let r = 0; r < rows; r++) {
+        const t = stage[r];
         const p = t.predicted;
         const diag = t.predictedDiagonal;
         // The gate widens with the prediction's uncertainty (long-lost tracks may have drifted).
@@ -309,28 +437,38 @@ export class Tracker {
           const j = near[k];
           const c = column[j];
           if (c < 0) continue;
-          const d = Math.sqrt((px - bx[j]) ** 2 + (py - by[j]) ** 2);
+          const dx = px - bx[j];
+          const dy = py - by[j];
           const reach = s.gate * Math.max(diag, diagonal[j]) + widen;
-          // Farther apart than both half-diagonals together: no overlap, and out of reach if past it.
-          const b = boxes[j];
-          const o = d > (diag + diagonal[j]) / 2 ? 0 : boxIou(p[0], p[1], p[2], p[3], b[0], b[1], b[2], b[3]);
+          // Farther apart than both half-diagonals together: no overlap, and out of reach if past it. Most listed blobs
+          // are clearly past both (squares compared, with a margin for rounding, before a square root is taken).
+          const far = Math.max(reach, (diag + diagonal[j]) / 2);
+          if (dx * dx + dy * dy > far * far * (1 + 1e-9)) continue;
+          const d = Math.sqrt(dx * dx + dy * dy);
+          const o = d > (diag + diagonal[j]) / 2 ? 0 : boxIou(p[0], p[1], p[2], p[3], bb[4 * j], bb[4 * j + 1], bb[4 * j + 2], bb[4 * j + 3]);
           if (o > 0 || d <= reach) pairs.add(r, c, s.iouWeight * (1 - o) + (1 - s.iouWeight) * Math.min(1, d / reach));
         }
-      });
-      assignSparse(pairs, stage.length, free.length).forEach((c, r) => {
-        if (c < 0) return;
+      }
+      const match = assignSparse(pairs, rows, cols);
+      for (let r = 0; r < rows; r++) {
+        const c = match[r];
+        if (c < 0) continue;
         const t = stage[r];
         const j = free[c];
         t.measure(boxes[j]);
         t.blob = j;
         t.matched = true;
         taken[j] = 1;
-      });
+      }
     }
+    // Not kept past the frame: the stage's tracks are referenced only through #tracks.
+    stage.length = 0;
+    group.length = 0;
 
     // States and lifetimes.
     const kept: Track[] = [];
-    for (const t of this.#tracks) {
+    for (let i = 0; i < nt; i++) {
+      const t = tracks[i];
       if (t.matched) {
         t.hits = t.unseen === 0 || t.state !== 'tentative' ? t.hits + 1 : 1;
         t.unseen = 0;
@@ -352,22 +490,20 @@ export class Tracker {
         t.state = 'lost';
         if (t.unseen > s.maxUnseen) {
           events.push({ type: 'left', id: t.id, timeUs });
-          for (const z of t.zonesIn) events.push({ type: 'zoneLeft', id: t.id, timeUs, zone: z });
+          for (const z of t.zonesIn) events.push({ type: 'zoneLeft', id: t.id, timeUs, zone: s.zones[z].id });
           continue;
         }
       }
       kept.push(t);
     }
     // New tentative tracks for the blobs nobody took.
-    boxes.forEach((b, j) => {
-      if (!taken[j]) kept.push(new Track(this.#nextId++, b, j, s));
-    });
+    for (let j = 0; j < n; j++) if (!taken[j]) kept.push(new Track(this.#nextId++, boxes[j], j, s));
     this.#tracks = kept;
 
     // Trails, lines, zones: confirmed (and coasting) tracks only.
-    const zones: TrackResults['zones'] = Object.fromEntries(s.zones.map((z) => [z.id, { occupancy: 0, dwell: {} as Record<number, number> }]));
     for (const t of kept) {
-      const [cx, cy] = [t.axes[0].p, t.axes[1].p];
+      const cx = t.kf.p(0);
+      const cy = t.kf.p(1);
       if (t.age > 1) t.trail.push([cx, cy]);
       // Trimmed now and then, not shifted every frame.
       if (t.trail.length >= 2 * s.trailLength) t.trail.splice(0, t.trail.length - s.trailLength);
@@ -377,7 +513,7 @@ export class Tracker {
       // about the line (a tenth of the box's height is "clearly"), and a crossing while tentative counts once the
       // track is confirmed.
       if (t.blob < 0) continue;
-      const margin = 0.1 * t.axes[3].p;
+      const margin = 0.1 * t.kf.p(3);
       const seen = t.lineSide;
       for (let k = 0; k < s.lines.length; k++) {
         const l = s.lines[k];
@@ -393,7 +529,8 @@ export class Tracker {
           if (t.state !== 'tentative') note(seen, k, was, cx, cy);
           continue;
         }
-        const [wx, wy] = [seen[3 * k + 1], seen[3 * k + 2]];
+        const wx = seen[3 * k + 1];
+        const wy = seen[3 * k + 2];
         note(seen, k, sign, cx, cy);
         if (!crosses(l, wx, wy, cx, cy)) continue; // went round the line's end
         // Forward: from the left of a→b to its right.
@@ -402,45 +539,57 @@ export class Tracker {
         events.push({ type: 'crossed', id: t.id, timeUs, line: l.id, direction });
       }
     }
-    for (const t of kept) {
-      if (t.state === 'tentative') continue;
-      const [cx, cy] = [t.axes[0].p, t.axes[1].p];
-      for (const z of s.zones) {
-        const now = inside(z.polygon, cx, cy);
-        const was = t.zonesIn.has(z.id);
-        if (now && !was) events.push({ type: 'zoneEntered', id: t.id, timeUs, zone: z.id });
-        if (!now && was) events.push({ type: 'zoneLeft', id: t.id, timeUs, zone: z.id });
-        if (now) {
-          t.zonesIn.add(z.id);
-          t.dwell.set(z.id, (t.dwell.get(z.id) ?? 0) + dt);
-          zones[z.id].occupancy++;
-        } else {
-          t.zonesIn.delete(z.id);
+    const zones: TrackResults['zones'] = {};
+    const zoneResults: TrackResults['zones'][string][] = [];
+    for (const z of s.zones) zoneResults.push((zones[z.id] = { occupancy: 0, dwell: {} }));
+    if (s.zones.length > 0) {
+      for (const t of kept) {
+        if (t.state === 'tentative') continue;
+        const cx = t.kf.p(0);
+        const cy = t.kf.p(1);
+        for (let k = 0; k < s.zones.length; k++) {
+          const z = s.zones[k];
+          const now = inside(this.#polygons[k], cx, cy);
+          const was = t.inZone[k] === 1;
+          if (now && !was) {
+            events.push({ type: 'zoneEntered', id: t.id, timeUs, zone: z.id });
+            t.inZone[k] = 1;
+            t.zonesIn.push(k);
+          } else if (!now && was) {
+            events.push({ type: 'zoneLeft', id: t.id, timeUs, zone: z.id });
+            t.inZone[k] = 0;
+            t.zonesIn.splice(t.zonesIn.indexOf(k), 1);
+          }
+          if (now) {
+            t.dwell[k] = (Number.isNaN(t.dwell[k]) ? 0 : t.dwell[k]) + dt;
+            zoneResults[k].occupancy++;
+          }
+          if (!Number.isNaN(t.dwell[k])) zoneResults[k].dwell[t.id] = t.dwell[k];
         }
-        if (t.dwell.has(z.id)) zones[z.id].dwell[t.id] = t.dwell.get(z.id)!;
       }
     }
-    return {
-      tracks: kept.map((t): TrackInfo => {
-        const b = t.box;
-        return {
-          id: t.id,
-          state: t.state,
-          box: [b[0], b[1], b[2], b[3]],
-          cx: t.axes[0].p,
-          cy: t.axes[1].p,
-          vx: t.axes[0].v,
-          vy: t.axes[1].v,
-          blob: t.blob,
-          age: t.age,
-          unseen: t.unseen,
-          merged: t.merged,
-          trail: t.trail.slice(-s.trailLength),
-        };
-      }),
-      events,
-      counts: Object.fromEntries(Object.entries(this.#counts).map(([k, v]) => [k, { ...v }])),
-      zones,
-    };
+    const results: TrackInfo[] = [];
+    for (const t of kept) {
+      results.push({
+        id: t.id,
+        state: t.state,
+        box: t.box(),
+        cx: t.kf.p(0),
+        cy: t.kf.p(1),
+        vx: t.kf.v(0),
+        vy: t.kf.v(1),
+        blob: t.blob,
+        age: t.age,
+        unseen: t.unseen,
+        merged: t.merged,
+        trail: t.trail.slice(-s.trailLength),
+      });
+    }
+    const counts: TrackResults['counts'] = {};
+    for (const id of this.#countIds) {
+      const c = this.#counts[id];
+      counts[id] = { forward: c.forward, backward: c.backward };
+    }
+    return { tracks: results, events, counts, zones };
   }
 }

@@ -1,7 +1,7 @@
 // The Hungarian assignment against brute force over every permutation, square and rectangular, with ties and
 // forbidden pairs.
 import { describe, expect, it } from 'vitest';
-import { assign, assignGated } from '../../src/track/assign.js';
+import { assign, assignGated, assignSparse, AssignWork, SparsePairs } from '../../src/track/assign.js';
 import { rng } from '../../src/reference/images.js';
 
 /** The least total cost over all matchings that match min(rows, cols) pairs. */
@@ -53,6 +53,25 @@ describe('assign', () => {
       const cost = Array.from({ length: rows * cols }, () => (r() < 0.7 ? 1e9 : r()));
       const full = [...assign(cost, rows, cols)].map((c, row) => (c >= 0 && cost[row * cols + c] < 1e9 ? c : -1));
       expect([...assignGated(cost, rows, cols, 1e9)], `#${k}`).toEqual(full);
+    }
+  });
+
+  it('gives the same answers with one pair list and one work set reused for problems of every size', () => {
+    // The tracker keeps its pair list and work arrays from frame to frame: stale entries of a larger problem must
+    // never leak into a smaller one (sizes go up and down), nor a grown array lose what it holds.
+    const pairs = new SparsePairs();
+    const work = new AssignWork();
+    for (let k = 0; k < 400; k++) {
+      const rows = 1 + Math.floor(r() * (k % 3 === 0 ? 40 : 8));
+      const cols = 1 + Math.floor(r() * (k % 5 === 0 ? 40 : 8));
+      const cost = Array.from({ length: rows * cols }, () => (r() < 0.8 ? 1e9 : r()));
+      pairs.clear();
+      for (let row = 0; row < rows; row++) for (let c = 0; c < cols; c++) if (cost[row * cols + c] < 1e9) pairs.add(row, c, cost[row * cols + c]);
+      expect([...assignSparse(pairs, rows, cols).subarray(0, rows)], `#${k} ${rows}×${cols}`).toEqual([...assignGated(cost, rows, cols, 1e9)]);
+      // Dense, with ties and more rows than columns at times.
+      const [n, m] = [1 + Math.floor(r() * 12), 1 + Math.floor(r() * 12)];
+      const dense = Array.from({ length: n * m }, () => Math.floor(r() * 6));
+      expect([...assign(dense, n, m, work)], `#${k} ${n}×${m} dense`).toEqual([...assign(dense, n, m)]);
     }
   });
 
