@@ -16,7 +16,7 @@ import { assignSparse, SparsePairs } from './assign.js';
 import { CentreGrid } from './CentreGrid.js';
 import { boxIou } from './boxIou.js';
 import { KalmanBox } from './KalmanBox.js';
-import { atLeast, doubled } from './scratch.js';
+import { appendToList, atLeast, doubled } from './scratch.js';
 import type { TrackEvent, TrackInfo, TrackResults } from '../results.js';
 
 /** A detection: inclusive pixel bounds, as `features()` reports x0, y0, x1, y1. */
@@ -392,14 +392,7 @@ export class Tracker {
       // A track under two groups' blobs is measured by the first only.
       if (t.grouped) continue;
       t.grouped = true;
-      nextMember[i] = -1;
-      if (head[j] < 0) {
-        head[j] = i;
-        groupBlobs[groups++] = j;
-      } else {
-        nextMember[tail[j]] = i;
-      }
-      tail[j] = i;
+      groups = appendToList(head, tail, nextMember, groupBlobs, groups, j, i);
     }
     const group = this.#group;
     for (let g = 0; g < groups; g++) {

@@ -4,7 +4,7 @@
  * caller drops pairs whose cost says "not allowed" (a large cost), which keeps the matching a true optimum among
  * the allowed pairs as long as that cost exceeds any sum of allowed ones.
  */
-import { atLeast, doubled } from './scratch.js';
+import { appendToList, atLeast, doubled } from './scratch.js';
 
 /**
  * The work arrays of `assign`, kept by a caller that solves many small problems (the tracker, several every frame):
@@ -207,14 +207,7 @@ export function assignSparse(pairs: SparsePairs, rows: number, cols: number): In
       rowToCol[pr[k]] = pc[k];
       continue;
     }
-    next[k] = -1;
-    if (head[root] < 0) {
-      head[root] = k;
-      groups[big++] = root;
-    } else {
-      next[tail[root]] = k;
-    }
-    tail[root] = k;
+    big = appendToList(head, tail, next, groups, big, root, k);
   }
   if (big === 0) return rowToCol;
   // Larger groups: local indices for their rows and columns, disallowed pairs at a cost above any allowed sum.
