@@ -132,8 +132,7 @@ class Track {
   grouped = false;
   /** Centres, oldest first; each point is never changed once pushed, so results can share them. */
   trail: (readonly [number, number])[] = [];
-  /** Per zone (the settings' order): inside it now (1); seconds spent inside it in all, NaN if never inside. */
-  readonly inZone: Uint8Array;
+  /** Per zone (the settings' order): seconds spent inside it in all, NaN if never inside. */
   readonly dwell: Float64Array;
   /** The zones it is inside, in the order it entered them (the order of its zoneLeft events when it leaves). */
   readonly zonesIn: number[] = [];
@@ -151,37 +150,31 @@ class Track {
     this.kf = new KalmanBox([cx, cy, w, h], s.acceleration ** 2, s.measurementNoise ** 2);
     this.blob = blob;
     this.predicted.set(box);
-    this.inZone = new Uint8Array(s.zones.length);
     this.dwell = new Float64Array(s.zones.length).fill(NaN);
     this.lineSide = new Float64Array(3 * s.lines.length);
     this.trail.push([cx, cy]);
   }
 
-  /** The box of the current estimate. */
-  box(): [number, number, number, number] {
+  /** Writes the box of the current estimate (inclusive pixel bounds) into `out`; returns it. */
+  box<T extends { [i: number]: number }>(out: T): T {
     const kf = this.kf;
-    const [x, y] = [kf.p(0), kf.p(1)];
-    const hw = Math.max(0.5, kf.p(2)) / 2;
-    const hh = Math.max(0.5, kf.p(3)) / 2;
-    return [x - hw + 0.5, y - hh + 0.5, x + hw - 0.5, y + hh - 0.5];
-  }
-
-  /** Moves the estimate dt seconds ahead and starts the frame: `predicted` is the box there. */
-  predict(dt: number): void {
-    const kf = this.kf;
-    kf.predict(dt);
-    this.age++;
-    this.blob = -1;
     const x = kf.p(0);
     const y = kf.p(1);
     const hw = Math.max(0.5, kf.p(2)) / 2;
     const hh = Math.max(0.5, kf.p(3)) / 2;
-    const p = this.predicted;
-    p[0] = x - hw + 0.5;
-    p[1] = y - hh + 0.5;
-    p[2] = x + hw - 0.5;
-    p[3] = y + hh - 0.5;
-    this.predictedDiagonal = diagonalOf(p);
+    out[0] = x - hw + 0.5;
+    out[1] = y - hh + 0.5;
+    out[2] = x + hw - 0.5;
+    out[3] = y + hh - 0.5;
+    return out;
+  }
+
+  /** Moves the estimate dt seconds ahead and starts the frame: `predicted` is the box there. */
+  predict(dt: number): void {
+    this.kf.predict(dt);
+    this.age++;
+    this.blob = -1;
+    this.predictedDiagonal = diagonalOf(this.box(this.predicted));
     this.matched = false;
     this.grouped = false;
   }
@@ -543,15 +536,13 @@ export class Tracker {
         for (let k = 0; k < s.zones.length; k++) {
           const z = s.zones[k];
           const now = inside(this.#polygons[k], cx, cy);
-          const was = t.inZone[k] === 1;
-          if (now && !was) {
+          const at = t.zonesIn.indexOf(k);
+          if (now && at < 0) {
             events.push({ type: 'zoneEntered', id: t.id, timeUs, zone: z.id });
-            t.inZone[k] = 1;
             t.zonesIn.push(k);
-          } else if (!now && was) {
+          } else if (!now && at >= 0) {
             events.push({ type: 'zoneLeft', id: t.id, timeUs, zone: z.id });
-            t.inZone[k] = 0;
-            t.zonesIn.splice(t.zonesIn.indexOf(k), 1);
+            t.zonesIn.splice(at, 1);
           }
           if (now) {
             t.dwell[k] = (Number.isNaN(t.dwell[k]) ? 0 : t.dwell[k]) + dt;
@@ -566,7 +557,7 @@ export class Tracker {
       results.push({
         id: t.id,
         state: t.state,
-        box: t.box(),
+        box: t.box([0, 0, 0, 0]),
         cx: t.kf.p(0),
         cy: t.kf.p(1),
         vx: t.kf.v(0),
