@@ -3,13 +3,15 @@
  * its edges, their boxes as the blobs of each frame (overlapping boxes left apart: the worst case for matching), with
  * lines and a zone; the median and p99 of `Tracker.update` per frame.
  *
- *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000]
+ *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000] [--trail 60]
+ *
+ * `--trail` is the tracks' `trailLength` (the default's 60; 0 keeps none, as `flowmark track` runs it).
  */
 import { parseArgs } from 'node:util';
 import { Tracker, trackerSettings, type Box } from '../index.js';
 import { rng } from '../src/reference/images.js';
 
-const { values } = parseArgs({ options: { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' } } });
+const { values } = parseArgs({ options: { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, trail: { type: 'string', default: '60' } } });
 const frames = Number(values.frames);
 const [W, H] = [1920, 1080];
 
@@ -30,12 +32,12 @@ function scene(n: number): Box[][] {
   });
 }
 
-console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row`);
+console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, trailLength ${values.trail}`);
 console.log('\n| blobs | median µs/frame | p99 µs/frame | tracks alive (mean) | ids made |');
 console.log('|---|---|---|---|---|');
 for (const n of (values.blobs as string).split(',').map(Number)) {
   const seq = scene(n);
-  const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }] }));
+  const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail) }));
   const times: number[] = [];
   let alive = 0;
   let maxId = 0;

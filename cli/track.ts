@@ -93,7 +93,8 @@ export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' 
       morphology({ open: cmd.open, close: cmd.close }),
       features({ minArea: cmd.minArea, maxResults: 4096 }),
       readResults({ framesPerSubmit: 4 }),
-      track({ lines: cmd.lines, maxUnseen: cmd.maxUnseen }),
+      // No trails: the CLI writes boxes and counts, and a trail is copied into every frame's result.
+      track({ lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: 0 }),
     );
 }
 

@@ -30,7 +30,7 @@ export function trackerSettings(options: TrackOptions = {}): TrackerSettings {
   };
   const positive = (v: number) => typeof v === 'number' && Number.isFinite(v) && v > 0;
   check(Number.isInteger(s.minHits) && s.minHits >= 1, 'minHits must be a positive integer', s.minHits);
-  check(Number.isInteger(s.trailLength) && s.trailLength >= 1, 'trailLength must be a positive integer', s.trailLength);
+  check(Number.isInteger(s.trailLength) && s.trailLength >= 0, 'trailLength must be a non-negative integer', s.trailLength);
   for (const key of ['maxUnseen', 'gate', 'measurementNoise', 'acceleration', 'frameInterval'] as const) check(positive(s[key]), `${key} must be a positive number`, s[key]);
   check(typeof s.iouWeight === 'number' && s.iouWeight >= 0 && s.iouWeight <= 1, 'iouWeight must be in [0, 1]', s.iouWeight);
   check(Array.isArray(s.lines), 'lines must be an array', s.lines);

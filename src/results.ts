@@ -86,7 +86,7 @@ export interface TrackInfo {
   unseen: number;
   /** It shares one blob with other tracks this frame (a crossing or a group): coasting, its id kept. */
   merged: boolean;
-  /** Recent centres, oldest first (up to `trailLength`). */
+  /** Recent centres, oldest first (up to `trailLength`; none when it is 0). */
   trail: (readonly [number, number])[];
 }
 

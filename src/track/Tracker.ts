@@ -48,7 +48,11 @@ export interface TrackerSettings {
   measurementNoise: number;
   /** Acceleration the motion model allows, pixels per second² (standard deviation density). */
   acceleration: number;
-  /** Centres kept per track. */
+  /**
+   * Centres kept per track and reported as its `trail`; 0 keeps none. Each frame's result holds its own copy (later
+   * frames never change it): with 60 centres and 50 tracks that copy is a sixth of the tracker's time per frame and
+   * most of its garbage, so a stream nobody draws trails of (counting, `flowmark track`) is better off with 0.
+   */
   trailLength: number;
   /** Seconds between frames when the results carry no increasing timestamps. */
   frameInterval: number;
@@ -152,7 +156,7 @@ class Track {
     this.predicted.set(box);
     this.dwell = new Float64Array(s.zones.length).fill(NaN);
     this.lineSide = new Float64Array(3 * s.lines.length);
-    this.trail.push([cx, cy]);
+    if (s.trailLength > 0) this.trail.push([cx, cy]);
   }
 
   /** Writes the box of the current estimate (inclusive pixel bounds) into `out`; returns it. */
@@ -490,9 +494,11 @@ export class Tracker {
     for (const t of kept) {
       const cx = t.kf.p(0);
       const cy = t.kf.p(1);
-      if (t.age > 1) t.trail.push([cx, cy]);
-      // Trimmed now and then, not shifted every frame.
-      if (t.trail.length >= 2 * s.trailLength) t.trail.splice(0, t.trail.length - s.trailLength);
+      if (s.trailLength > 0) {
+        if (t.age > 1) t.trail.push([cx, cy]);
+        // Trimmed now and then, not shifted every frame.
+        if (t.trail.length >= 2 * s.trailLength) t.trail.splice(0, t.trail.length - s.trailLength);
+      }
       // Lines: a track counts when it is seen (matched to its own blob) clearly on the other side of the line from
       // where it was last seen clearly on one side, and its way between the two crosses the line's segment. Not
       // while coasting or merged (a crossing in a group counts when the object is seen again), not from a jitter
@@ -566,7 +572,8 @@ export class Tracker {
         age: t.age,
         unseen: t.unseen,
         merged: t.merged,
-        trail: t.trail.slice(-s.trailLength),
+        // A copy: this frame's trail stays as it is when later frames extend the track's.
+        trail: s.trailLength > 0 ? t.trail.slice(-s.trailLength) : [],
       });
     }
     const counts: TrackResults['counts'] = {};

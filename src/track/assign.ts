@@ -5,61 +5,33 @@
  * the allowed pairs as long as that cost exceeds any sum of allowed ones.
  */
 import { appendToList, atLeast, doubled } from './scratch.js';
-
-/**
- * The work arrays of `assign`, kept by a caller that solves many small problems (the tracker, several every frame):
- * typed arrays past 64 bytes live outside V8's heap, and allocating them per call cost more than the solving.
- */
-export class AssignWork {
-  u: Float64Array = new Float64Array(16);
-  v: Float64Array = new Float64Array(16);
-  minv: Float64Array = new Float64Array(16);
-  p: Int32Array = new Int32Array(16);
-  way: Int32Array = new Int32Array(16);
-  used: Uint8Array = new Uint8Array(16);
-  /** A transposed cost matrix (more rows than columns). */
-  transposed: Float64Array = new Float64Array(16);
-
-  /** Sized for rows × cols (1-based: one more entry each). */
-  reserve(rows: number, cols: number): void {
-    this.u = atLeast(this.u, rows + 1);
-    this.v = atLeast(this.v, cols + 1);
-    this.minv = atLeast(this.minv, cols + 1);
-    this.p = atLeast(this.p, cols + 1);
-    this.way = atLeast(this.way, cols + 1);
-    this.used = atLeast(this.used, cols + 1);
-  }
-}
+import { SparseHungarian } from './SparseHungarian.js';
 
 /** For each row, its column (or -1), minimising the total cost. `cost[r * cols + c]`. */
-export function assign(cost: ArrayLike<number>, rows: number, cols: number, work: AssignWork = new AssignWork()): Int32Array {
-  if (rows === 0 || cols === 0) return unmatched(rows);
+export function assign(cost: ArrayLike<number>, rows: number, cols: number): Int32Array {
+  if (rows === 0 || cols === 0) return new Int32Array(rows).fill(-1);
   if (rows > cols) {
-    const t = (work.transposed = atLeast(work.transposed, rows * cols));
+    const t = new Float64Array(rows * cols);
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) t[c * rows + r] = cost[r * cols + c];
-    const colToRow = assign(t, cols, rows, work);
-    const rowToCol = unmatched(rows);
-    for (let c = 0; c < cols; c++) if (colToRow[c] >= 0) rowToCol[colToRow[c]] = c;
+    const colToRow = assign(t, cols, rows);
+    const rowToCol = new Int32Array(rows).fill(-1);
+    colToRow.forEach((r, c) => r >= 0 && (rowToCol[r] = c));
     return rowToCol;
   }
   const n = rows;
   const m = cols;
-  work.reserve(n, m);
   // 1-based: row 0 and column 0 are the algorithm's sentinels.
-  const { u, v, p, way, minv, used } = work;
-  // Loops rather than TypedArray fill(), whose call costs more than these few entries.
-  for (let i = 0; i <= n; i++) u[i] = 0;
-  for (let j = 0; j <= m; j++) {
-    v[j] = 0;
-    p[j] = 0; // row matched to column j (0: none)
-  }
+  const u = new Float64Array(n + 1);
+  const v = new Float64Array(m + 1);
+  const p = new Int32Array(m + 1); // row matched to column j (0: none)
+  const way = new Int32Array(m + 1);
+  const minv = new Float64Array(m + 1);
+  const used = new Uint8Array(m + 1);
   for (let i = 1; i <= n; i++) {
     p[0] = i;
     let j0 = 0;
-    for (let j = 0; j <= m; j++) {
-      minv[j] = Infinity;
-      used[j] = 0;
-    }
+    minv.fill(Infinity);
+    used.fill(0);
     do {
       used[j0] = 1;
       const i0 = p[j0];
@@ -93,27 +65,20 @@ export function assign(cost: ArrayLike<number>, rows: number, cols: number, work
       j0 = j1;
     } while (j0 !== 0);
   }
-  const rowToCol = unmatched(n);
+  const rowToCol = new Int32Array(n).fill(-1);
   for (let j = 1; j <= m; j++) if (p[j] !== 0) rowToCol[p[j] - 1] = j - 1;
   return rowToCol;
 }
 
 /**
  * The same matching when most pairs are not allowed (cost >= `limit`): the rows and columns that allowed pairs
- * connect are solved apart, each group as a small dense problem, and disallowed pairs are never returned (-1).
- * Equal to `assign` followed by dropping disallowed pairs, since no group's choice changes another's.
+ * connect are solved apart, and disallowed pairs are never returned (-1). Equal to `assign` followed by dropping
+ * disallowed pairs (but between matchings of exactly equal cost), since no group's choice changes another's.
  */
 export function assignGated(cost: ArrayLike<number>, rows: number, cols: number, limit: number): Int32Array {
   const pairs = new SparsePairs();
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (cost[r * cols + c] < limit) pairs.add(r, c, cost[r * cols + c]);
   return assignSparse(pairs, rows, cols).slice(0, rows);
-}
-
-/** n entries of -1: no column. */
-function unmatched(n: number): Int32Array {
-  const a = new Int32Array(n);
-  for (let i = 0; i < n; i++) a[i] = -1;
-  return a;
 }
 
 /**
@@ -133,11 +98,12 @@ export class SparsePairs {
   next: Int32Array = new Int32Array(64);
   local: Int32Array = new Int32Array(64);
   groups: Int32Array = new Int32Array(64);
-  /** A group's rows and columns, its dense cost matrix, and the dense solver's arrays. */
+  /** A group's rows and columns, and its solver (pairs by row and work arrays). */
   groupRows: Int32Array = new Int32Array(64);
   groupCols: Int32Array = new Int32Array(64);
-  sub: Float64Array = new Float64Array(64);
-  readonly work = new AssignWork();
+  /** Where a group's row writes its next pair. */
+  fill: Int32Array = new Int32Array(64);
+  readonly solver = new SparseHungarian();
   /** assignSparse's answer, per row (valid until it runs again on this list). */
   match: Int32Array = new Int32Array(64);
 
@@ -166,6 +132,7 @@ export class SparsePairs {
     this.groups = atLeast(this.groups, nodes);
     this.groupRows = atLeast(this.groupRows, nodes);
     this.groupCols = atLeast(this.groupCols, nodes);
+    this.fill = atLeast(this.fill, nodes);
     this.next = atLeast(this.next, this.length);
   }
 }
@@ -177,8 +144,8 @@ function find(parent: Int32Array, i: number): number {
 
 /**
  * `assignGated` over a list of allowed pairs (each pair at most once): groups by union-find over the pairs alone, a
- * group of one pair taken as it is (the usual case: objects apart), larger ones solved densely by `assign`, each
- * with its pairs in the list's order. The answer is `pairs.match` (its first `rows` entries), valid until the next
+ * group of one pair taken as it is (the usual case: objects apart), larger ones solved over their own pairs
+ * (SparseHungarian), each with its pairs in the list's order. The answer is `pairs.match` (its first `rows` entries), valid until the next
  * call with these pairs.
  */
 export function assignSparse(pairs: SparsePairs, rows: number, cols: number): Int32Array {
@@ -188,7 +155,7 @@ export function assignSparse(pairs: SparsePairs, rows: number, cols: number): In
   if (n === 0) return rowToCol;
   const nodes = rows + cols;
   pairs.reserve(nodes);
-  const { rows: pr, cols: pc, costs, parent, size, head, tail, next, local, groups, groupRows, groupCols } = pairs;
+  const { rows: pr, cols: pc, costs, parent, size, head, tail, next, local, groups, groupRows, groupCols, fill } = pairs;
   // Union-find over rows (0..rows-1) and columns (rows..rows+cols-1).
   for (let i = 0; i < nodes; i++) parent[i] = i;
   for (let k = 0; k < n; k++) {
@@ -210,11 +177,14 @@ export function assignSparse(pairs: SparsePairs, rows: number, cols: number): In
     big = appendToList(head, tail, next, groups, big, root, k);
   }
   if (big === 0) return rowToCol;
-  // Larger groups: local indices for their rows and columns, disallowed pairs at a cost above any allowed sum.
+  // Larger groups: local indices for their rows and columns, each row's pairs in the list's order.
   for (let i = 0; i < nodes; i++) local[i] = -1;
+  const solver = pairs.solver;
   for (let g = 0; g < big; g++) {
     let nr = 0;
     let m = 0;
+    let count = 0;
+    let limit = 1;
     for (let k = head[groups[g]]; k >= 0; k = next[k]) {
       const r = pr[k];
       const c = rows + pc[k];
@@ -226,19 +196,24 @@ export function assignSparse(pairs: SparsePairs, rows: number, cols: number): In
         local[c] = m;
         groupCols[m++] = pc[k];
       }
-    }
-    const sub = (pairs.sub = atLeast(pairs.sub, nr * m));
-    for (let i = 0; i < nr * m; i++) sub[i] = Infinity;
-    let limit = 1;
-    for (let k = head[groups[g]]; k >= 0; k = next[k]) {
-      sub[local[pr[k]] * m + local[rows + pc[k]]] = costs[k];
+      count++;
       limit += Math.abs(costs[k]);
     }
-    for (let i = 0; i < nr * m; i++) if (sub[i] === Infinity) sub[i] = limit;
-    const match = assign(sub, nr, m, pairs.work);
+    solver.reserve(nr, m, count);
+    const { start, col, cost } = solver;
+    for (let i = 0; i <= nr; i++) start[i] = 0;
+    for (let k = head[groups[g]]; k >= 0; k = next[k]) start[local[pr[k]] + 1]++;
+    for (let i = 0; i < nr; i++) start[i + 1] += start[i];
+    for (let i = 0; i < nr; i++) fill[i] = start[i];
+    for (let k = head[groups[g]]; k >= 0; k = next[k]) {
+      const at = fill[local[pr[k]]]++;
+      col[at] = local[rows + pc[k]];
+      cost[at] = costs[k];
+    }
+    solver.solve(nr, m, limit);
     for (let i = 0; i < nr; i++) {
-      const j = match[i];
-      if (j >= 0 && sub[i * m + j] < limit) rowToCol[groupRows[i]] = groupCols[j];
+      const j = solver.rowCol[i];
+      if (j < m) rowToCol[groupRows[i]] = groupCols[j];
     }
   }
   return rowToCol;

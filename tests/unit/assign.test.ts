@@ -1,7 +1,7 @@
 // The Hungarian assignment against brute force over every permutation, square and rectangular, with ties and
-// forbidden pairs.
+// forbidden pairs; the gated one (groups solved over their allowed pairs alone) against brute force and the dense one.
 import { describe, expect, it } from 'vitest';
-import { assign, assignGated, assignSparse, AssignWork, SparsePairs } from '../../src/track/assign.js';
+import { assign, assignGated, assignSparse, SparsePairs } from '../../src/track/assign.js';
 import { rng } from '../../src/reference/images.js';
 
 /** The least total cost over all matchings that match min(rows, cols) pairs. */
@@ -56,22 +56,64 @@ describe('assign', () => {
     }
   });
 
-  it('gives the same answers with one pair list and one work set reused for problems of every size', () => {
-    // The tracker keeps its pair list and work arrays from frame to frame: stale entries of a larger problem must
-    // never leak into a smaller one (sizes go up and down), nor a grown array lose what it holds.
+  it('assignSparse matches as many rows as the allowed pairs allow, at the least total among those (ties too)', () => {
+    // Brute force over every matching of allowed pairs: the most pairs first, then the least total.
+    const best = (allowed: [number, number, number][][], cols: number) => {
+      let top = { pairs: 0, total: 0 };
+      const used = new Array<boolean>(cols).fill(false);
+      const go = (row: number, pairs: number, total: number) => {
+        if (row === allowed.length) {
+          if (pairs > top.pairs || (pairs === top.pairs && total < top.total)) top = { pairs, total };
+          return;
+        }
+        go(row + 1, pairs, total);
+        for (const [, c, cost] of allowed[row]) {
+          if (used[c]) continue;
+          used[c] = true;
+          go(row + 1, pairs + 1, total + cost);
+          used[c] = false;
+        }
+      };
+      go(0, 0, 0);
+      return top;
+    };
     const pairs = new SparsePairs();
-    const work = new AssignWork();
+    for (let k = 0; k < 400; k++) {
+      const rows = 1 + Math.floor(r() * 7);
+      const cols = 1 + Math.floor(r() * 7);
+      // Few pairs, small integer costs (many ties), and rows competing for the same columns.
+      const allowed = Array.from({ length: rows }, (_, row) =>
+        Array.from({ length: cols }, (_, c) => [row, c, Math.floor(r() * 4)] as [number, number, number]).filter(() => r() < 0.35),
+      );
+      pairs.clear();
+      for (const list of allowed) for (const [row, c, cost] of list) pairs.add(row, c, cost);
+      const match = assignSparse(pairs, rows, cols).subarray(0, rows);
+      const taken = [...match].filter((c) => c >= 0);
+      expect(new Set(taken).size, `#${k}`).toBe(taken.length);
+      let total = 0;
+      match.forEach((c, row) => {
+        if (c < 0) return;
+        const pair = allowed[row].find(([, cc]) => cc === c);
+        expect(pair, `#${k}: row ${row} took column ${c}, not an allowed pair`).toBeDefined();
+        total += pair![2];
+      });
+      expect({ pairs: taken.length, total }, `#${k} ${rows}×${cols}`).toEqual(best(allowed, cols));
+    }
+  });
+
+  it('gives the same answers with one pair list reused for problems of every size', () => {
+    // The tracker keeps its pair list and work arrays from frame to frame: stale entries of a larger problem must
+    // never leak into a smaller one (sizes go up and down), nor a grown array lose what it holds. Distinct costs:
+    // one optimum, which the dense solve gives too.
+    const pairs = new SparsePairs();
     for (let k = 0; k < 400; k++) {
       const rows = 1 + Math.floor(r() * (k % 3 === 0 ? 40 : 8));
       const cols = 1 + Math.floor(r() * (k % 5 === 0 ? 40 : 8));
       const cost = Array.from({ length: rows * cols }, () => (r() < 0.8 ? 1e9 : r()));
       pairs.clear();
       for (let row = 0; row < rows; row++) for (let c = 0; c < cols; c++) if (cost[row * cols + c] < 1e9) pairs.add(row, c, cost[row * cols + c]);
-      expect([...assignSparse(pairs, rows, cols).subarray(0, rows)], `#${k} ${rows}×${cols}`).toEqual([...assignGated(cost, rows, cols, 1e9)]);
-      // Dense, with ties and more rows than columns at times.
-      const [n, m] = [1 + Math.floor(r() * 12), 1 + Math.floor(r() * 12)];
-      const dense = Array.from({ length: n * m }, () => Math.floor(r() * 6));
-      expect([...assign(dense, n, m, work)], `#${k} ${n}×${m} dense`).toEqual([...assign(dense, n, m)]);
+      const dense = [...assign(cost, rows, cols)].map((c, row) => (c >= 0 && cost[row * cols + c] < 1e9 ? c : -1));
+      expect([...assignSparse(pairs, rows, cols).subarray(0, rows)], `#${k} ${rows}×${cols}`).toEqual(dense);
     }
   });
 

@@ -157,8 +157,34 @@ describe('Tracker', () => {
     expect(types.filter((t) => t === 'zoneLeft')).toHaveLength(1);
   });
 
+  it('keeps trails of trailLength centres, each frame its own copy; trailLength 0 keeps none and tracks the same', () => {
+    // Three movers crossing, two of them merging for a while: groups, lost and confirmed tracks all have trails.
+    const movers: Mover[] = [
+      { x: 10, y: 100, vx: 4, vy: 0.5, w: 30, h: 60 },
+      { x: 300, y: 110, vx: -4, vy: -0.5, w: 34, h: 64 },
+      { x: 40, y: 20, vx: 2, vy: 1, w: 20, h: 40 },
+    ];
+    const withTrails = run({ trailLength: 5 }, 80, (t) => blobs(movers, t));
+    const without = run({ trailLength: 0 }, 80, (t) => blobs(movers, t));
+    const strip = (r: TrackResults) => ({ ...r, tracks: r.tracks.map(({ trail: _, ...rest }) => rest) });
+    expect(without.map(strip)).toEqual(withTrails.map(strip));
+    expect(without.every((r) => r.tracks.every((t) => t.trail.length === 0))).toBe(true);
+    // A track's trail: its centres of the last frames (up to 5), oldest first, unchanged by later frames.
+    const centres = new Map<number, [number, number][]>();
+    withTrails.forEach((r, f) => {
+      for (const t of r.tracks) {
+        const seen = centres.get(t.id) ?? [];
+        if (t.trail.length > 0) seen.push([t.cx, t.cy]);
+        centres.set(t.id, seen);
+        expect(t.trail, `frame ${f} id ${t.id}`).toEqual(seen.slice(-5));
+      }
+    });
+    expect(Math.max(...withTrails[79].tracks.map((t) => t.trail.length))).toBe(5);
+    expect(withTrails[30].tracks.map((t) => t.trail.map((p) => [...p]))).toEqual(run({ trailLength: 5 }, 31, (t) => blobs(movers, t))[30].tracks.map((t) => t.trail));
+  });
+
   it('refuses bad settings with InvalidOptionError', () => {
-    const bad: unknown[] = [{ minHits: 0 }, { maxUnseen: -1 }, { iouWeight: 2 }, { gate: 0 }, { lines: [{ id: 'l', a: [0, 0], b: [0, 0] }] }, { lines: [{ id: 'l', a: [0], b: [1, 1] }] }, { zones: [{ id: 'z', polygon: [[0, 0], [1, 1]] }] }, { lines: [{ id: 'x', a: [0, 0], b: [1, 1] }], zones: [{ id: 'x', polygon: [[0, 0], [1, 0], [0, 1]] }] }, null];
+    const bad: unknown[] = [{ minHits: 0 }, { maxUnseen: -1 }, { trailLength: -1 }, { trailLength: 2.5 }, { iouWeight: 2 }, { gate: 0 }, { lines: [{ id: 'l', a: [0, 0], b: [0, 0] }] }, { lines: [{ id: 'l', a: [0], b: [1, 1] }] }, { zones: [{ id: 'z', polygon: [[0, 0], [1, 1]] }] }, { lines: [{ id: 'x', a: [0, 0], b: [1, 1] }], zones: [{ id: 'x', polygon: [[0, 0], [1, 0], [0, 1]] }] }, null];
     for (const o of bad) expect(() => trackerSettings(o as Partial<TrackerSettings>), JSON.stringify(o)).toThrow(InvalidOptionError);
     expect(trackerSettings({})).toEqual(defaultTrackerSettings);
   });
