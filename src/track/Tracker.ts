@@ -572,8 +572,8 @@ export class Tracker {
         age: t.age,
         unseen: t.unseen,
         merged: t.merged,
-        // A copy: this frame's trail stays as it is when later frames extend the track's.
-        trail: s.trailLength > 0 ? t.trail.slice(-s.trailLength) : [],
+        // A copy: this frame's trail stays as it is when later frames extend the track's (empty with trailLength 0).
+        trail: t.trail.slice(-s.trailLength),
       });
     }
     const counts: TrackResults['counts'] = {};
