@@ -8,17 +8,21 @@
  * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
- *                                [--details]
+ *                                [--details] [--cache DIR] [--tracker JSON]
+ *
+ * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
+ * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
+ * minutes on a CPU-emulated GPU); `--tracker` merges settings into the tracker's (e.g. '{"gate":2}') to try them.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, seenTracks, type FrameResult } from '../index.js';
-import { trackChain } from '../cli/track.js';
+import { from, lastValueFrom, toArray } from 'rxjs';
+import { GpuContext, seenTracks, track, type ComponentFeatures, type FrameResult, type TrackOptions } from '../index.js';
+import { blobChain, trackOptions } from '../cli/track.js';
 import { fromVideoFile } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
@@ -33,6 +37,8 @@ const { values } = parseArgs({
     crf: { type: 'string', default: '23' },
     only: { type: 'string' },
     details: { type: 'boolean', default: false },
+    cache: { type: 'string' },
+    tracker: { type: 'string', default: '{}' },
     dawn: { type: 'string', multiple: true, default: [] },
   },
 });
@@ -64,6 +70,21 @@ function fromRows(text: string): MotBox[] {
     });
 }
 
+/** The fields of a frame's features the tracker and the scores read, as kept in the cache. */
+const kept = ['label', 'area', 'x0', 'y0', 'x1', 'y1', 'cx', 'cy', 'meanGray'] as const;
+
+type Cached = { results: (Pick<FrameResult, 'seq' | 'timeUs' | 'width' | 'height'> & { features: Record<(typeof kept)[number], number[]> })[]; base: string; truth: MotBox[] };
+
+function toCache(results: FrameResult[], base: string, truth: MotBox[]): Cached {
+  const f = (r: FrameResult) => Object.fromEntries(kept.map((k) => [k, Array.from(r.features![k])])) as Cached['results'][number]['features'];
+  return { results: results.map((r) => ({ seq: r.seq, timeUs: r.timeUs, width: r.width, height: r.height, features: f(r) })), base, truth };
+}
+
+/** Cached blobs as results the tracker takes (only the kept fields of their features). */
+function fromCache(c: Cached): FrameResult[] {
+  return c.results.map((r) => ({ ...r, timings: [], features: Object.fromEntries(kept.map((k) => [k, Float64Array.from(r.features[k])])) as unknown as ComponentFeatures }));
+}
+
 const f2 = (x: number) => x.toFixed(3);
 const row = (s: MotScores) => `${f2(s.mota)} | ${f2(s.idf1)} | ${s.idSwitches}`;
 
@@ -79,27 +100,43 @@ async function main(): Promise<void> {
   try {
     for (const [name, options] of situations) {
       if (values.only && values.only !== name) continue;
-      const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, frames });
-      const { width: W, height: H } = scene;
-      const mp4 = join(dir, `${name.replace(/\W+/g, '-')}.mp4`);
-      const raw = join(dir, 'frames.gray');
-      writeFileSync(raw, Buffer.concat(scene.frames.map((f) => Buffer.from(f))));
-      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
       const minSize = (options.size ?? [40, 70])[0];
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
-      const truth: MotBox[] = scene.truth.map((t) => ({ frame: t.frame, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
-      const results: FrameResult[] = await lastValueFrom(
-        fromVideoFile(ctx, mp4).pipe(trackChain({ history: 500, open: 3, close: 5, minArea, maxUnseen: 2, lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }] }), toArray()),
-      );
+      const stem = name.replace(/\W+/g, '-');
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}-${stem}.json`) : null;
+      let blobs: FrameResult[];
+      let rows: string;
+      let truth: MotBox[];
+      if (cached && existsSync(cached)) {
+        const c = JSON.parse(readFileSync(cached, 'utf8')) as Cached;
+        [blobs, rows, truth] = [fromCache(c), c.base, c.truth];
+      } else {
+        const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, frames });
+        const { width: W, height: H } = scene;
+        truth = scene.truth.map((t) => ({ frame: t.frame, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
+        const mp4 = join(dir, `${stem}.mp4`);
+        const raw = join(dir, 'frames.gray');
+        writeFileSync(raw, Buffer.concat(scene.frames.map((f) => Buffer.from(f))));
+        execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4).pipe(blobChain({ history: 500, open: 3, close: 5, minArea }), toArray()));
+        rows = execFileSync(values.python as string, [script, mp4, `${minArea}`], { maxBuffer: 1 << 28 }).toString();
+        if (cached) {
+          mkdirSync(values.cache!, { recursive: true });
+          writeFileSync(cached, JSON.stringify(toCache(blobs, rows, truth)));
+        }
+      }
+      const { width: W, height: H } = blobs[0];
+      const tracker: TrackOptions = { ...trackOptions({ maxUnseen: 2, lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }] }), ...(JSON.parse(values.tracker as string) as TrackOptions) };
+      const results = await lastValueFrom(from(blobs).pipe(track(tracker), toArray()));
       const ours: MotBox[] = results.flatMap((r) => seenTracks(r).map(({ id, box: b }) => ({ frame: r.seq, id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] })));
-      const base = fromRows(execFileSync(values.python as string, [script, mp4, `${minArea}`], { maxBuffer: 1 << 28 }).toString());
+      const base = fromRows(rows);
       const so = motScores(truth, ours);
       const sb = motScores(truth, base);
       const want = lineCrossings(truth, W / 2);
       const got = results.at(-1)!.tracks!.counts.middle;
       const theirs = lineCrossings(base, W / 2);
       const line = (c: { forward: number; backward: number }) => `${c.forward} / ${c.backward}`;
-      console.log(`| ${name} | ${new Set(scene.truth.map((t) => t.id)).size} | ${row(so)} | ${row(sb)} | ${line(want)} | ${line(got)} | ${line(theirs)} |`);
+      console.log(`| ${name} | ${new Set(truth.map((t) => t.id)).size} | ${row(so)} | ${row(sb)} | ${line(want)} | ${line(got)} | ${line(theirs)} |`);
       if (values.details) {
         for (const [who, x] of [['flowmark', so], ['baseline', sb]] as const) {
           console.log(`|   ${who}: truth ${x.truth}, hypotheses ${x.hypotheses}, misses ${x.misses}, false positives ${x.falsePositives}, IDP ${f2(x.idp)}, IDR ${f2(x.idr)} | | | | | | | | | | |`);

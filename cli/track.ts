@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OperatorFunction } from 'rxjs';
-import { background, features, morphology, readResults, seenTracks, track, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type GpuFrame, type TrackResults } from '../index.js';
+import { background, features, morphology, readResults, seenTracks, track, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type GpuFrame, type TrackOptions, type TrackResults } from '../index.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
 
 export interface TrackCommand {
@@ -87,15 +87,23 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
  * would otherwise be foreground everywhere (a brighter step) until the model learns it.
  */
 export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'>): OperatorFunction<GpuFrame, FrameResult> {
+  return (frames) => frames.pipe(blobChain(cmd), track(trackOptions(cmd)));
+}
+
+/** trackChain up to the blobs read back (bench/trackEval.ts keeps them to run the tracker alone again). */
+export function blobChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea'>): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) =>
     frames.pipe(
       background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true }),
       morphology({ open: cmd.open, close: cmd.close }),
       features({ minArea: cmd.minArea, maxResults: 4096 }),
       readResults({ framesPerSubmit: 4 }),
-      // No trails: the CLI writes boxes and counts, and a trail is copied into every frame's result.
-      track({ lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: 0 }),
     );
+}
+
+/** trackChain's tracker. No trails: the CLI writes boxes and counts, and a trail is copied into every frame's result. */
+export function trackOptions(cmd: Pick<TrackCommand, 'lines' | 'maxUnseen'>): TrackOptions {
+  return { lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: 0 };
 }
 
 /** MOTChallenge rows of the tracks a frame's result reports as seen (`seenTracks`). */
