@@ -1,5 +1,6 @@
 // The features readback's decode puts the GPU's compacted records (in whatever order the GPU appended them) in
-// ascending label order, for labels of every size, and keeps each record with its own label.
+// ascending label order, for labels of every size (canonical ones placed by label, others radix-sorted), and keeps
+// each record with its own label.
 import { describe, expect, it } from 'vitest';
 import { decodeFeatures, record } from '../../nodes/features/results.js';
 import { rng } from '../../src/reference/images.js';
@@ -29,6 +30,8 @@ describe('decodeFeatures', () => {
     ['none', []],
     ['one', [5]],
     ['canonical labels, shuffled', distinct(1000, 1000).map((l) => l + 1)],
+    ['canonical labels, some filtered out', distinct(700, 3000).map((l) => l + 1)],
+    ['a label twice (placed labels must be distinct: the radix sort then)', [3, 9, 1, 9]],
     ['labels below 2^11 (one radix pass)', distinct(300, 2048)],
     ['labels near 2^22 (two and three passes)', distinct(500, 1 << 23)],
     ['labels over the whole u32 range', [...distinct(700, 2 ** 32), 0xffffffff, 0]],
