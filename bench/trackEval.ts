@@ -12,7 +12,8 @@
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
- * minutes on a CPU-emulated GPU); `--tracker` merges settings into the tracker's (e.g. '{"gate":2}') to try them.
+ * minutes on a CPU-emulated GPU): empty DIR after changing the chain up to the blobs (cli/track.ts blobChain), whose
+ * output the cache holds. `--tracker` merges settings into the tracker's (e.g. '{"gate":2}') to try them.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
