@@ -71,8 +71,8 @@ function fromRows(text: string): MotBox[] {
     });
 }
 
-/** The fields of a frame's features the tracker and the scores read, as kept in the cache. */
-const kept = ['label', 'area', 'x0', 'y0', 'x1', 'y1', 'cx', 'cy', 'meanGray'] as const;
+/** The fields of a frame's features the tracker and the scores read (track(), seenTracks), as kept in the cache. */
+const kept = ['label', 'x0', 'y0', 'x1', 'y1'] as const;
 
 type Cached = { results: (Pick<FrameResult, 'seq' | 'timeUs' | 'width' | 'height'> & { features: Record<(typeof kept)[number], number[]> })[]; base: string; truth: MotBox[] };
 

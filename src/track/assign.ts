@@ -145,8 +145,8 @@ function find(parent: Int32Array, i: number): number {
 /**
  * `assignGated` over a list of allowed pairs (each pair at most once): groups by union-find over the pairs alone, a
  * group of one pair taken as it is (the usual case: objects apart), larger ones solved over their own pairs
- * (SparseHungarian), each with its pairs in the list's order. The answer is `pairs.match` (its first `rows` entries), valid until the next
- * call with these pairs.
+ * (SparseHungarian), each with its pairs in the list's order. The answer is `pairs.match` (its first `rows`
+ * entries), valid until the next call with these pairs.
  */
 export function assignSparse(pairs: SparsePairs, rows: number, cols: number): Int32Array {
   const rowToCol = (pairs.match = atLeast(pairs.match, rows));
