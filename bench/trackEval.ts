@@ -8,12 +8,13 @@
  * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
- *                                [--details] [--cache DIR] [--tracker JSON]
+ *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
  * minutes on a CPU-emulated GPU): empty DIR after changing the chain up to the blobs (cli/track.ts blobChain), whose
- * output the cache holds. `--tracker` merges settings into the tracker's (e.g. '{"gate":2}') to try them.
+ * output the cache holds. `--tracker` merges settings into the tracker's (e.g. '{"gate":2}') to try them;
+ * `--shadows off` runs the chain as `flowmark track --shadows off` (the baseline keeps MOG2's shadows; cached apart).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,10 +41,13 @@ const { values } = parseArgs({
     details: { type: 'boolean', default: false },
     cache: { type: 'string' },
     tracker: { type: 'string', default: '{}' },
+    shadows: { type: 'string', default: 'on' },
     dawn: { type: 'string', multiple: true, default: [] },
   },
 });
 const seed = Number(values.seed);
+if (values.shadows !== 'on' && values.shadows !== 'off') throw new Error(`--shadows must be on or off, got "${values.shadows}"`);
+const shadows = values.shadows === 'on';
 const frames = Number(values.frames);
 
 const situations: [string, Partial<SurveillanceOptions>][] = [
@@ -104,7 +108,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0];
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -119,7 +123,7 @@ async function main(): Promise<void> {
         const raw = join(dir, 'frames.gray');
         writeFileSync(raw, Buffer.concat(scene.frames.map((f) => Buffer.from(f))));
         execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
-        blobs = await lastValueFrom(fromVideoFile(ctx, mp4).pipe(blobChain({ history: 500, open: 3, close: 5, minArea }), toArray()));
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4).pipe(blobChain({ history: 500, open: 3, close: 5, minArea, shadows }), toArray()));
         rows = execFileSync(values.python as string, [script, mp4, `${minArea}`], { maxBuffer: 1 << 28 }).toString();
         if (cached) {
           mkdirSync(values.cache!, { recursive: true });

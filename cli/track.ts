@@ -19,6 +19,9 @@ export interface TrackCommand {
   open: number;
   close: number;
   maxUnseen: number;
+  /** Background model: shadows (darker copies of the background) left out of the foreground; its variance threshold. */
+  shadows: boolean;
+  varThreshold: number;
 }
 
 export const trackUsage = `Usage: flowmark track <video...> --out-dir DIR [--line x1,y1,x2,y2 ...] [options]
@@ -39,6 +42,11 @@ Options:
   --open N            opening square, odd side 1..31 (default 3)
   --close N           closing square, odd side 1..31 (default 5)
   --max-unseen S      seconds a track may go unseen before it ends (default 2)
+  --shadows on|off    whether a darker copy of the background is shadow, not an object (default on). Off for
+                      scenes without cast shadows (indoor, overcast) where objects are darker than what they
+                      pass: on gray footage the shadow test takes such objects for shadow
+  --var-threshold V   how far from the background, in squared standard deviations, a pixel is foreground
+                      (default 16, as OpenCV's MOG2): higher for noisier footage, lower for faint objects
 `;
 
 export function parseTrackArgs(values: Record<string, string | boolean | string[] | undefined>, files: string[]): TrackCommand {
@@ -58,6 +66,10 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     if (n % 2 === 0) throw new UsageError(`--${name} must be odd, got ${n}`);
     return n;
   };
+  const shadows = values.shadows === undefined ? 'on' : String(values.shadows).trim();
+  if (shadows !== 'on' && shadows !== 'off') throw new UsageError(`--shadows must be on or off, got "${values.shadows}"`);
+  const varThreshold = values['var-threshold'] === undefined ? 16 : Number(String(values['var-threshold']).trim() || NaN);
+  if (!(varThreshold > 0 && Number.isFinite(varThreshold))) throw new UsageError(`--var-threshold must be a positive number, got "${values['var-threshold']}"`);
   const maxUnseen = values['max-unseen'] === undefined ? 2 : Number(values['max-unseen']);
   if (!(maxUnseen > 0 && Number.isFinite(maxUnseen))) throw new UsageError(`--max-unseen must be a positive number of seconds, got "${values['max-unseen']}"`);
   try {
@@ -75,6 +87,8 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     open: odd('open', values.open, 3),
     close: odd('close', values.close, 5),
     maxUnseen,
+    shadows: shadows === 'on',
+    varThreshold,
   };
 }
 
@@ -86,15 +100,18 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
  * 0.1·history frames. Lighting is compensated: a camera's exposure or the light changing over the whole scene
  * would otherwise be foreground everywhere (a brighter step) until the model learns it.
  */
-export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'>): OperatorFunction<GpuFrame, FrameResult> {
+export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>>): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) => frames.pipe(blobChain(cmd), track(trackOptions(cmd)));
 }
 
-/** trackChain up to the blobs read back (bench/trackEval.ts keeps them to run the tracker alone again). */
-export function blobChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea'>): OperatorFunction<GpuFrame, FrameResult> {
+/**
+ * trackChain up to the blobs read back (bench/trackEval.ts keeps them to run the tracker alone again). `shadows`
+ * (default true) and `varThreshold` (default MOG2's, 16) go to the background model.
+ */
+export function blobChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>>): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) =>
     frames.pipe(
-      background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true }),
+      background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true, detectShadows: cmd.shadows ?? true, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
       morphology({ open: cmd.open, close: cmd.close }),
       features({ minArea: cmd.minArea, maxResults: 4096 }),
       readResults({ framesPerSubmit: 4 }),

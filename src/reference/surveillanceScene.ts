@@ -26,6 +26,8 @@ export interface SurveillanceOptions {
   noise: number;
   /** Fraction of objects that stop once for a while. */
   stopAndGo: number;
+  /** Fraction of objects darker than the scene (gray 20–60; the others 190–240). */
+  darkShare: number;
 }
 
 export const defaultSurveillanceOptions: SurveillanceOptions = {
@@ -41,6 +43,7 @@ export const defaultSurveillanceOptions: SurveillanceOptions = {
   step: null,
   noise: 4,
   stopAndGo: 0.25,
+  darkShare: 0.5,
 };
 
 export interface TruthBox {
@@ -115,7 +118,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       vy,
       w,
       h,
-      level: r() < 0.5 ? 20 + r() * 40 : 190 + r() * 50,
+      level: r() < o.darkShare ? 20 + r() * 40 : 190 + r() * 50,
       stopAt: r() < o.stopAndGo ? Math.floor(((W / 2 + (r() - 0.5) * W * 0.4) / speed)) : -1,
       stopFor: 20 + Math.floor(r() * 40),
     };
