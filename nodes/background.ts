@@ -47,12 +47,13 @@ export function backgroundSettings(options: BackgroundOptions = {}): BackgroundS
   check(num(s.learningRate) && (s.learningRate === -1 || (s.learningRate >= 0 && s.learningRate <= 1)), 'learningRate must be -1 (from history) or in [0, 1]', s.learningRate);
   check(num(s.foregroundLearning) && s.foregroundLearning >= 0 && s.foregroundLearning <= 1, 'foregroundLearning must be in [0, 1]', s.foregroundLearning);
   check(typeof s.compensateLighting === 'boolean', 'compensateLighting must be a boolean', s.compensateLighting);
+  check(typeof s.color === 'boolean', 'color must be a boolean', s.color);
   return s;
 }
 
 // The three kernels share one layout and one bind group: the lighting ones read the model and write `light`.
 const modelKernel = (s: BackgroundSettings, entryPoint: string): KernelSpec => ({
-  shader: 'background',
+  shader: s.color ? 'backgroundColor' : 'background',
   entryPoint,
   bindings: ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage', 'storage', 'storage', 'storage'],
   constants: entryPoint === 'lightGain' ? {} : { MODES: s.mixtures },
@@ -70,7 +71,7 @@ const kernels = (s: BackgroundSettings) =>
 const lightWords = 513;
 const samplesPerInvocation = 16;
 
-/** The model of one frame size: three planes of modes, the packed mode counts and the lighting histogram. */
+/** The model of one frame size: weights, means (a plane per channel) and variances of the modes, the packed mode counts and the lighting histogram. */
 interface Model {
   size: string;
   planes: GPUBuffer[];
@@ -134,12 +135,14 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
       if (model?.size === size) return model;
       const pixels = f.width * f.height;
       const planeBytes = s.mixtures * pixels * 4;
+      // The means: a plane per channel, in one binding (the kernel already has eight storage bindings).
+      const meanBytes = planeBytes * (s.color ? 3 : 1);
       const limit = node.ctx.limits.maxStorageBufferBindingSize;
-      if (planeBytes > limit) {
-        throw new InvalidFrameError(`background: ${f.width}×${f.height} with ${s.mixtures} mixtures needs ${planeBytes} bytes per plane, over this device's ${limit}-byte storage binding limit`);
+      if (meanBytes > limit) {
+        throw new InvalidFrameError(`background: ${f.width}×${f.height} with ${s.mixtures} mixtures${s.color ? ' in colour' : ''} needs ${meanBytes} bytes for the modes' means, over this device's ${limit}-byte storage binding limit`);
       }
       drop(model);
-      const planes = ['weights', 'means', 'variances'].map((name) => pool.acquire(`background:${name}`, planeBytes, usage));
+      const planes = (['weights', 'means', 'variances'] as const).map((name) => pool.acquire(`background:${name}`, name === 'means' ? meanBytes : planeBytes, usage));
       const counts = pool.acquire('background:counts', wordsFor(pixels) * 4, usage);
       // No modes yet (a pooled buffer holds old contents): the planes are read only below each pixel's count.
       const light = pool.acquire('background:light', lightWords * 4, usage);
@@ -152,6 +155,7 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
 
     return (f) => {
       if (!f.rgba && !f.gray) throw new InvalidFrameError('background: the frame has neither RGBA nor gray pixels');
+      if (s.color && !f.rgba) throw new InvalidFrameError("background: color: true needs RGBA frames (fromVideoFile's format: 'rgba'), this one is gray");
       const m = modelFor(f);
       const set = sets.take(f);
       // The set, its uniform included, belongs to this frame alone: writing it now touches no frame in flight.
@@ -161,7 +165,8 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
       const rec = PassRecorder.of(f, 'background');
       // threshold.wgsl's luma kernel reads only width..words, the first fields of this uniform too.
       if (!f.gray) rec.items('gray', k.gray, set.bind('gray', k.gray, [set.params, f.rgba!, set.gray]), set.words);
-      const group = set.bind('mog2', k.mog2, [set.params, gray, ...m.planes, m.counts, set.mask, set.shadow, m.light]);
+      // The model reads the RGBA pixels in colour; the gray image is still made for what follows (features' gray sums).
+      const group = set.bind('mog2', k.mog2, [set.params, s.color ? f.rgba! : gray, ...m.planes, m.counts, set.mask, set.shadow, m.light]);
       if (s.compensateLighting) {
         rec.items('lightHistogram', k.lightHistogram, group, Math.ceil((Math.ceil(f.width / 4) * Math.ceil(f.height / 4)) / samplesPerInvocation));
         rec.grid('lightGain', k.lightGain, group, 1);

@@ -1,7 +1,8 @@
 /**
- * The background model on the CPU: Zivkovic's adaptive Gaussian mixture (MOG2) per gray pixel, step for step as
- * OpenCV's BackgroundSubtractorMOG2 updates one channel and as shaders/background.wgsl does, every operation
- * rounded to f32 (Math.fround) as the GPU computes it. The reference of `background()` (nodes/background.ts).
+ * The background model on the CPU: Zivkovic's adaptive Gaussian mixture (MOG2) per pixel, gray or colour, step for
+ * step as OpenCV's BackgroundSubtractorMOG2 updates one channel or three and as shaders/common/mog2.wgsl does, every
+ * operation rounded to f32 (Math.fround) as the GPU computes it. The reference of `background()`
+ * (nodes/background.ts).
  */
 
 /** MOG2's parameters, OpenCV's names in the comments; defaults are OpenCV's. */
@@ -41,6 +42,13 @@ export interface BackgroundSettings {
    * do not move the median.
    */
   compensateLighting: boolean;
+  /**
+   * Model the three channels of RGBA frames (not gray): a mode's mean per channel and one variance, distances summed
+   * over the channels, as OpenCV's MOG2 on colour frames. The shadow test then asks for the background's colour
+   * scaled, where on gray any darker pixel within the ratio passes for shadow (dark objects included). Three times
+   * the memory for the means.
+   */
+  color: boolean;
 }
 
 export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
@@ -58,6 +66,7 @@ export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
   learningRate: -1,
   foregroundLearning: 1,
   compensateLighting: false,
+  color: false,
 };
 
 /** The learning rate of the model's `frame`-th frame (1-based), as OpenCV picks it: the first always learns at 1/2. */
@@ -67,10 +76,21 @@ export function learningRateAt(s: BackgroundSettings, frame: number): number {
 
 const f = Math.fround;
 
+/** a·b over the channels in f32 steps (one channel: the product). */
+function dot(a: number[], b: number[]): number {
+  let t = f(a[0] * b[0]);
+  for (let c = 1; c < a.length; c++) t = f(t + f(a[c] * b[c]));
+  return t;
+}
+
+const squared = (d: number[]) => dot(d, d);
+
 export class BackgroundModelCpu {
   readonly #s: BackgroundSettings;
   readonly #pixels: number;
-  /** Mode k of pixel p at k·pixels + p, as on the GPU. */
+  /** Channels: 1 (gray) or 3 (colour). */
+  readonly #c: number;
+  /** Mode k of pixel p at k·pixels + p, as on the GPU; channel c of a mode's mean at (k·channels + c)·pixels + p. */
   readonly weights: Float32Array;
   readonly means: Float32Array;
   readonly variances: Float32Array;
@@ -84,22 +104,44 @@ export class BackgroundModelCpu {
     this.#s = settings;
     this.#pixels = pixels;
     this.#width = width;
+    this.#c = settings.color ? 3 : 1;
     this.weights = new Float32Array(settings.mixtures * pixels);
-    this.means = new Float32Array(settings.mixtures * pixels);
+    this.means = new Float32Array(settings.mixtures * this.#c * pixels);
     this.variances = new Float32Array(settings.mixtures * pixels);
     this.counts = new Uint8Array(pixels);
   }
 
-  /** Updates the model with a frame; foreground (shadows excluded) and shadow masks, 0 or 255. */
-  apply(gray: ArrayLike<number>): { mask: Uint8Array; shadow: Uint8Array } {
+  /** Pixel p of a frame: [gray], or [r, g, b] of RGBA data in colour. */
+  #pixel(data: ArrayLike<number>, p: number): number[] {
+    return this.#c === 1 ? [data[p]] : [data[4 * p], data[4 * p + 1], data[4 * p + 2]];
+  }
+
+  /** Channel sum (the brightness the lighting gain compares), in f32 steps. */
+  static #sum(x: number[]): number {
+    let t = x[0];
+    for (let c = 1; c < x.length; c++) t = f(t + x[c]);
+    return t;
+  }
+
+  /** Mean of mode k of pixel p, per channel. */
+  #mean(k: number, p: number): number[] {
+    return Array.from({ length: this.#c }, (_, c) => this.means[(k * this.#c + c) * this.#pixels + p]);
+  }
+
+  /**
+   * Updates the model with a frame (gray, one byte a pixel; RGBA with `color`); foreground (shadows excluded) and
+   * shadow masks, 0 or 255.
+   */
+  apply(data: ArrayLike<number>): { mask: Uint8Array; shadow: Uint8Array } {
     const s = this.#s;
     const alpha = f(learningRateAt(s, ++this.#frame));
     const prune = f(-alpha * f(s.complexityReduction));
     const mask = new Uint8Array(this.#pixels);
     const shadow = new Uint8Array(this.#pixels);
-    const gain = s.compensateLighting ? this.gain(gray) : 1;
+    const gain = s.compensateLighting ? this.gain(data) : 1;
     for (let p = 0; p < this.#pixels; p++) {
-      const kind = this.#update(p, gain === 1 ? gray[p] : f(gray[p] / gain), alpha, prune);
+      const x = this.#pixel(data, p);
+      const kind = this.#update(p, gain === 1 ? x : x.map((v) => f(v / gain)), alpha, prune);
       if (kind === 1) mask[p] = 255;
       if (kind === 2) shadow[p] = 255;
     }
@@ -107,21 +149,23 @@ export class BackgroundModelCpu {
   }
 
   /**
-   * The gain of a frame against the model as it stands (before the frame): the median of gray / the heaviest mode's
-   * mean over every fourth column of every fourth row, where the model has a mode, the mean is 16 or more and the
-   * pixel is not saturated; from a histogram of 512 bins of 1/128, interpolated within the median's bin; 1 with
-   * fewer than 32 such pixels. As shaders/background.wgsl (lightHistogram, lightGain).
+   * The gain of a frame against the model as it stands (before the frame): the median of brightness (gray, or the
+   * channels' sum) over the heaviest mode's, over every fourth column of every fourth row, where the model has a
+   * mode, its mean is 16 or more a channel and no channel of the pixel is saturated; from a histogram of 512 bins
+   * of 1/128, interpolated within the median's bin; 1 with fewer than 32 such pixels. As shaders/common/mog2.wgsl
+   * (lightHistogram, lightGain).
    */
-  gain(gray: ArrayLike<number>): number {
+  gain(data: ArrayLike<number>): number {
     const histogram = new Uint32Array(512);
     const w = this.#width;
     const h = this.#pixels / w;
     for (let y = 0; y < h; y += 4) {
       for (let x = 0; x < w; x += 4) {
         const p = y * w + x;
-        const mean = this.means[p];
-        if (this.counts[p] === 0 || mean < 16 || gray[p] >= 255) continue;
-        histogram[Math.min(511, Math.floor(f(f(gray[p] / mean) * 128)))]++;
+        const mean = BackgroundModelCpu.#sum(this.#mean(0, p));
+        const v = this.#pixel(data, p);
+        if (this.counts[p] === 0 || mean < 16 * this.#c || Math.max(...v) >= 255) continue;
+        histogram[Math.min(511, Math.floor(f(f(BackgroundModelCpu.#sum(v) / mean) * 128)))]++;
       }
     }
     const total = histogram.reduce((a, b) => a + b, 0);
@@ -136,12 +180,13 @@ export class BackgroundModelCpu {
     return 1;
   }
 
-  #update(p: number, x: number, alpha: number, prune: number): 0 | 1 | 2 {
+  #update(p: number, x: number[], alpha: number, prune: number): 0 | 1 | 2 {
     const P = this.#pixels;
+    const C = this.#c;
     const used = this.counts[p];
     const load = () => ({
       W: Array.from({ length: used }, (_, k) => this.weights[k * P + p]),
-      M: Array.from({ length: used }, (_, k) => this.means[k * P + p]),
+      M: Array.from({ length: used }, (_, k) => this.#mean(k, p)),
       V: Array.from({ length: used }, (_, k) => this.variances[k * P + p]),
     });
     let m = load();
@@ -157,7 +202,7 @@ export class BackgroundModelCpu {
     const n = r.n;
     for (let k = 0; k < n; k++) {
       this.weights[k * P + p] = W[k];
-      this.means[k * P + p] = M[k];
+      for (let c = 0; c < C; c++) this.means[(k * C + c) * P + p] = M[k][c];
       this.variances[k * P + p] = V[k];
     }
     this.counts[p] = n;
@@ -165,8 +210,8 @@ export class BackgroundModelCpu {
     return this.#s.detectShadows && this.#isShadow(x, n, W, M, V) ? 2 : 1;
   }
 
-  /** One MOG2 step of the modes W, M, V (`used` of them, changed in place) with gray x at rate alpha. */
-  #learn(x: number, used: number, alpha: number, prune: number, W: number[], M: number[], V: number[]): { background: boolean; n: number } {
+  /** One MOG2 step of the modes W, M, V (`used` of them, changed in place) with pixel x at rate alpha. */
+  #learn(x: number[], used: number, alpha: number, prune: number, W: number[], M: number[][], V: number[]): { background: boolean; n: number } {
     const s = this.#s;
     const modes = s.mixtures;
     let n = used;
@@ -188,14 +233,14 @@ export class BackgroundModelCpu {
       let swaps = 0;
       if (!fits) {
         const v = V[k];
-        const d = f(M[k] - x);
-        const d2 = f(d * d);
+        const d = M[k].map((m, c) => f(m - x[c]));
+        const d2 = squared(d);
         if (total < TB && d2 < f(Tb * v)) background = true;
         if (d2 < f(Tg * v)) {
           fits = true;
           weight = f(weight + alpha);
           const g = f(alpha / weight);
-          M[k] = f(M[k] - f(g * d));
+          M[k] = M[k].map((m, c) => f(m - f(g * d[c])));
           V[k] = Math.min(Math.max(f(v + f(g * f(d2 - v))), f(s.varMin)), f(s.varMax));
           for (let i = k; i > 0; i--) {
             if (weight < W[i - 1]) break;
@@ -224,7 +269,7 @@ export class BackgroundModelCpu {
         W[k] = alpha;
         for (let i = 0; i + 1 < n; i++) W[i] = f(W[i] * keep);
       }
-      M[k] = x;
+      M[k] = x.slice();
       V[k] = f(s.varInit);
       for (let i = n - 1; i > 0; i--) {
         if (alpha < W[i - 1]) break;
@@ -234,18 +279,18 @@ export class BackgroundModelCpu {
     return { background, n };
   }
 
-  /** OpenCV's detectShadowGMM for one channel, over the updated modes. */
-  #isShadow(x: number, n: number, W: number[], M: number[], V: number[]): boolean {
+  /** OpenCV's detectShadowGMM, over the updated modes. */
+  #isShadow(x: number[], n: number, W: number[], M: number[][], V: number[]): boolean {
     const s = this.#s;
     let total = 0;
     for (let k = 0; k < n; k++) {
-      const num = f(M[k] * x);
-      const den = f(M[k] * M[k]);
+      const num = dot(M[k], x);
+      const den = dot(M[k], M[k]);
       if (den === 0) return false;
       if (num <= den && num >= f(f(s.shadowThreshold) * den)) {
         const a = f(num / den);
-        const d = f(f(a * M[k]) - x);
-        if (f(d * d) < f(f(f(f(s.varThreshold) * V[k]) * a) * a)) return true;
+        const d = M[k].map((m, c) => f(f(a * m) - x[c]));
+        if (squared(d) < f(f(f(f(s.varThreshold) * V[k]) * a) * a)) return true;
       }
       total = f(total + W[k]);
       if (total > f(s.backgroundRatio)) return false;

@@ -24,11 +24,13 @@ interface Box {
 /**
  * A fixed camera: a textured background, Gaussian-ish noise, a bright box moving right and a dark one moving
  * down, the bright box casting a shadow (the background at 0.7) beside it, light rising `ramp` per frame, and the
- * whole scene's brightness times `gainAt(frame)` (exposure).
+ * whole scene's brightness times `gainAt(frame)` (exposure). With `color`, RGBA frames: the background tinted
+ * per pixel, the bright box warm white, the dark one `dark` (an RGB colour), each channel with its own noise.
  */
-function sequence(w: number, h: number, frames: number, seed: number, ramp = 0, gainAt = (_t: number) => 1): { images: PixelImage[]; boxes: Box[][]; shadows: Box[] } {
+function sequence(w: number, h: number, frames: number, seed: number, ramp = 0, gainAt = (_t: number) => 1, color: { dark: [number, number, number] } | null = null): { images: PixelImage[]; boxes: Box[][]; shadows: Box[] } {
   const r = rng(seed);
   const texture = Float64Array.from({ length: w * h }, (_, p) => 70 + 60 * Math.sin((p % w) / 7) * Math.cos(Math.floor(p / w) / 5) + 20 * r());
+  const tint = color ? Array.from({ length: w * h }, (_, p) => [1.1 - 0.15 * Math.sin((p % w) / 11), 1, 0.85 + 0.15 * Math.cos(Math.floor(p / w) / 9)]) : [];
   const images: PixelImage[] = [];
   const boxes: Box[][] = [];
   const shadows: Box[] = [];
@@ -41,18 +43,25 @@ function sequence(w: number, h: number, frames: number, seed: number, ramp = 0, 
     // Objects enter after eight frames of background alone (where an object stood in the first frames, the model
     // keeps a mode of it that can later pass for background: a ghost, in OpenCV's MOG2 as here).
     const inside = (q: Box, x: number, y: number) => t >= 8 && x >= q.x && x < q.x + q.w && y >= q.y && y < q.y + q.h;
-    const data = new Uint8Array(w * h);
+    const data = new Uint8Array(w * h * (color ? 4 : 1));
+    const byte = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
         let v = texture[y * w + x] + ramp * t;
         if (inside(s, x, y)) v *= 0.7;
-        if (inside(a, x, y)) v = 230;
-        if (inside(b, x, y)) v = 15;
-        v = v * gainAt(t) + (r() + r() + r() - 1.5) * 4;
-        data[y * w + x] = Math.max(0, Math.min(255, Math.round(v)));
+        if (!color) {
+          if (inside(a, x, y)) v = 230;
+          if (inside(b, x, y)) v = 15;
+          v = v * gainAt(t) + (r() + r() + r() - 1.5) * 4;
+          data[y * w + x] = byte(v);
+          continue;
+        }
+        const c = inside(a, x, y) ? [235, 225, 200] : inside(b, x, y) ? color.dark : tint[y * w + x].map((k) => k * v);
+        for (let ch = 0; ch < 3; ch++) data[4 * (y * w + x) + ch] = byte(c[ch] * gainAt(t) + (r() + r() + r() - 1.5) * 4);
+        data[4 * (y * w + x) + 3] = 255;
       }
     }
-    images.push(gray(w, h, data, t * 33_333));
+    images.push(color ? { width: w, height: h, format: 'rgba', data, timeUs: t * 33_333 } : gray(w, h, data, t * 33_333));
     boxes.push(t >= 8 ? [a, b] : []);
     shadows.push(s);
   }
@@ -94,9 +103,12 @@ describe('background', () => {
   ];
   // Exposure steps at frames 20 and 30 (brighter, then darker than at first), for every case.
   const exposure = (t: number) => (t < 20 ? 1 : t < 30 ? 1.3 : 0.85);
+  // In colour, the dark box is dark blue: on gray its luma would be a darker copy of parts of the scene.
+  const blue = { dark: [40, 60, 120] as [number, number, number] };
+  cases.push(['colour', 90, 50, { color: true }, 0], ['colour, lighting compensated through a ramp and steps, 3 mixtures', 75, 64, { color: true, compensateLighting: true, mixtures: 3 }, 0.4]);
   for (const [name, w, h, options, ramp] of cases) {
     it(`equals the CPU reference of the model within ${tolerance * 100} % of the pixels: ${name}`, async () => {
-      const { images } = sequence(w, h, 40, 5 + w, ramp, exposure);
+      const { images } = sequence(w, h, 40, 5 + w, ramp, exposure, options.color ? blue : null);
       const frames = await compare(images, options);
       frames.forEach((fr, i) => expect(fr.differ / fr.pixels, `frame ${i}`).toBeLessThanOrEqual(tolerance));
       // Nothing of the first frame is background (nothing learnt yet): foreground, or with shadows on, all shadow
@@ -130,18 +142,21 @@ describe('background', () => {
     const gainAt = (t: number) => (t < 30 ? 1 : t < 45 ? 1.35 : 0.95);
     const { images, boxes } = sequence(w, h, 60, 9, 0, gainAt);
     const options = { learningRate: 0.005, detectShadows: false };
-    const [plain, compensated] = await Promise.all([
+    const colourImages = sequence(w, h, 60, 9, 0, gainAt, blue).images;
+    const [plain, compensated, colour] = await Promise.all([
       run(ctx, images, background(options), readBytes('mask')),
       run(ctx, images, background({ ...options, compensateLighting: true }), readBytes('mask')),
+      run(ctx, colourImages, background({ ...options, compensateLighting: true, color: true }), readBytes('mask')),
     ]);
     const quiet: Box = { x: 0, y: h - 20, w: 60, h: 20 };
     for (const i of [30, 31, 40, 45, 46, 59]) {
       // Without compensation the step up is foreground everywhere (the step back down to 0.95 matches the old
       // background again); with it the background stays quiet and the objects are still found.
       if (i < 45) expect(cover(maskOf(plain[i]), w, h, quiet), `frame ${i} plain`).toBeGreaterThan(0.5);
-      const m = maskOf(compensated[i]);
-      expect(cover(m, w, h, quiet), `frame ${i} compensated background`).toBeLessThan(0.01);
-      for (const q of boxes[i]) expect(cover(m, w, h, q), `frame ${i} object at ${q.x},${q.y}`).toBeGreaterThan(0.9);
+      for (const [m, how] of [[maskOf(compensated[i]), 'gray'], [maskOf(colour[i]), 'colour']] as const) {
+        expect(cover(m, w, h, quiet), `frame ${i} compensated background, ${how}`).toBeLessThan(0.01);
+        for (const q of boxes[i]) expect(cover(m, w, h, q), `frame ${i} object at ${q.x},${q.y}, ${how}`).toBeGreaterThan(0.9);
+      }
     }
     // The gain the CPU reference finds for the steps.
     const cpu = new BackgroundModelCpu(backgroundSettings({ ...options, compensateLighting: true }), w, h);
@@ -150,10 +165,19 @@ describe('background', () => {
       cpu.apply(img.data);
       return g;
     });
-    expect(gains[0]).toBe(1);
-    expect(Math.abs(gains[29] - 1)).toBeLessThan(0.01);
-    expect(Math.abs(gains[30] - 1.35)).toBeLessThan(0.02);
-    expect(Math.abs(gains[50] - 0.95)).toBeLessThan(0.02);
+    // In colour, from the channels' sums.
+    const cpuColour = new BackgroundModelCpu(backgroundSettings({ ...options, compensateLighting: true, color: true }), w, h);
+    const colourGains = colourImages.map((img) => {
+      const g = cpuColour.gain(img.data);
+      cpuColour.apply(img.data);
+      return g;
+    });
+    for (const g of [gains, colourGains]) {
+      expect(g[0]).toBe(1);
+      expect(Math.abs(g[29] - 1)).toBeLessThan(0.01);
+      expect(Math.abs(g[30] - 1.35)).toBeLessThan(0.02);
+      expect(Math.abs(g[50] - 0.95)).toBeLessThan(0.02);
+    }
   });
 
   it('keeps what stops foreground for longer with foregroundLearning below 1', async () => {
@@ -179,6 +203,29 @@ describe('background', () => {
     expect(cover(maskOf(held[50]), w, h, box)).toBeGreaterThan(0.9);
     expect(cover(maskOf(held[100]), w, h, box)).toBeGreaterThan(0.9);
     expect(cover(maskOf(held[199]), w, h, box)).toBeLessThan(0.2);
+  });
+
+  it('in colour, finds a dark object that the gray model takes for shadow, and still tells the cast shadow apart', async () => {
+    const [w, h] = [160, 120];
+    // Dark blue on a light, warm scene: its luma is 0.4–0.8 of the scene's (a "darker copy" on gray), its colour not
+    // the scene's scaled (not a shadow in colour). The cast shadow is the scene at 0.7, in every channel.
+    const { images, boxes, shadows } = sequence(w, h, 60, 9, 0, () => 1, { dark: [45, 60, 110] });
+    const [onGray, inColour] = await Promise.all([
+      run(ctx, images, background({ learningRate: 0.005 }), readBytes('mask'), readBytes('shadow')),
+      run(ctx, images, background({ learningRate: 0.005, color: true }), readBytes('mask'), readBytes('shadow')),
+    ]);
+    for (const i of [24, 28, 32]) {
+      const [bright, dark] = boxes[i];
+      const g = maskOf(onGray[i]);
+      const c = maskOf(inColour[i]);
+      expect(cover(g, w, h, bright), `frame ${i} bright box on gray`).toBeGreaterThan(0.9);
+      expect(cover(g, w, h, dark), `frame ${i} dark box on gray`).toBeLessThan(0.6);
+      expect(cover(shadowOf(onGray[i]), w, h, dark), `frame ${i} dark box as shadow on gray`).toBeGreaterThan(0.4);
+      for (const q of [bright, dark]) expect(cover(c, w, h, q), `frame ${i} object at ${q.x},${q.y} in colour`).toBeGreaterThan(0.9);
+      expect(cover(shadowOf(inColour[i]), w, h, shadows[i]), `frame ${i} shadow in colour`).toBeGreaterThan(0.8);
+      expect(cover(c, w, h, shadows[i]), `frame ${i} shadow as foreground in colour`).toBeLessThan(0.1);
+      expect(cover(c, w, h, { x: 0, y: h - 20, w: 60, h: 20 }), `frame ${i} background in colour`).toBeLessThan(0.01);
+    }
   });
 
   it('takes RGBA frames as their gray', async () => {
@@ -210,9 +257,11 @@ describe('background', () => {
   });
 
   it('refuses bad options with InvalidOptionError, and frames without pixels on the stream', async () => {
-    const bad: unknown[] = [{ foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { compensateLighting: 1 }, { complexityReduction: Number.NaN }, null];
+    const bad: unknown[] = [{ color: 'yes' }, { foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { compensateLighting: 1 }, { complexityReduction: Number.NaN }, null];
     for (const o of bad) expect(() => background(o as BackgroundOptions), JSON.stringify(o)).toThrow(InvalidOptionError);
     const noPixels = (await import('rxjs')).map((f: import('../../index.js').GpuFrame) => ({ ...f, rgba: null, gray: null }));
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], noPixels, background())).rejects.toThrow(InvalidFrameError);
+    // Colour needs the RGB pixels: a gray frame is refused, not modelled as something else.
+    await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], background({ color: true }))).rejects.toThrow(/color: true needs RGBA frames/);
   });
 });
