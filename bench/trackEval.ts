@@ -8,13 +8,14 @@
  * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
- *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off]
+ *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
  * minutes on a CPU-emulated GPU): empty DIR after changing the chain up to the blobs (cli/track.ts blobChain), whose
  * output the cache holds. `--tracker` merges settings into the tracker's (e.g. '{"gate":2}') to try them;
- * `--shadows off` runs the chain as `flowmark track --shadows off` (the baseline keeps MOG2's shadows; cached apart).
+ * `--shadows off` runs the chain as `flowmark track --shadows off` (the baseline keeps MOG2's shadows; cached apart),
+ * `--color` as `flowmark track --color` (RGBA decoded, the colour model; the baseline stays on gray).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     cache: { type: 'string' },
     tracker: { type: 'string', default: '{}' },
     shadows: { type: 'string', default: 'on' },
+    color: { type: 'boolean', default: false },
     dawn: { type: 'string', multiple: true, default: [] },
   },
 });
@@ -108,7 +110,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0];
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${values.color ? '-color' : ''}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -123,7 +125,7 @@ async function main(): Promise<void> {
         const raw = join(dir, 'frames.gray');
         writeFileSync(raw, Buffer.concat(scene.frames.map((f) => Buffer.from(f))));
         execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
-        blobs = await lastValueFrom(fromVideoFile(ctx, mp4).pipe(blobChain({ history: 500, open: 3, close: 5, minArea, shadows }), toArray()));
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: values.color ? 'rgba' : 'gray' }).pipe(blobChain({ history: 500, open: 3, close: 5, minArea, shadows, color: values.color }), toArray()));
         rows = execFileSync(values.python as string, [script, mp4, `${minArea}`], { maxBuffer: 1 << 28 }).toString();
         if (cached) {
           mkdirSync(values.cache!, { recursive: true });

@@ -152,6 +152,7 @@ export async function writeVideoLines(
   path: string,
   chain: OperatorFunction<GpuFrame, FrameResult>,
   lineOf: (r: FrameResult) => string,
+  format: 'gray' | 'rgba' = 'gray',
 ): Promise<{ frames: number; info: VideoInfo | null; seconds: number }> {
   const out = openSync(path, 'w');
   let info: VideoInfo | null = null;
@@ -160,7 +161,7 @@ export async function writeVideoLines(
   let frames = 0;
   try {
     await lastValueFrom(
-      fromVideoFile(ctx, file, { onInfo: (i) => (info = i) }).pipe(
+      fromVideoFile(ctx, file, { format, onInfo: (i) => (info = i) }).pipe(
         chain,
         tap((r) => {
           writeSync(out, lineOf(r));

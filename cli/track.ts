@@ -22,6 +22,8 @@ export interface TrackCommand {
   /** Background model: shadows (darker copies of the background) left out of the foreground; its variance threshold. */
   shadows: boolean;
   varThreshold: number;
+  /** Decode RGBA and model the three channels (background({ color: true })). */
+  color: boolean;
 }
 
 export const trackUsage = `Usage: flowmark track <video...> --out-dir DIR [--line x1,y1,x2,y2 ...] [options]
@@ -46,7 +48,11 @@ Options:
                       scenes without cast shadows (indoor, overcast) where objects are darker than what they
                       pass: on gray footage the shadow test takes such objects for shadow
   --var-threshold V   how far from the background, in squared standard deviations, a pixel is foreground
-                      (default 16, as OpenCV's MOG2): higher for noisier footage, lower for faint objects
+                      (default 16, as OpenCV's MOG2; in colour summed over the channels): higher for noisier
+                      footage, lower for faint objects
+  --color             model the colour, not gray (as OpenCV's MOG2 on colour frames): a shadow must then be the
+                      background's colour darkened, so dark objects are not taken for shadow; 4 bytes a pixel
+                      decoded and three times the model's memory for the means
 `;
 
 export function parseTrackArgs(values: Record<string, string | boolean | string[] | undefined>, files: string[]): TrackCommand {
@@ -89,6 +95,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     maxUnseen,
     shadows: shadows === 'on',
     varThreshold,
+    color: values.color === true,
   };
 }
 
@@ -100,18 +107,19 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
  * 0.1·history frames. Lighting is compensated: a camera's exposure or the light changing over the whole scene
  * would otherwise be foreground everywhere (a brighter step) until the model learns it.
  */
-export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>>): OperatorFunction<GpuFrame, FrameResult> {
+export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold' | 'color'>>): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) => frames.pipe(blobChain(cmd), track(trackOptions(cmd)));
 }
 
 /**
  * trackChain up to the blobs read back (bench/trackEval.ts keeps them to run the tracker alone again). `shadows`
- * (default true) and `varThreshold` (default MOG2's, 16) go to the background model.
+ * (default true), `varThreshold` (default MOG2's, 16) and `color` (default false: RGBA frames are modelled as their
+ * gray) go to the background model.
  */
-export function blobChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>>): OperatorFunction<GpuFrame, FrameResult> {
+export function blobChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold' | 'color'>>): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) =>
     frames.pipe(
-      background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true, detectShadows: cmd.shadows ?? true, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
+      background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
       morphology({ open: cmd.open, close: cmd.close }),
       features({ minArea: cmd.minArea, maxResults: 4096 }),
       readResults({ framesPerSubmit: 4 }),
@@ -142,7 +150,7 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
     last = r.tracks!;
     for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);
     return motRows(r);
-  });
+  }, cmd.color ? 'rgba' : 'gray');
   const counts = (last as TrackResults | null)?.counts ?? Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
   if (cmd.lines.length) await writeFile(join(cmd.outDir, `${name}.counts.json`), JSON.stringify({ frames: done.frames, lines: counts }) + '\n');
   const v = done.info;

@@ -24,6 +24,28 @@ function encode(s: typeof scene, name: string) {
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${s.width}x${s.height}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', '20', '-pix_fmt', 'yuv420p', join(dir, `${name}.mp4`)]);
 }
 
+/**
+ * The clip in colour: the scene warm (R 1.1, G 1, B 0.85 of its gray), the objects dark blue (0.8, 1, 2.2 of theirs)
+ * over their truth boxes. Cast shadows stay the scene's colour darkened; the objects' luma is a darker copy of
+ * the scene's in places, their colour is not.
+ */
+function encodeColour(s: typeof scene, name: string) {
+  const { width: W, height: H } = s;
+  const rgb = Buffer.alloc(W * H * 3 * s.frames.length);
+  s.frames.forEach((frame, t) => {
+    const boxes = s.truth.filter((b) => b.frame === t);
+    for (let p = 0; p < W * H; p++) {
+      const [x, y] = [p % W, Math.floor(p / W)];
+      const k = boxes.some((b) => x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1) ? [0.8, 1, 2.2] : [1.1, 1, 0.85];
+      for (let c = 0; c < 3; c++) rgb[(t * W * H + p) * 3 + c] = Math.max(0, Math.min(255, Math.round(frame[p] * k[c])));
+    }
+  });
+  const raw = join(dir, `${name}.rgb`);
+  writeFileSync(raw, rgb);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', '20', '-pix_fmt', 'yuv420p', join(dir, `${name}.mp4`)]);
+}
+const colourScene = surveillanceScene(6, { frames: 150, objects: 3, size: [40, 56], speed: [2.5, 3.5], pillars: 0, shadows: true, stopAndGo: 0, noise: 3, darkShare: 1 });
+
 function readRows(file: string): MotBox[] {
   const text = readFileSync(file, 'utf8').trim();
   return text === ''
@@ -48,6 +70,7 @@ beforeAll(() => {
   expect(existsSync(cli), 'build first: npm run build').toBe(true);
   encode(scene, 'walk');
   encode(darkScene, 'dark');
+  encodeColour(colourScene, 'colour');
 });
 
 describe('flowmark track', () => {
@@ -85,6 +108,22 @@ describe('flowmark track', () => {
     const blind = mota(['--shadows', 'off', '--var-threshold', '10000']);
     expect(blind.s.hypotheses).toBe(0);
     expect(blind.counts).toEqual({ forward: 0, backward: 0 });
+  });
+
+  it('--color models the colour: dark objects found, cast shadows still left out', () => {
+    const score = (extra: string[]) => {
+      const out = join(dir, `colour${extra.join('')}`);
+      const r = run(['track', join(dir, 'colour.mp4'), '--out-dir', out, '--min-area', '150', ...extra]);
+      expect(r.status, r.stderr).toBe(0);
+      return scored(colourScene, readRows(join(out, 'colour.csv')));
+    };
+    const [gray, colour, noShadows] = [score([]), score(['--color']), score(['--shadows', 'off'])];
+    // Development machine: MOTA 0.53 on gray, 1.00 in colour, 0.27 on gray without the shadow test (seeds 5 and 7
+    // alike: 0.29–0.39, 1.00, 0.51–0.62).
+    expect(colour.mota, JSON.stringify(colour)).toBeGreaterThan(0.9);
+    expect(colour.idSwitches).toBe(0);
+    expect(colour.mota - gray.mota, JSON.stringify(gray)).toBeGreaterThan(0.2);
+    expect(colour.mota - noShadows.mota, JSON.stringify(noShadows)).toBeGreaterThan(0.2);
   });
 
   it('refuses images, bad lines and bad options with the usage (exit 2)', () => {
