@@ -96,28 +96,31 @@ async function main(): Promise<void> {
   console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted`);
   // Frames on the GPU once: the runs time the pixel work, not uploads.
   const buffers = images.map((img, i) => grayBuffer(ctx, img, `bench:frame${i}`));
-  const source = (inFlight: number) =>
-    fromGpuBuffers(ctx, (function* () { for (let i = 0; i < warmup + frames; i++) yield { buffer: buffers[i % distinct], width, height, format: 'gray' as const }; })(), { maxInFlight: inFlight });
-  const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[]][] = [
+  // The same frames in colour (RGBA, a warm tint) for background({ color: true }).
+  const colour = images.map((img, i) => grayBuffer(ctx, Uint8Array.from({ length: 4 * img.length }, (_, k) => (k % 4 === 3 ? 255 : Math.round(img[k >> 2] * [1, 0.9, 0.8][k % 4]))), `bench:rgba${i}`));
+  const source = (inFlight: number, format: 'gray' | 'rgba') =>
+    fromGpuBuffers(ctx, (function* () { for (let i = 0; i < warmup + frames; i++) yield { buffer: (format === 'gray' ? buffers : colour)[i % distinct], width, height, format }; })(), { maxInFlight: inFlight });
+  const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[], ('gray' | 'rgba')?][] = [
     ['background → morphology → features (one labeling)', () => [background(), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
     ['background(compensateLighting) → morphology → features', () => [background({ compensateLighting: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
     ['background → morphology → label(c2fl) → features', () => [background(), morphology({ open: 3, close: 5 }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults: 1024 })]],
+    ['background(color), RGBA frames → morphology → features', () => [background({ color: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
   ];
   const gpuBy = (rs: FrameResult[], name: string) => median(rs.map((r) => gpuMs(r, name)));
   console.log('\n| chain | background ms | morphology ms | label ms | features ms | GPU total ms | steady wall ms/frame | one at a time wall p50 ms | blobs |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const [name, ops] of chains) {
+  for (const [name, ops, format = 'gray'] of chains) {
     // Steady state: 4 in flight, 4 per submit; wall from the first counted result to the last.
     const at: number[] = [];
-    const steady = await lastValueFrom(ops().reduce((s, op) => s.pipe(op), source(4)).pipe(readResults({ framesPerSubmit: 4 }), tap(() => at.push(performance.now())), toArray()));
+    const steady = await lastValueFrom(ops().reduce((s, op) => s.pipe(op), source(4, format)).pipe(readResults({ framesPerSubmit: 4 }), tap(() => at.push(performance.now())), toArray()));
     const steadyWall = (at[at.length - 1] - at[warmup]) / (at.length - 1 - warmup);
     const counted = steady.slice(warmup);
     const total = median(counted.map((r) => gpuMs(r)));
-    const one = await oneAtATime(ops().reduce((s, op) => s.pipe(op), source(1)), warmup);
+    const one = await oneAtATime(ops().reduce((s, op) => s.pipe(op), source(1, format)), warmup);
     const blobs = median(counted.map((r) => r.features?.label.length ?? 0));
     console.log(`| ${name} | ${f3(gpuBy(counted, 'background'))} | ${f3(gpuBy(counted, 'morphology'))} | ${name.includes('label(') ? f3(gpuBy(counted, 'label')) : ''} | ${f3(gpuBy(counted, 'features'))} | ${f3(total)} | ${f3(steadyWall)} | ${f3(median(one.wall))} | ${blobs} |`);
   }
-  buffers.forEach((b) => b.destroy());
+  [...buffers, ...colour].forEach((b) => b.destroy());
   const streams = Number(values.streams);
   if (streams > 0) await manyStreams(ctx, streams);
   ctx.destroy();
