@@ -96,10 +96,14 @@ async function main(): Promise<void> {
   console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted`);
   // Frames on the GPU once: the runs time the pixel work, not uploads.
   const buffers = images.map((img, i) => grayBuffer(ctx, img, `bench:frame${i}`));
-  // The same frames in colour (RGBA, a warm tint) for background({ color: true }).
-  const colour = images.map((img, i) => grayBuffer(ctx, Uint8Array.from({ length: 4 * img.length }, (_, k) => (k % 4 === 3 ? 255 : Math.round(img[k >> 2] * [1, 0.9, 0.8][k % 4]))), `bench:rgba${i}`));
+  // The same frames in colour (RGBA, a warm tint) for background({ color: true }), made when that chain (the last)
+  // first runs: on the H100, chains timed after these 200 MB were made ran 2–4× slower, even after
+  // onSubmittedWorkDone (not understood), so the gray chains run before.
+  let colour: GPUBuffer[] = [];
+  const colourBuffers = () =>
+    colour.length ? colour : (colour = images.map((img, i) => grayBuffer(ctx, Uint8Array.from({ length: 4 * img.length }, (_, k) => (k % 4 === 3 ? 255 : Math.round(img[k >> 2] * [1, 0.9, 0.8][k % 4]))), `bench:rgba${i}`)));
   const source = (inFlight: number, format: 'gray' | 'rgba') =>
-    fromGpuBuffers(ctx, (function* () { for (let i = 0; i < warmup + frames; i++) yield { buffer: (format === 'gray' ? buffers : colour)[i % distinct], width, height, format }; })(), { maxInFlight: inFlight });
+    fromGpuBuffers(ctx, (function* () { for (let i = 0; i < warmup + frames; i++) yield { buffer: (format === 'gray' ? buffers : colourBuffers())[i % distinct], width, height, format }; })(), { maxInFlight: inFlight });
   const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[], ('gray' | 'rgba')?][] = [
     ['background → morphology → features (one labeling)', () => [background(), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
     ['background(compensateLighting) → morphology → features', () => [background({ compensateLighting: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
