@@ -18,11 +18,14 @@ const scene = surveillanceScene(5, { frames: 150, objects: 3, size: [40, 56], sp
 // the background at a ratio of 0.5–1) takes much of them for shadow; `--shadows off` is the knob for such scenes.
 const darkScene = surveillanceScene(5, { frames: 150, objects: 3, size: [40, 56], speed: [2.5, 3.5], pillars: 0, shadows: false, stopAndGo: 0, noise: 3, darkShare: 1 });
 
-function encode(s: typeof scene, name: string) {
-  const raw = join(dir, `${name}.gray`);
-  writeFileSync(raw, Buffer.concat(s.frames.map((f) => Buffer.from(f))));
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${s.width}x${s.height}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', '20', '-pix_fmt', 'yuv420p', join(dir, `${name}.mp4`)]);
+/** Raw frames (ffmpeg's pix_fmt `format`) into DIR/<name>.mp4, H.264 crf 20 at 30 frames/s. */
+function encodeRaw(bytes: Buffer, format: 'gray' | 'rgb24', s: typeof scene, name: string) {
+  const raw = join(dir, `${name}.${format}`);
+  writeFileSync(raw, bytes);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', format, '-s', `${s.width}x${s.height}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', '20', '-pix_fmt', 'yuv420p', join(dir, `${name}.mp4`)]);
 }
+
+const encode = (s: typeof scene, name: string) => encodeRaw(Buffer.concat(s.frames.map((f) => Buffer.from(f))), 'gray', s, name);
 
 /**
  * The clip in colour: the scene warm (R 1.1, G 1, B 0.85 of its gray), the objects dark blue (0.8, 1, 2.2 of theirs)
@@ -40,9 +43,7 @@ function encodeColour(s: typeof scene, name: string) {
       for (let c = 0; c < 3; c++) rgb[(t * W * H + p) * 3 + c] = Math.max(0, Math.min(255, Math.round(frame[p] * k[c])));
     }
   });
-  const raw = join(dir, `${name}.rgb`);
-  writeFileSync(raw, rgb);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', '20', '-pix_fmt', 'yuv420p', join(dir, `${name}.mp4`)]);
+  encodeRaw(rgb, 'rgb24', s, name);
 }
 const colourScene = surveillanceScene(6, { frames: 150, objects: 3, size: [40, 56], speed: [2.5, 3.5], pillars: 0, shadows: true, stopAndGo: 0, noise: 3, darkShare: 1 });
 
