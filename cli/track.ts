@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OperatorFunction } from 'rxjs';
 import { background, features, morphology, readResults, seenTracks, track, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type GpuFrame, type TrackOptions, type TrackResults } from '../index.js';
+import { videoHasColor } from '../node.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
 
 export interface TrackCommand {
@@ -22,8 +23,8 @@ export interface TrackCommand {
   /** Background model: shadows (darker copies of the background) left out of the foreground; its variance threshold. */
   shadows: boolean;
   varThreshold: number;
-  /** Decode RGBA and model the three channels (background({ color: true })). */
-  color: boolean;
+  /** Decode RGBA and model the three channels (background({ color: true })); 'auto': where the video has colour. */
+  color: boolean | 'auto';
 }
 
 export const trackUsage = `Usage: flowmark track <video...> --out-dir DIR [--line x1,y1,x2,y2 ...] [options]
@@ -50,9 +51,10 @@ Options:
   --var-threshold V   how far from the background, in squared standard deviations, a pixel is foreground
                       (default 16, as OpenCV's MOG2; in colour summed over the channels): higher for noisier
                       footage, lower for faint objects
-  --color             model the colour, not gray (as OpenCV's MOG2 on colour frames): a shadow must then be the
-                      background's colour darkened, so dark objects are not taken for shadow; 4 bytes a pixel
-                      decoded and three times the model's memory for the means
+  --color, --gray     the model's pixels. By default colour where the video has colour (its first frames
+                      looked at), else gray. In colour (as OpenCV's MOG2 on colour frames) a shadow must be the
+                      background's colour darkened, so dark objects are not taken for shadow; it decodes 4 bytes
+                      a pixel and keeps three times the model's memory for the means
 `;
 
 export function parseTrackArgs(values: Record<string, string | boolean | string[] | undefined>, files: string[]): TrackCommand {
@@ -83,6 +85,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
   } catch (e) {
     throw new UsageError((e as Error).message.replace(/^track: /, '--'));
   }
+  if (values.color === true && values.gray === true) throw new UsageError('--color and --gray: give one');
   checkOutputClashes(files, outDir, (f) => ({ names: [`${outputStem(f)}.csv`, `${outputStem(f)}.counts.json`], framePrefix: null }));
   return {
     files,
@@ -95,7 +98,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     maxUnseen,
     shadows: shadows === 'on',
     varThreshold,
-    color: values.color === true,
+    color: values.color === true ? true : values.gray === true ? false : 'auto',
   };
 }
 
@@ -107,7 +110,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
  * 0.1·history frames. Lighting is compensated: a camera's exposure or the light changing over the whole scene
  * would otherwise be foreground everywhere (a brighter step) until the model learns it.
  */
-export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold' | 'color'>>): OperatorFunction<GpuFrame, FrameResult> {
+export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>> & { color?: boolean }): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) => frames.pipe(blobChain(cmd), track(trackOptions(cmd)));
 }
 
@@ -116,7 +119,7 @@ export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' 
  * (default true), `varThreshold` (default MOG2's, 16) and `color` (default false: RGBA frames are modelled as their
  * gray) go to the background model.
  */
-export function blobChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold' | 'color'>>): OperatorFunction<GpuFrame, FrameResult> {
+export function blobChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>> & { color?: boolean }): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) =>
     frames.pipe(
       background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
@@ -144,16 +147,18 @@ export function runTrack(cmd: TrackCommand, log = console.log, warn = console.er
 
 async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log: (s: string) => void): Promise<void> {
   const name = outputStem(file);
+  // A file the probe cannot read fails in the decode below, with its frames written and the decoder's message.
+  const color = cmd.color === 'auto' ? await videoHasColor(file).catch(() => false) : cmd.color;
   let last: TrackResults | null = null;
   const ids = new Set<number>();
-  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), trackChain(cmd), (r) => {
+  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), trackChain({ ...cmd, color }), (r) => {
     last = r.tracks!;
     for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);
     return motRows(r);
-  }, cmd.color ? 'rgba' : 'gray');
+  }, color ? 'rgba' : 'gray');
   const counts = (last as TrackResults | null)?.counts ?? Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
   if (cmd.lines.length) await writeFile(join(cmd.outDir, `${name}.counts.json`), JSON.stringify({ frames: done.frames, lines: counts }) + '\n');
   const v = done.info;
   const said = cmd.lines.map((l) => ` line ${l.id}: ${counts[l.id].forward} forward, ${counts[l.id].backward} backward;`).join('');
-  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${ids.size} tracks;${said} ${(done.frames / done.seconds).toFixed(1)} frames/s`);
+  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${color ? 'colour' : 'gray'} model, ${ids.size} tracks;${said} ${(done.frames / done.seconds).toFixed(1)} frames/s`);
 }

@@ -1,7 +1,8 @@
 // The `flowmark track` command as a user runs it: an H.264 clip of a fixed camera with three objects walking across
 // it in, DIR/<name>.csv out as MOTChallenge rows that score well against the clip's truth, and DIR/<name>.counts.json
-// with the line's crossings each way as the truth has them; the background model's knobs (--shadows, --var-threshold);
-// non-video inputs and bad options refused with the usage.
+// with the line's crossings each way as the truth has them; the background model's knobs (--shadows, --var-threshold),
+// its pixels (colour for a colour video, gray for a gray one, --color / --gray); non-video inputs and bad options
+// refused with the usage.
 import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -80,7 +81,7 @@ describe('flowmark track', () => {
     const [cx, h] = [scene.width / 2, scene.height];
     const r = run(['track', join(dir, 'walk.mp4'), '--out-dir', out, '--line', `${cx},${h - 1},${cx},0`, '--min-area', '150']);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/walk\.mp4: 320x240 avc1[^,]*, 150 frames, \d+ tracks/);
+    expect(r.stdout).toMatch(/walk\.mp4: 320x240 avc1[^,]*, 150 frames, gray model, \d+ tracks/);
     const s = scored(scene, readRows(join(out, 'walk.csv')));
     expect(s.idf1, JSON.stringify(s)).toBeGreaterThan(0.7);
     expect(s.idSwitches).toBeLessThanOrEqual(2);
@@ -97,10 +98,12 @@ describe('flowmark track', () => {
       const out = join(dir, `dark${extra.join('')}`);
       const r = run(['track', join(dir, 'dark.mp4'), '--out-dir', out, '--line', line, '--min-area', '150', ...extra]);
       expect(r.status, r.stderr).toBe(0);
-      return { s: scored(darkScene, readRows(join(out, 'dark.csv'))), counts: JSON.parse(readFileSync(join(out, 'dark.counts.json'), 'utf8')).lines[line] };
+      return { s: scored(darkScene, readRows(join(out, 'dark.csv'))), counts: JSON.parse(readFileSync(join(out, 'dark.counts.json'), 'utf8')).lines[line], said: r.stdout };
     };
     const on = mota([]);
     const off = mota(['--shadows', 'off']);
+    // A gray video: the default model is the gray one.
+    expect(on.said).toMatch(/dark\.mp4: .*, gray model,/);
     // Development machine: MOTA 0.49 with the default, 0.99 with shadows off (seeds 6 and 7 alike).
     expect(off.s.mota, JSON.stringify(off.s)).toBeGreaterThan(0.9);
     expect(off.s.mota - on.s.mota, JSON.stringify(on.s)).toBeGreaterThan(0.2);
@@ -111,14 +114,19 @@ describe('flowmark track', () => {
     expect(blind.counts).toEqual({ forward: 0, backward: 0 });
   });
 
-  it('--color models the colour: dark objects found, cast shadows still left out', () => {
-    const score = (extra: string[]) => {
-      const out = join(dir, `colour${extra.join('')}`);
-      const r = run(['track', join(dir, 'colour.mp4'), '--out-dir', out, '--min-area', '150', ...extra]);
+  it('models the colour of a colour video (or with --color): dark objects found, cast shadows still left out', () => {
+    const score = (file: string, extra: string[], model: 'colour' | 'gray') => {
+      const out = join(dir, `${file}${extra.join('')}`);
+      const r = run(['track', join(dir, `${file}.mp4`), '--out-dir', out, '--min-area', '150', ...extra]);
       expect(r.status, r.stderr).toBe(0);
-      return scored(colourScene, readRows(join(out, 'colour.csv')));
+      expect(r.stdout).toMatch(new RegExp(`${file}\\.mp4: .*, ${model} model,`));
+      return scored(colourScene, readRows(join(out, `${file}.csv`)));
     };
-    const [gray, colour, noShadows] = [score([]), score(['--color']), score(['--shadows', 'off'])];
+    const [gray, colour, noShadows] = [score('colour', ['--gray'], 'gray'), score('colour', [], 'colour'), score('colour', ['--gray', '--shadows', 'off'], 'gray')];
+    // --color on a gray video: the colour model all the same.
+    const forced = run(['track', join(dir, 'dark.mp4'), '--out-dir', join(dir, 'darkColour'), '--color']);
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(forced.stdout).toMatch(/dark\.mp4: .*, colour model,/);
     // Development machine: MOTA 0.53 on gray, 1.00 in colour, 0.27 on gray without the shadow test (seeds 5 and 7
     // alike: 0.29–0.39, 1.00, 0.51–0.62).
     expect(colour.mota, JSON.stringify(colour)).toBeGreaterThan(0.9);
@@ -138,6 +146,7 @@ describe('flowmark track', () => {
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--shadows', 'maybe'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--var-threshold', '0'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--var-threshold', ''],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--color', '--gray'],
     ]) {
       const r = run(args);
       expect(r.status, args.join(' ')).toBe(2);

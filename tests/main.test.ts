@@ -35,7 +35,7 @@ it('the main job then tracks the street clip: ten seconds, scored against its tr
   const example = fileURLToPath(new URL('../dist/examples/node/track.js', import.meta.url));
   const r = spawnSync(process.execPath, [example], { encoding: 'utf8', timeout: 180_000 });
   expect(r.status, r.stderr).toBe(0);
-  expect(r.stdout).toMatch(/street\.mp4: 320x240 avc1\.\w+, 300 frames/);
+  expect(r.stdout).toMatch(/street\.mp4: 320x240 avc1\.\w+, 300 frames, gray\n/);
   const seconds = r.stdout.split('\n').filter((l) => /^\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\/\d+$/.test(l));
   expect(seconds).toHaveLength(10);
   const [, mota, idf1] = /MOTA (-?[\d.]+), IDF1 ([\d.]+)/.exec(r.stdout)!.map(Number);

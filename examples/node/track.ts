@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, background, features, morphology, readResults, reference, seenTracks, track, type FrameResult } from 'flowmark';
-import { fromVideoFile, probeVideo } from 'flowmark/node';
+import { fromVideoFile, probeVideo, videoHasColor } from 'flowmark/node';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -20,12 +20,15 @@ async function main(): Promise<void> {
   for (const file of files) {
     // The size first: the counting line runs down the middle of the frame.
     const { width, height, codec, frames } = await probeVideo(file);
-    console.log(`${file}: ${width}x${height} ${codec}, ${frames} frames`);
+    // Colour footage modelled in colour (dark objects are then not taken for shadow); gray footage as gray, a byte
+    // a pixel.
+    const color = await videoHasColor(file);
+    console.log(`${file}: ${width}x${height} ${codec}, ${frames} frames, ${color ? 'colour' : 'gray'}`);
     const start = performance.now();
     const results: FrameResult[] = await lastValueFrom(
-      fromVideoFile(ctx, file).pipe(
+      fromVideoFile(ctx, file, { format: color ? 'rgba' : 'gray' }).pipe(
         // Learning at 1/history from the start (OpenCV's default starts faster and takes in slow objects).
-        background({ history: 500, learningRate: 1 / 500 }),
+        background({ history: 500, learningRate: 1 / 500, color }),
         morphology({ open: 3, close: 5 }),
         features({ minArea: 100 }),
         readResults({ framesPerSubmit: 4 }),
