@@ -8,7 +8,8 @@
  * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
- *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color]
+ *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
+ *                                [--scenes gray|colour]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
@@ -16,6 +17,9 @@
  * output the cache holds. `--tracker` merges settings into the tracker's (e.g. '{"gate":2}') to try them;
  * `--shadows off` runs the chain as `flowmark track --shadows off` (the baseline keeps MOG2's shadows; cached apart),
  * `--color` as `flowmark track --color` (RGBA decoded, the colour model; the baseline stays on gray).
+ * `--scenes colour` renders the same situations in colour (each object a colour of its own, the scene tinted): the
+ * chain then runs as `flowmark track` does by default on a colour video (the colour model: `videoHasColor` must say
+ * so), `--gray` with the gray model, and the baseline's MOG2 takes the colour frames, as OpenCV users give it them.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, seenTracks, track, type ComponentFeatures, type FrameResult, type TrackOptions } from '../index.js';
 import { blobChain, trackOptions } from '../cli/track.js';
-import { fromVideoFile } from '../node.js';
+import { fromVideoFile, videoHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
@@ -44,12 +48,19 @@ const { values } = parseArgs({
     tracker: { type: 'string', default: '{}' },
     shadows: { type: 'string', default: 'on' },
     color: { type: 'boolean', default: false },
+    gray: { type: 'boolean', default: false },
+    scenes: { type: 'string', default: 'gray' },
     dawn: { type: 'string', multiple: true, default: [] },
   },
 });
 const seed = Number(values.seed);
 if (values.shadows !== 'on' && values.shadows !== 'off') throw new Error(`--shadows must be on or off, got "${values.shadows}"`);
 const shadows = values.shadows === 'on';
+if (values.scenes !== 'gray' && values.scenes !== 'colour') throw new Error(`--scenes must be gray or colour, got "${values.scenes}"`);
+if (values.color && values.gray) throw new Error('--color and --gray: give one');
+const colourScenes = values.scenes === 'colour';
+// The model `flowmark track` picks for these clips by default (videoHasColor, checked below), unless forced.
+const colourModel = values.color || (colourScenes && !values.gray);
 const frames = Number(values.frames);
 
 const situations: [string, Partial<SurveillanceOptions>][] = [
@@ -110,7 +121,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0];
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${values.color ? '-color' : ''}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -118,15 +129,17 @@ async function main(): Promise<void> {
         const c = JSON.parse(readFileSync(cached, 'utf8')) as Cached;
         [blobs, rows, truth] = [fromCache(c), c.base, c.truth];
       } else {
-        const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, frames });
+        const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, frames, color: colourScenes });
         const { width: W, height: H } = scene;
         truth = scene.truth.map((t) => ({ frame: t.frame, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
         const mp4 = join(dir, `${stem}.mp4`);
-        const raw = join(dir, 'frames.gray');
-        writeFileSync(raw, Buffer.concat(scene.frames.map((f) => Buffer.from(f))));
-        execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
-        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: values.color ? 'rgba' : 'gray' }).pipe(blobChain({ history: 500, open: 3, close: 5, minArea, shadows, color: values.color }), toArray()));
-        rows = execFileSync(values.python as string, [script, mp4, `${minArea}`], { maxBuffer: 1 << 28 }).toString();
+        const pixFmt = colourScenes ? 'rgb24' : 'gray';
+        const raw = join(dir, `frames.${pixFmt}`);
+        writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).map((f) => Buffer.from(f))));
+        execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
+        if ((await videoHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: 500, open: 3, close: 5, minArea, shadows, color: colourModel }), toArray()));
+        rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colourScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
         if (cached) {
           mkdirSync(values.cache!, { recursive: true });
           writeFileSync(cached, JSON.stringify(toCache(blobs, rows, truth)));

@@ -5,7 +5,7 @@ connectedComponentsWithStats, blobs of at least MIN_AREA pixels, and SORT (Bewle
 centre, area and aspect, Hungarian assignment on IoU >= 0.3, max_age 1, min_hits 3), written here after the
 reference implementation (numpy only, as Debian's python3-opencv brings it; no filterpy or scipy).
 
-Usage: opencv-sort.py VIDEO MIN_AREA > rows
+Usage: opencv-sort.py VIDEO MIN_AREA [color] > rows   (color: MOG2 on the colour frames, else on their gray)
 Prints MOTChallenge rows frame,id,x,y,w,h,1,-1,-1,-1 (frame 1-based, x and y the box's top-left pixel, 1-based).
 """
 import sys
@@ -117,6 +117,8 @@ class Track:
 
 def main():
     video, min_area = sys.argv[1], int(sys.argv[2])
+    # 'color': MOG2 on the BGR frames, as on a colour camera's; else on their gray.
+    color = len(sys.argv) > 3 and sys.argv[3] == 'color'
     cap = cv2.VideoCapture(video)
     mog = cv2.createBackgroundSubtractorMOG2()
     k3 = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
@@ -128,8 +130,8 @@ def main():
         if not ok:
             break
         frame += 1
-        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-        m = cv2.threshold(mog.apply(gray), 200, 255, cv2.THRESH_BINARY)[1]
+        pixels = img if color else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        m = cv2.threshold(mog.apply(pixels), 200, 255, cv2.THRESH_BINARY)[1]
         m = cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_OPEN, k3), cv2.MORPH_CLOSE, k5)
         n, _, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         dets = [[s[0], s[1], s[0] + s[2], s[1] + s[3]] for s in stats[1:n] if s[4] >= min_area]

@@ -2,8 +2,9 @@
  * Seeded fixed-camera clips with known object boxes and ids, for the tracking tests and evaluation: a textured
  * scene, objects (textured boxes, lighter or darker than the scene) walking straight across it, some stopping and
  * going on, some crossing each other, pillars in front of them, cast shadows, sensor noise, and light that ramps
- * and steps. Gray frames; the truth gives, per frame, each object's box (inclusive pixel bounds, clipped to the
- * frame) and the fraction of it that is visible (not behind a pillar).
+ * and steps. Gray frames, and with `color` RGB frames too (the same scene tinted, each object a colour of its own,
+ * shadows the scene's colour darkened); the truth gives, per frame, each object's box (inclusive pixel bounds,
+ * clipped to the frame) and the fraction of it that is visible (not behind a pillar).
  */
 import { rng } from './images.js';
 
@@ -28,6 +29,11 @@ export interface SurveillanceOptions {
   stopAndGo: number;
   /** Fraction of objects darker than the scene (gray 20–60; the others 190–240). */
   darkShare: number;
+  /**
+   * RGB frames as well (`rgb`; `frames` then holds their Rec. 601 luma). The gray clip of a seed is unchanged by
+   * it: colours are drawn from a random sequence of their own.
+   */
+  color: boolean;
 }
 
 export const defaultSurveillanceOptions: SurveillanceOptions = {
@@ -44,6 +50,7 @@ export const defaultSurveillanceOptions: SurveillanceOptions = {
   noise: 4,
   stopAndGo: 0.25,
   darkShare: 0.5,
+  color: false,
 };
 
 export interface TruthBox {
@@ -62,6 +69,8 @@ export interface SurveillanceScene {
   width: number;
   height: number;
   frames: Uint8Array[];
+  /** With `color`: R, G, B interleaved, a frame each; else empty. */
+  rgb: Uint8Array[];
   truth: TruthBox[];
   /** The pillars' x ranges [x0, x1). */
   pillars: [number, number][];
@@ -77,6 +86,8 @@ interface Walker {
   w: number;
   h: number;
   level: number;
+  /** Channel factors (mean 1) of its colour. */
+  tint: [number, number, number];
   stopAt: number;
   stopFor: number;
 }
@@ -86,14 +97,33 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
   const { width: W, height: H } = o;
   const r = rng(seed);
   const gauss = () => (r() + r() + r() + r() - 2) * 1.732;
+  // Colours from a sequence of their own, so that the gray clip of a seed stays as it was.
+  const c = rng(seed + 0x9e3779b9);
+  const gaussC = () => (c() + c() + c() + c() - 2) * 1.732;
+  /** Channel factors with mean 1 for a hue (0..1) and a saturation: a colour of about the same brightness. */
+  const tintOf = (hue: number, sat: number): [number, number, number] => {
+    const a = 2 * Math.PI * hue;
+    return [1 + sat * Math.cos(a), 1 + sat * Math.cos(a - (2 * Math.PI) / 3), 1 + sat * Math.cos(a + (2 * Math.PI) / 3)];
+  };
   // The scene: smooth shapes plus fine texture, mid-gray.
   const blobs = Array.from({ length: 12 }, () => [r() * W, r() * H, 10 + r() * 60, (r() - 0.5) * 50]);
   const scene = new Float32Array(W * H);
+  // In colour: the ground a tint of its own, each shape of the scene another (paint, grass, tiles).
+  const sceneTint = new Float32Array(o.color ? 3 * W * H : 0);
+  const groundTint = tintOf(c(), 0.1 + 0.2 * c());
+  const blobTints = blobs.map(() => tintOf(c(), 0.1 + 0.4 * c()));
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       let v = 110 + 20 * Math.sin(x / 13 + y / 29) + 10 * Math.sin(y / 5);
-      for (const [bx, by, br, bv] of blobs) if ((x - bx) ** 2 + (y - by) ** 2 < br * br) v += bv;
+      let tint = groundTint;
+      blobs.forEach(([bx, by, br, bv], i) => {
+        if ((x - bx) ** 2 + (y - by) ** 2 < br * br) {
+          v += bv;
+          tint = blobTints[i];
+        }
+      });
       scene[y * W + x] = v + 8 * (r() - 0.5);
+      if (o.color) sceneTint.set(tint, 3 * (y * W + x));
     }
   }
   const pillars: [number, number][] = Array.from({ length: o.pillars }, (_, i) => {
@@ -119,6 +149,8 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       w,
       h,
       level: r() < o.darkShare ? 20 + r() * 40 : 190 + r() * 50,
+      // Clothes and cars: any hue, from nearly gray to strong.
+      tint: tintOf(c(), 0.1 + 0.6 * c()),
       stopAt: r() < o.stopAndGo ? Math.floor(((W / 2 + (r() - 0.5) * W * 0.4) / speed)) : -1,
       stopFor: 20 + Math.floor(r() * 40),
     };
@@ -131,12 +163,15 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     return [k.x + k.vx * s, Math.max(0, Math.min(H - k.h, k.y + k.vy * s))];
   };
   const frames: Uint8Array[] = [];
+  const rgb: Uint8Array[] = [];
   const truth: TruthBox[] = [];
+  const pillarTint = tintOf(c(), 0.05 + 0.1 * c());
   const behind = (x: number) => pillars.some(([a, b]) => x >= a && x < b);
   for (let t = 0; t < o.frames; t++) {
     let gain = 1 + o.ramp * t;
     if (o.step && t >= o.step[0]) gain *= o.step[1];
     const img = Float32Array.from(scene);
+    const tints = Float32Array.from(sceneTint);
     for (const k of walkers) {
       const p = at(k, t);
       if (!p) continue;
@@ -154,6 +189,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
         for (let x = Math.max(0, x0); x <= Math.min(W - 1, x1); x++) {
           // A body: its level, shaded top to bottom, with a little texture of its own.
           img[y * W + x] = k.level + 15 * ((y - y0) / k.h - 0.5) + 6 * Math.sin((x - x0) * 1.3 + (y - y0) * 0.7);
+          if (o.color) tints.set(k.tint, 3 * (y * W + x));
         }
       }
       const cx0 = Math.max(0, x0);
@@ -163,11 +199,21 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       truth.push({ frame: t, id: k.id, x0: cx0, y0: Math.max(0, y0), x1: cx1, y1: Math.min(H - 1, y1), visible: shown / (x1 - x0 + 1) });
     }
     const f = new Uint8Array(W * H);
+    const colour = new Uint8Array(o.color ? 3 * W * H : 0);
     for (let p = 0; p < W * H; p++) {
-      const v = behind(p % W) ? 150 + 10 * Math.sin((p % W) * 0.9) : img[p];
-      f[p] = Math.max(0, Math.min(255, Math.round(v * gain + gauss() * o.noise)));
+      const pillar = behind(p % W);
+      const v = pillar ? 150 + 10 * Math.sin((p % W) * 0.9) : img[p];
+      if (!o.color) {
+        f[p] = Math.max(0, Math.min(255, Math.round(v * gain + gauss() * o.noise)));
+        continue;
+      }
+      // Each channel its own sensor noise; the gray frame is the colour one's luma, as a decoder's Y.
+      const tint = pillar ? pillarTint : tints.subarray(3 * p, 3 * p + 3);
+      for (let ch = 0; ch < 3; ch++) colour[3 * p + ch] = Math.max(0, Math.min(255, Math.round(v * tint[ch] * gain + gaussC() * o.noise)));
+      f[p] = Math.round(0.299 * colour[3 * p] + 0.587 * colour[3 * p + 1] + 0.114 * colour[3 * p + 2]);
     }
     frames.push(f);
+    if (o.color) rgb.push(colour);
   }
-  return { width: W, height: H, frames, truth, pillars };
+  return { width: W, height: H, frames, rgb, truth, pillars };
 }
