@@ -50,6 +50,7 @@ const { values } = parseArgs({
     color: { type: 'boolean', default: false },
     gray: { type: 'boolean', default: false },
     scenes: { type: 'string', default: 'gray' },
+    'color-mode': { type: 'string', default: 'shadows' },
     dawn: { type: 'string', multiple: true, default: [] },
   },
 });
@@ -61,6 +62,8 @@ if (values.color && values.gray) throw new Error('--color and --gray: give one')
 const colourScenes = values.scenes === 'colour';
 // The model `flowmark track` picks for these clips by default (videoHasColor, checked below), unless forced.
 const colourModel = values.color || (colourScenes && !values.gray);
+const colourMode = values['color-mode'] === 'full' ? true : values['color-mode'] === 'shadows' ? 'shadows' : null;
+if (colourMode === null) throw new Error(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
 const frames = Number(values.frames);
 
 const situations: [string, Partial<SurveillanceOptions>][] = [
@@ -121,7 +124,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0];
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -138,7 +141,7 @@ async function main(): Promise<void> {
         writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).map((f) => Buffer.from(f))));
         execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
         if ((await videoHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
-        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: 500, open: 3, close: 5, minArea, shadows, color: colourModel }), toArray()));
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: 500, open: 3, close: 5, minArea, shadows, color: colourModel ? colourMode! : false }), toArray()));
         rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colourScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
         if (cached) {
           mkdirSync(values.cache!, { recursive: true });

@@ -23,7 +23,7 @@ export interface TrackCommand {
   /** Background model: shadows (darker copies of the background) left out of the foreground; its variance threshold. */
   shadows: boolean;
   varThreshold: number;
-  /** Decode RGBA and model the three channels (background({ color: true })); 'auto': where the video has colour. */
+  /** Decode RGBA and tell shadows by their colour (background({ color: 'shadows' })); 'auto': where the video has colour. */
   color: boolean | 'auto';
 }
 
@@ -52,9 +52,10 @@ Options:
                       (default 16, as OpenCV's MOG2; in colour summed over the channels): higher for noisier
                       footage, lower for faint objects
   --color, --gray     the model's pixels. By default colour where the video has colour (its first frames
-                      looked at), else gray. In colour (as OpenCV's MOG2 on colour frames) a shadow must be the
-                      background's colour darkened, so dark objects are not taken for shadow; it decodes 4 bytes
-                      a pixel and keeps three times the model's memory for the means
+                      looked at), else gray. In colour the foreground is still found on gray (a video keeps its
+                      colour at half resolution: colour edges bleed), but what gray takes for shadow is an object
+                      where its colour is not the background's darkened (dark clothes and cars); it decodes 4
+                      bytes a pixel and keeps a colour model beside the gray one
 `;
 
 export function parseTrackArgs(values: Record<string, string | boolean | string[] | undefined>, files: string[]): TrackCommand {
@@ -110,16 +111,16 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
  * 0.1·history frames. Lighting is compensated: a camera's exposure or the light changing over the whole scene
  * would otherwise be foreground everywhere (a brighter step) until the model learns it.
  */
-export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>> & { color?: boolean }): OperatorFunction<GpuFrame, FrameResult> {
+export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>> & { color?: boolean | 'shadows' }): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) => frames.pipe(blobChain(cmd), track(trackOptions(cmd)));
 }
 
 /**
  * trackChain up to the blobs read back (bench/trackEval.ts keeps them to run the tracker alone again). `shadows`
  * (default true), `varThreshold` (default MOG2's, 16) and `color` (default false: RGBA frames are modelled as their
- * gray) go to the background model.
+ * gray; `flowmark track` gives 'shadows' for colour videos) go to the background model.
  */
-export function blobChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>> & { color?: boolean }): OperatorFunction<GpuFrame, FrameResult> {
+export function blobChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>> & { color?: boolean | 'shadows' }): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) =>
     frames.pipe(
       background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
@@ -151,7 +152,7 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   const color = cmd.color === 'auto' ? await videoHasColor(file).catch(() => false) : cmd.color;
   let last: TrackResults | null = null;
   const ids = new Set<number>();
-  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), trackChain({ ...cmd, color }), (r) => {
+  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), trackChain({ ...cmd, color: color ? 'shadows' : false }), (r) => {
     last = r.tracks!;
     for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);
     return motRows(r);

@@ -3,6 +3,9 @@
  * as OpenCV's BackgroundSubtractorMOG2, with its parameters and defaults), kept in GPU buffers from frame to frame.
  * Each frame updates the model and leaves the moving foreground as `frame.mask` (shadows excluded) and the shadows
  * (darker copies of the background) as `frame.shadow`, ready for `morphology()`, `label()` and `features()`.
+ * `color: true` models RGBA frames' colour as OpenCV does; `color: 'shadows'` runs a gray model and a colour one
+ * side by side and takes the foreground from gray, the colour model deciding only which of gray's shadows are
+ * objects (shaders/backgroundShadows.wgsl).
  *
  * @example
  * fromVideoFile(ctx, 'street.mp4').pipe(background({ history: 500 }), morphology({ open: 3, close: 5 }),
@@ -16,7 +19,7 @@ import type { OperatorFunction } from 'rxjs';
 import { gpuNode } from '../src/gpuNode.js';
 import { withFrame, type GpuFrame } from '../src/GpuFrame.js';
 import type { FrameLease } from '../src/FrameLease.js';
-import type { KernelSpec } from '../src/PipelineCache.js';
+import type { Kernel, KernelSpec } from '../src/PipelineCache.js';
 import { packUniform, uniformLayout } from '../src/uniforms.js';
 import { wordsFor } from '../src/dispatch.js';
 import { PassRecorder } from '../src/PassRecorder.js';
@@ -47,25 +50,25 @@ export function backgroundSettings(options: BackgroundOptions = {}): BackgroundS
   check(num(s.learningRate) && (s.learningRate === -1 || (s.learningRate >= 0 && s.learningRate <= 1)), 'learningRate must be -1 (from history) or in [0, 1]', s.learningRate);
   check(num(s.foregroundLearning) && s.foregroundLearning >= 0 && s.foregroundLearning <= 1, 'foregroundLearning must be in [0, 1]', s.foregroundLearning);
   check(typeof s.compensateLighting === 'boolean', 'compensateLighting must be a boolean', s.compensateLighting);
-  check(typeof s.color === 'boolean', 'color must be a boolean', s.color);
+  check(typeof s.color === 'boolean' || s.color === 'shadows', "color must be true, false or 'shadows'", s.color);
   return s;
 }
 
-// The three kernels share one layout and one bind group: the lighting ones read the model and write `light`.
-const modelKernel = (s: BackgroundSettings, entryPoint: string): KernelSpec => ({
-  shader: s.color ? 'backgroundColor' : 'background',
+// A model's three kernels share one layout and one bind group: the lighting ones read the model and write `light`.
+const modelKernel = (s: BackgroundSettings, colour: boolean, entryPoint: string): KernelSpec => ({
+  shader: colour ? 'backgroundColor' : 'background',
   entryPoint,
   bindings: ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage', 'storage', 'storage', 'storage'],
   constants: entryPoint === 'lightGain' ? {} : { MODES: s.mixtures },
 });
 
-const kernels = (s: BackgroundSettings) =>
-  ({
-    gray: adaptiveKernels.gray,
-    mog2: modelKernel(s, 'mog2'),
-    lightHistogram: modelKernel(s, 'lightHistogram'),
-    lightGain: modelKernel(s, 'lightGain'),
-  }) satisfies Record<string, KernelSpec>;
+const modelKernels = (s: BackgroundSettings, colour: boolean) => ({
+  mog2: modelKernel(s, colour, 'mog2'),
+  lightHistogram: modelKernel(s, colour, 'lightHistogram'),
+  lightGain: modelKernel(s, colour, 'lightGain'),
+});
+
+const shadowsByColour: KernelSpec = { shader: 'backgroundShadows', entryPoint: 'shadowsByColour', bindings: ['uniform', 'storage', 'storage', 'read-only-storage'] };
 
 /** Words of the lighting buffer: the ratio histogram and the gain; samples each lightHistogram invocation counts (shaders/background.wgsl). */
 const lightWords = 513;
@@ -82,6 +85,8 @@ interface Model {
   /** The lease of the last frame that used it: the model is given back only once that frame is done. */
   lastLease: FrameLease | null;
 }
+
+type ModelKernels = Record<keyof ReturnType<typeof modelKernels>, Kernel>;
 
 export function background(options: BackgroundOptions = {}): OperatorFunction<GpuFrame, GpuFrame> {
   const s = backgroundSettings(options);
@@ -101,19 +106,27 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     foregroundLearning: s.foregroundLearning,
     compensate: s.compensateLighting ? 1 : 0,
   });
+  // 'shadows': a gray model and a colour one side by side (shaders/backgroundShadows.wgsl says why).
+  const both = s.color === 'shadows';
   return gpuNode('background', async (node) => {
-    const k = await node.kernels(kernels(s));
+    const k = await node.kernels({ gray: adaptiveKernels.gray, ...modelKernels(s, s.color === true) });
+    const kc = both ? { ...(await node.kernels(modelKernels(s, true))), ...(await node.kernels({ shadowsByColour })) } : null;
     const layout = uniformLayout('background', 'Params');
     const { pool } = node.ctx;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+    // The model the mask comes from, and in 'shadows' the colour model beside it.
     let model: Model | null = null;
+    let colourModel: Model | null = null;
     const drop = (m: Model | null) => {
       if (!m) return;
       const giveBack = () => [...m.planes, m.counts, m.light].forEach((b) => pool.release(b));
       if (m.lastLease) m.lastLease.hold(giveBack);
       else giveBack();
     };
-    node.onDispose(() => drop(model));
+    node.onDispose(() => {
+      drop(model);
+      drop(colourModel);
+    });
 
     const sets = node.perFrame((size, alloc) => {
       const pixels = size.width * size.height;
@@ -127,35 +140,57 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
         gray: alloc.buffer('gray', words * 4, GPUBufferUsage.STORAGE),
         mask: alloc.buffer('mask', words * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC),
         shadow: alloc.buffer('shadow', words * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC),
+        // 'shadows': the colour model's masks (its shadows are written, not read).
+        colourMask: both ? alloc.buffer('colourMask', words * 4, GPUBufferUsage.STORAGE) : null,
+        colourShadow: both ? alloc.buffer('colourShadow', words * 4, GPUBufferUsage.STORAGE) : null,
       };
     });
+
+    const newModel = (f: GpuFrame, size: string, colour: boolean): Model => {
+      const pixels = f.width * f.height;
+      const planeBytes = s.mixtures * pixels * 4;
+      // The means: a plane per channel, in one binding (the kernel already has eight storage bindings).
+      const meanBytes = planeBytes * (colour ? 3 : 1);
+      const limit = node.ctx.limits.maxStorageBufferBindingSize;
+      if (meanBytes > limit) {
+        throw new InvalidFrameError(`background: ${f.width}×${f.height} with ${s.mixtures} mixtures${colour ? ' in colour' : ''} needs ${meanBytes} bytes for the modes' means, over this device's ${limit}-byte storage binding limit`);
+      }
+      const name = colour && both ? 'background:colour' : 'background';
+      const planes = (['weights', 'means', 'variances'] as const).map((plane) => pool.acquire(`${name}:${plane}`, plane === 'means' ? meanBytes : planeBytes, usage));
+      const counts = pool.acquire(`${name}:counts`, wordsFor(pixels) * 4, usage);
+      // No modes yet (a pooled buffer holds old contents): the planes are read only below each pixel's count.
+      const light = pool.acquire(`${name}:light`, lightWords * 4, usage);
+      f.encoder.clearBuffer(counts);
+      // The histogram starts empty; the gain is written before it is read.
+      f.encoder.clearBuffer(light);
+      return { size, planes, counts, light, frames: 0, lastLease: null };
+    };
 
     const modelFor = (f: GpuFrame): Model => {
       const size = `${f.width}x${f.height}`;
       if (model?.size === size) return model;
-      const pixels = f.width * f.height;
-      const planeBytes = s.mixtures * pixels * 4;
-      // The means: a plane per channel, in one binding (the kernel already has eight storage bindings).
-      const meanBytes = planeBytes * (s.color ? 3 : 1);
-      const limit = node.ctx.limits.maxStorageBufferBindingSize;
-      if (meanBytes > limit) {
-        throw new InvalidFrameError(`background: ${f.width}×${f.height} with ${s.mixtures} mixtures${s.color ? ' in colour' : ''} needs ${meanBytes} bytes for the modes' means, over this device's ${limit}-byte storage binding limit`);
-      }
+      // Both checked before either is made: a frame too large for the colour model leaves nothing half made.
+      const next = newModel(f, size, s.color === true);
+      const nextColour = both ? newModel(f, size, true) : null;
       drop(model);
-      const planes = (['weights', 'means', 'variances'] as const).map((name) => pool.acquire(`background:${name}`, name === 'means' ? meanBytes : planeBytes, usage));
-      const counts = pool.acquire('background:counts', wordsFor(pixels) * 4, usage);
-      // No modes yet (a pooled buffer holds old contents): the planes are read only below each pixel's count.
-      const light = pool.acquire('background:light', lightWords * 4, usage);
-      f.encoder.clearBuffer(counts);
-      // The histogram starts empty; the gain is written before it is read.
-      f.encoder.clearBuffer(light);
-      model = { size, planes, counts, light, frames: 0, lastLease: null };
+      drop(colourModel);
+      model = next;
+      colourModel = nextColour;
       return model;
+    };
+
+    /** Records one model's update of this frame into `rec`: its lighting gain if compensated, then MOG2. */
+    const record = (rec: PassRecorder, kk: ModelKernels, group: GPUBindGroup, f: GpuFrame, words: number, prefix: string) => {
+      if (s.compensateLighting) {
+        rec.items(`${prefix}lightHistogram`, kk.lightHistogram, group, Math.ceil((Math.ceil(f.width / 4) * Math.ceil(f.height / 4)) / samplesPerInvocation));
+        rec.grid(`${prefix}lightGain`, kk.lightGain, group, 1);
+      }
+      rec.items(`${prefix}mog2`, kk.mog2, group, words);
     };
 
     return (f) => {
       if (!f.rgba && !f.gray) throw new InvalidFrameError('background: the frame has neither RGBA nor gray pixels');
-      if (s.color && !f.rgba) throw new InvalidFrameError("background: color: true needs RGBA frames (fromVideoFile's format: 'rgba'), this one is gray");
+      if (s.color && !f.rgba) throw new InvalidFrameError(`background: color: ${s.color === true ? 'true' : "'shadows'"} needs RGBA frames (fromVideoFile's format: 'rgba'), this one is gray`);
       const m = modelFor(f);
       const set = sets.take(f);
       // The set, its uniform included, belongs to this frame alone: writing it now touches no frame in flight.
@@ -166,12 +201,13 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
       // threshold.wgsl's luma kernel reads only width..words, the first fields of this uniform too.
       if (!f.gray) rec.items('gray', k.gray, set.bind('gray', k.gray, [set.params, f.rgba!, set.gray]), set.words);
       // The model reads the RGBA pixels in colour; the gray image is still made for what follows (features' gray sums).
-      const group = set.bind('mog2', k.mog2, [set.params, s.color ? f.rgba! : gray, ...m.planes, m.counts, set.mask, set.shadow, m.light]);
-      if (s.compensateLighting) {
-        rec.items('lightHistogram', k.lightHistogram, group, Math.ceil((Math.ceil(f.width / 4) * Math.ceil(f.height / 4)) / samplesPerInvocation));
-        rec.grid('lightGain', k.lightGain, group, 1);
+      record(rec, k, set.bind('mog2', k.mog2, [set.params, s.color === true ? f.rgba! : gray, ...m.planes, m.counts, set.mask, set.shadow, m.light]), f, set.words, '');
+      if (kc && colourModel) {
+        const c = colourModel;
+        c.lastLease = f.lease;
+        record(rec, kc, set.bind('colourMog2', kc.mog2, [set.params, f.rgba!, ...c.planes, c.counts, set.colourMask!, set.colourShadow!, c.light]), f, set.words, 'colour:');
+        rec.items('shadowsByColour', kc.shadowsByColour, set.bind('shadowsByColour', kc.shadowsByColour, [set.params, set.mask, set.shadow, set.colourMask!]), set.words);
       }
-      rec.items('mog2', k.mog2, group, set.words);
       rec.end();
       return withFrame(f, { gray, mask: set.mask, shadow: set.shadow });
     };

@@ -20,15 +20,15 @@ async function main(): Promise<void> {
   for (const file of files) {
     // The size first: the counting line runs down the middle of the frame.
     const { width, height, codec, frames } = await probeVideo(file);
-    // Colour footage modelled in colour (dark objects are then not taken for shadow); gray footage as gray, a byte
-    // a pixel.
+    // Colour footage: the foreground found on gray, shadows told from dark objects by their colour ('shadows', as
+    // flowmark track does); gray footage as gray, a byte a pixel.
     const color = await videoHasColor(file);
     console.log(`${file}: ${width}x${height} ${codec}, ${frames} frames, ${color ? 'colour' : 'gray'}`);
     const start = performance.now();
     const results: FrameResult[] = await lastValueFrom(
       fromVideoFile(ctx, file, { format: color ? 'rgba' : 'gray' }).pipe(
         // Learning at 1/history from the start (OpenCV's default starts faster and takes in slow objects).
-        background({ history: 500, learningRate: 1 / 500, color }),
+        background({ history: 500, learningRate: 1 / 500, color: color ? 'shadows' : false }),
         morphology({ open: 3, close: 5 }),
         features({ minArea: 100 }),
         readResults({ framesPerSubmit: 4 }),

@@ -5,6 +5,8 @@
  * (nodes/background.ts).
  */
 
+import { grayFromRgba } from './thresholdCpu.js';
+
 /** MOG2's parameters, OpenCV's names in the comments; defaults are OpenCV's. */
 export interface BackgroundSettings {
   /** Frames the learning rate averages over (history): alpha = 1 / min(2·frame, history). */
@@ -43,12 +45,16 @@ export interface BackgroundSettings {
    */
   compensateLighting: boolean;
   /**
-   * Model the three channels of RGBA frames (not gray): a mode's mean per channel and one variance, distances summed
-   * over the channels, as OpenCV's MOG2 on colour frames. The shadow test then asks for the background's colour
-   * scaled, where on gray any darker pixel within the ratio passes for shadow (dark objects included). Three times
-   * the memory for the means.
+   * true: model the three channels of RGBA frames (not gray): a mode's mean per channel and one variance, distances
+   * summed over the channels, as OpenCV's MOG2 on colour frames. The shadow test then asks for the background's
+   * colour scaled, where on gray any darker pixel within the ratio passes for shadow (dark objects included). Three
+   * times the memory for the means.
+   * 'shadows' (not in OpenCV): a gray model and a colour one side by side on RGBA frames; the foreground is gray's,
+   * and of what gray calls shadow, what the colour model finds foreground is foreground (a dark object whose colour
+   * is not the background's). A video's colour is stored at half resolution and compressed harder than its
+   * brightness: a colour model's foreground spreads past the objects' edges and joins neighbours, gray's does not.
    */
-  color: boolean;
+  color: boolean | 'shadows';
 }
 
 export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
@@ -98,13 +104,16 @@ export class BackgroundModelCpu {
   #frame = 0;
 
   readonly #width: number;
+  /** color 'shadows': the colour model beside this one (this one then models the frames' gray). */
+  readonly #colour: BackgroundModelCpu | null;
 
   constructor(settings: BackgroundSettings, width: number, height: number) {
     const pixels = width * height;
     this.#s = settings;
     this.#pixels = pixels;
     this.#width = width;
-    this.#c = settings.color ? 3 : 1;
+    this.#c = settings.color === true ? 3 : 1;
+    this.#colour = settings.color === 'shadows' ? new BackgroundModelCpu({ ...settings, color: true }, width, height) : null;
     this.weights = new Float32Array(settings.mixtures * pixels);
     this.means = new Float32Array(settings.mixtures * this.#c * pixels);
     this.variances = new Float32Array(settings.mixtures * pixels);
@@ -133,6 +142,23 @@ export class BackgroundModelCpu {
    * shadow masks, 0 or 255.
    */
   apply(data: ArrayLike<number>): { mask: Uint8Array; shadow: Uint8Array } {
+    if (this.#colour) {
+      const gray = this.#own(grayFromRgba(data, this.#pixels));
+      const colour = this.#colour.apply(data);
+      // As shaders/backgroundShadows.wgsl: gray's shadow that the colour model finds foreground is foreground.
+      for (let p = 0; p < this.#pixels; p++) {
+        if (gray.shadow[p] && colour.mask[p]) {
+          gray.mask[p] = 255;
+          gray.shadow[p] = 0;
+        }
+      }
+      return gray;
+    }
+    return this.#own(data);
+  }
+
+  /** This model's step (gray, or RGBA with color true). */
+  #own(data: ArrayLike<number>): { mask: Uint8Array; shadow: Uint8Array } {
     const s = this.#s;
     const alpha = f(learningRateAt(s, ++this.#frame));
     const prune = f(-alpha * f(s.complexityReduction));

@@ -68,6 +68,46 @@ function sequence(w: number, h: number, frames: number, seed: number, ramp = 0, 
   return { images, boxes, shadows };
 }
 
+/**
+ * RGBA pixels with their colour as a video stores it (4:2:0): luma (Rec. 601) kept per pixel, the colour differences
+ * (B − Y, R − Y) averaged over 2×2 pixels and interpolated back bilinearly, as decoders do.
+ */
+function halfResolutionColour(rgba: ArrayLike<number>, w: number, h: number): Uint8Array {
+  const [hw, hh] = [Math.ceil(w / 2), Math.ceil(h / 2)];
+  const luma = (p: number) => 0.299 * rgba[4 * p] + 0.587 * rgba[4 * p + 1] + 0.114 * rgba[4 * p + 2];
+  const cb = new Float64Array(hw * hh);
+  const cr = new Float64Array(hw * hh);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const p = y * w + x;
+      const q = (y >> 1) * hw + (x >> 1);
+      cb[q] += (rgba[4 * p + 2] - luma(p)) / 4;
+      cr[q] += (rgba[4 * p] - luma(p)) / 4;
+    }
+  }
+  const at = (plane: Float64Array, x: number, y: number) => {
+    const [sx, sy] = [Math.min(hw - 1, Math.max(0, (x + 0.5) / 2 - 0.5)), Math.min(hh - 1, Math.max(0, (y + 0.5) / 2 - 0.5))];
+    const [x0, y0] = [Math.floor(sx), Math.floor(sy)];
+    const [x1, y1] = [Math.min(hw - 1, x0 + 1), Math.min(hh - 1, y0 + 1)];
+    const [fx, fy] = [sx - x0, sy - y0];
+    const top = plane[y0 * hw + x0] * (1 - fx) + plane[y0 * hw + x1] * fx;
+    const bottom = plane[y1 * hw + x0] * (1 - fx) + plane[y1 * hw + x1] * fx;
+    return top * (1 - fy) + bottom * fy;
+  };
+  const out = new Uint8Array(rgba.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const p = y * w + x;
+      const Y = luma(p);
+      const [r, b] = [Y + at(cr, x, y), Y + at(cb, x, y)];
+      const g = (Y - 0.299 * r - 0.114 * b) / 0.587;
+      out.set([r, g, b].map((v) => Math.max(0, Math.min(255, Math.round(v)))), 4 * p);
+      out[4 * p + 3] = 255;
+    }
+  }
+  return out;
+}
+
 /** Runs the GPU model and the CPU reference over `images`; per frame, the pixels whose mask or shadow differ. */
 async function compare(images: PixelImage[], options: BackgroundOptions) {
   const results = await run(ctx, images, background(options), readBytes('mask'), readBytes('shadow'));
@@ -106,6 +146,7 @@ describe('background', () => {
   // In colour, the dark box is dark blue: on gray its luma would be a darker copy of parts of the scene.
   const blue = { dark: [40, 60, 120] as [number, number, number] };
   cases.push(['colour', 90, 50, { color: true }, 0], ['colour, lighting compensated through a ramp and steps, 3 mixtures', 75, 64, { color: true, compensateLighting: true, mixtures: 3 }, 0.4]);
+  cases.push(["colour for shadows only ('shadows'), lighting compensated", 70, 46, { color: 'shadows', compensateLighting: true }, 0.4]);
   for (const [name, w, h, options, ramp] of cases) {
     it(`equals the CPU reference of the model within ${tolerance * 100} % of the pixels: ${name}`, async () => {
       const { images } = sequence(w, h, 40, 5 + w, ramp, exposure, options.color ? blue : null);
@@ -228,6 +269,34 @@ describe('background', () => {
     }
   });
 
+  it("with color 'shadows', takes a dark object for foreground where gray takes it for shadow, and spreads no further than gray where colour is stored at half resolution", async () => {
+    const [w, h] = [160, 120];
+    const { images, boxes, shadows } = sequence(w, h, 60, 9, 0, () => 1, { dark: [45, 60, 110] });
+    // As a video stores colour (4:2:0): brightness kept, colour averaged over 2×2 pixels and interpolated back.
+    const stored = images.map((img) => ({ ...img, data: halfResolutionColour(img.data, w, h) }));
+    const [onGray, inColour, forShadows] = await Promise.all(
+      (['gray', true, 'shadows'] as const).map((color) => run(ctx, stored, background({ learningRate: 0.005, ...(color === 'gray' ? {} : { color }) }), readBytes('mask'), readBytes('shadow'))),
+    );
+    for (const i of [24, 28, 32]) {
+      const [bright, dark] = boxes[i];
+      const m = maskOf(forShadows[i]);
+      expect(cover(m, w, h, bright), `frame ${i} bright box`).toBeGreaterThan(0.9);
+      // Gray finds part of the dark box, takes much of the rest for shadow (and the rest, as bright as the scene
+      // behind, for background): what it took for shadow is foreground now.
+      const [grayFound, grayShadow] = [cover(maskOf(onGray[i]), w, h, dark), cover(shadowOf(onGray[i]), w, h, dark)];
+      expect(grayShadow, `frame ${i} dark box as shadow on gray`).toBeGreaterThan(0.3);
+      expect(cover(m, w, h, dark), `frame ${i} dark box`).toBeGreaterThan(grayFound + 0.9 * grayShadow);
+      expect(cover(shadowOf(forShadows[i]), w, h, dark), `frame ${i} dark box as shadow`).toBeLessThan(0.05);
+      expect(cover(shadowOf(forShadows[i]), w, h, shadows[i]), `frame ${i} shadow`).toBeGreaterThan(0.8);
+      expect(cover(m, w, h, shadows[i]), `frame ${i} shadow as foreground`).toBeLessThan(0.1);
+      // A column of pixels beside the dark box, left and right: its colour bled in, its brightness did not.
+      const beside = [{ x: dark.x - 1, y: dark.y + 2, w: 1, h: dark.h - 4 }, { x: dark.x + dark.w, y: dark.y + 2, w: 1, h: dark.h - 4 }];
+      const around = (mask: Uint8Array) => (cover(mask, w, h, beside[0]) + cover(mask, w, h, beside[1])) / 2;
+      expect(around(maskOf(inColour[i])), `frame ${i} beside the dark box, colour`).toBeGreaterThan(0.2);
+      expect(around(m), `frame ${i} beside the dark box, 'shadows'`).toBeLessThanOrEqual(around(maskOf(onGray[i])) + 0.05);
+    }
+  });
+
   it('takes RGBA frames as their gray', async () => {
     const { images } = sequence(64, 48, 12, 3);
     const rgba = images.map((img): PixelImage => ({ ...img, format: 'rgba', data: Uint8Array.from({ length: img.data.length * 4 }, (_, i) => (i % 4 === 3 ? 255 : img.data[i >> 2])) }));
@@ -257,11 +326,12 @@ describe('background', () => {
   });
 
   it('refuses bad options with InvalidOptionError, and frames without pixels on the stream', async () => {
-    const bad: unknown[] = [{ color: 'yes' }, { foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { compensateLighting: 1 }, { complexityReduction: Number.NaN }, null];
+    const bad: unknown[] = [{ color: 'yes' }, { color: 'shadow' }, { foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { compensateLighting: 1 }, { complexityReduction: Number.NaN }, null];
     for (const o of bad) expect(() => background(o as BackgroundOptions), JSON.stringify(o)).toThrow(InvalidOptionError);
     const noPixels = (await import('rxjs')).map((f: import('../../index.js').GpuFrame) => ({ ...f, rgba: null, gray: null }));
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], noPixels, background())).rejects.toThrow(InvalidFrameError);
     // Colour needs the RGB pixels: a gray frame is refused, not modelled as something else.
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], background({ color: true }))).rejects.toThrow(/color: true needs RGBA frames/);
+    await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], background({ color: 'shadows' }))).rejects.toThrow(/color: 'shadows' needs RGBA frames/);
   });
 });
