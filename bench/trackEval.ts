@@ -9,7 +9,7 @@
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
- *                                [--scenes gray|colour]
+ *                                [--scenes gray|colour] [--color-mode shadows|full]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
@@ -20,6 +20,8 @@
  * `--scenes colour` renders the same situations in colour (each object a colour of its own, the scene tinted): the
  * chain then runs as `flowmark track` does by default on a colour video (the colour model: `videoHasColor` must say
  * so), `--gray` with the gray model, and the baseline's MOG2 takes the colour frames, as OpenCV users give it them.
+ * The colour model is `flowmark track`'s, background({ color: 'shadows' }); `--color-mode full` runs OpenCV's colour
+ * MOG2 (color: true) instead.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -146,15 +146,20 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
       };
     });
 
-    const newModel = (f: GpuFrame, size: string, colour: boolean): Model => {
-      const pixels = f.width * f.height;
-      const planeBytes = s.mixtures * pixels * 4;
-      // The means: a plane per channel, in one binding (the kernel already has eight storage bindings).
-      const meanBytes = planeBytes * (colour ? 3 : 1);
+    /** Bytes of a model's means (a plane per channel, in one binding: the kernel already has eight storage bindings), refused where they do not fit one. */
+    const meanBytesFor = (f: GpuFrame, colour: boolean): number => {
+      const meanBytes = s.mixtures * f.width * f.height * 4 * (colour ? 3 : 1);
       const limit = node.ctx.limits.maxStorageBufferBindingSize;
       if (meanBytes > limit) {
         throw new InvalidFrameError(`background: ${f.width}×${f.height} with ${s.mixtures} mixtures${colour ? ' in colour' : ''} needs ${meanBytes} bytes for the modes' means, over this device's ${limit}-byte storage binding limit`);
       }
+      return meanBytes;
+    };
+
+    const newModel = (f: GpuFrame, size: string, colour: boolean): Model => {
+      const pixels = f.width * f.height;
+      const planeBytes = s.mixtures * pixels * 4;
+      const meanBytes = meanBytesFor(f, colour);
       const name = colour && both ? 'background:colour' : 'background';
       const planes = (['weights', 'means', 'variances'] as const).map((plane) => pool.acquire(`${name}:${plane}`, plane === 'means' ? meanBytes : planeBytes, usage));
       const counts = pool.acquire(`${name}:counts`, wordsFor(pixels) * 4, usage);
@@ -169,7 +174,8 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     const modelFor = (f: GpuFrame): Model => {
       const size = `${f.width}x${f.height}`;
       if (model?.size === size) return model;
-      // Both checked before either is made: a frame too large for the colour model leaves nothing half made.
+      // A frame too large for the colour model is refused before the gray one is made: nothing half made.
+      if (both) meanBytesFor(f, true);
       const next = newModel(f, size, s.color === true);
       const nextColour = both ? newModel(f, size, true) : null;
       drop(model);
