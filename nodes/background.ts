@@ -106,8 +106,9 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     foregroundLearning: s.foregroundLearning,
     compensate: s.compensateLighting ? 1 : 0,
   });
-  // 'shadows': a gray model and a colour one side by side (shaders/backgroundShadows.wgsl says why).
-  const both = s.color === 'shadows';
+  // 'shadows': a gray model and a colour one side by side (shaders/backgroundShadows.wgsl says why); without shadow
+  // detection gray has no shadows to ask the colour model about, and the gray model alone gives the same masks.
+  const both = s.color === 'shadows' && s.detectShadows;
   return gpuNode('background', async (node) => {
     const k = await node.kernels({ gray: adaptiveKernels.gray, ...modelKernels(s, s.color === true) });
     const kc = both ? { ...(await node.kernels(modelKernels(s, true))), ...(await node.kernels({ shadowsByColour })) } : null;

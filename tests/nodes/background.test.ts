@@ -297,6 +297,15 @@ describe('background', () => {
     }
   });
 
+  it("with color 'shadows' and no shadow detection, gives gray's masks", async () => {
+    const { images } = sequence(64, 48, 12, 3, 0, () => 1, blue);
+    const [a, b] = await Promise.all([
+      run(ctx, images, background({ detectShadows: false }), readBytes('mask')),
+      run(ctx, images, background({ detectShadows: false, color: 'shadows' }), readBytes('mask')),
+    ]);
+    a.forEach((r, i) => expect(maskOf(b[i]), `frame ${i}`).toEqual(maskOf(r)));
+  });
+
   it('takes RGBA frames as their gray', async () => {
     const { images } = sequence(64, 48, 12, 3);
     const rgba = images.map((img): PixelImage => ({ ...img, format: 'rgba', data: Uint8Array.from({ length: img.data.length * 4 }, (_, i) => (i % 4 === 3 ? 255 : img.data[i >> 2])) }));
