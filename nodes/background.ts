@@ -70,7 +70,7 @@ const modelKernels = (s: BackgroundSettings, colour: boolean) => ({
 
 const shadowsByColour: KernelSpec = { shader: 'backgroundShadows', entryPoint: 'shadowsByColour', bindings: ['uniform', 'storage', 'storage', 'read-only-storage'] };
 
-/** Words of the lighting buffer: the ratio histogram and the gain; samples each lightHistogram invocation counts (shaders/background.wgsl). */
+/** Words of the lighting buffer: the ratio histogram and the gain; samples each lightHistogram invocation counts (shaders/common/mog2.wgsl). */
 const lightWords = 513;
 const samplesPerInvocation = 16;
 
@@ -111,7 +111,7 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
   const both = s.color === 'shadows' && s.detectShadows;
   return gpuNode('background', async (node) => {
     const k = await node.kernels({ gray: adaptiveKernels.gray, ...modelKernels(s, s.color === true) });
-    const kc = both ? { ...(await node.kernels(modelKernels(s, true))), ...(await node.kernels({ shadowsByColour })) } : null;
+    const kc = both ? await node.kernels({ ...modelKernels(s, true), shadowsByColour }) : null;
     const layout = uniformLayout('background', 'Params');
     const { pool } = node.ctx;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;

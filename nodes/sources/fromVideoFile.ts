@@ -36,6 +36,9 @@ export interface FromVideoFileOptions {
   onInfo?: (info: VideoInfo) => void;
 }
 
+/** What a source says when the ffmpeg executable is missing (videoHasColor says it too). */
+export const noFfmpeg = 'ffmpeg was not found; install it (Debian: apt-get install ffmpeg; `npm test` does)';
+
 export async function probeVideo(path: string): Promise<VideoInfo> {
   const bytes = await readInput(path);
   return probeMp4(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, path);
@@ -55,7 +58,7 @@ async function* decode(path: string, info: VideoInfo, format: 'gray' | 'rgba', f
     child.on('error', (e: NodeJS.ErrnoException) =>
       reject(
         e.code === 'ENOENT'
-          ? new DecodeError(`${path}: ffmpeg was not found; install it (Debian: apt-get install ffmpeg; \`npm test\` does)`, path, { cause: e })
+          ? new DecodeError(`${path}: ${noFfmpeg}`, path, { cause: e })
           : new DecodeError(`${path}: ffmpeg failed to start (${e.message})`, path, { cause: e }),
       ),
     );

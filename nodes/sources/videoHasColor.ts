@@ -14,6 +14,7 @@
  */
 import { execFile } from 'node:child_process';
 import { DecodeError, InvalidOptionError } from '../../src/errors.js';
+import { noFfmpeg } from './fromVideoFile.js';
 
 export interface VideoHasColorOptions {
   /** Frames looked at from the start (default 10): a scene fading in from black is not taken for gray. */
@@ -40,7 +41,7 @@ export function videoHasColor(path: string, options: VideoHasColorOptions = {}):
     execFile(ffmpeg, args, { encoding: 'buffer', maxBuffer: 1 << 26 }, (error, stdout, stderr) => {
       if (error) {
         const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-        const why = missing ? 'ffmpeg was not found; install it (Debian: apt-get install ffmpeg; `npm test` does)' : `ffmpeg could not decode it: ${stderr.toString().trim() || error.message}`;
+        const why = missing ? noFfmpeg : `ffmpeg could not decode it: ${stderr.toString().trim() || error.message}`;
         reject(new DecodeError(`${path}: ${why}`, path, { cause: error }));
         return;
       }
