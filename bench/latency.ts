@@ -10,8 +10,18 @@
  *
  *   node dist/bench/latency.js [--sizes 1280x720,2048x2048] [--algorithms shibata,c2fl] [--passes 8]
  *                              [--frames 200] [--warmup 20] [--g 4] [--chains yes|no] [--source upload|gpu]
- *                              [--profile yes|no] [--dawn backend=vulkan]
+ *                              [--profile yes|no] [--trace FILE] [--dawn backend=vulkan]
+ *
+ * `--trace FILE` splits every frame's wall time into phases, from `queue.submit` and `mapAsync` wrapped by this
+ * benchmark (the library is unchanged): prepare (result → emission: release, next item, upload), record (emission
+ * → submit: the operators' recording), submit (inside `queue.submit`), wait (submit → the readback's map resolved:
+ * the GPU and Dawn's polling), decode (map → result: decoders and the sink). It prints, per run, the median of each
+ * phase and, over the slow frames (over twice the median), each phase's mean excess over its median, so a tail
+ * can be put on a phase, with the `setImmediate` calls a frame (Dawn's Node binding polls through it while it waits)
+ * and the garbage collections of the cell; FILE gets every frame's phases as JSON. The "SM MHz" column is the GPU's
+ * clock during the cell where `nvidia-smi` can tell (gpuClock.ts).
  */
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { GpuContext, features, fromGpuBuffers, fromPixels, label, readResults, threshold, type FrameResult, type GpuFrame, type LabelAlgorithm, type PixelImage } from '../index.js';
@@ -19,6 +29,7 @@ import { tap, type Observable, type OperatorFunction } from 'rxjs';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { randomBlocks } from '../src/reference/images.js';
 import { grayBuffer, quantile, runMain } from './timing.js';
+import { GpuClock } from './gpuClock.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +43,7 @@ const { values } = parseArgs({
     source: { type: 'string', default: 'upload' },
     profile: { type: 'string', default: 'yes' },
     dawn: { type: 'string', multiple: true, default: [] },
+    trace: { type: 'string' },
   },
 });
 const frames = Number(values.frames);
@@ -42,8 +54,43 @@ const passes = values.passes === 'until-converged' ? 'until-converged' : Number(
 const gpuOf = (r: FrameResult, prefix = '') => r.timings.filter((t) => t.name.startsWith(prefix)).reduce((s, t) => s + t.ms, 0);
 
 /** Garbage collections seen (start, end in performance.now() time), to tell host pauses apart. */
-const gcs: [number, number][] = [];
-new PerformanceObserver((list) => list.getEntries().forEach((e: PerformanceEntry) => gcs.push([e.startTime, e.startTime + e.duration]))).observe({ entryTypes: ['gc'] });
+const gcs: [number, number, number][] = [];
+new PerformanceObserver((list) =>
+  list.getEntries().forEach((e: PerformanceEntry) => gcs.push([e.startTime, e.startTime + e.duration, (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0])),
+).observe({ entryTypes: ['gc'] });
+/** perf_hooks' GC kinds: 1 scavenge (young generation), 4 mark-compact (whole heap), 8 incremental marking. */
+const gcKinds = (from: number, to: number) => {
+  const inCell = gcs.filter(([s]) => s >= from && s <= to);
+  return `${inCell.filter((g) => g[2] === 1).length} / ${inCell.filter((g) => g[2] === 4).length}`;
+};
+
+/** `--trace`: when the last `queue.submit` began and ended, when the last READ map resolved, and `setImmediate`
+ * calls so far (Dawn's Node binding polls the device through the global `setImmediate`, one call per turn of the event
+ * loop while a map or `onSubmittedWorkDone` is pending). */
+const marks = { submitStart: 0, submitEnd: 0, mapped: 0, immediates: 0 };
+/** Wraps the device's queue.submit and GPUBuffer.mapAsync to stamp `marks` (the benchmark's instrument only). */
+function instrument(device: GPUDevice): void {
+  const queue = device.queue;
+  const submit = queue.submit.bind(queue);
+  queue.submit = (buffers: Iterable<GPUCommandBuffer>) => {
+    marks.submitStart = performance.now();
+    submit(buffers);
+    marks.submitEnd = performance.now();
+  };
+  const setImmediate = globalThis.setImmediate;
+  globalThis.setImmediate = Object.assign((...args: Parameters<typeof setImmediate>) => {
+    marks.immediates++;
+    return setImmediate(...args);
+  }, setImmediate);
+  const proto = Object.getPrototypeOf(device.createBuffer({ label: 'bench:probe', size: 4, usage: GPUBufferUsage.COPY_DST })) as GPUBuffer;
+  const mapAsync = proto.mapAsync;
+  proto.mapAsync = function (this: GPUBuffer, mode: number, offset?: number, size?: number) {
+    const p = mapAsync.call(this, mode, offset, size);
+    return mode === GPUMapMode.READ ? p.then(() => void (marks.mapped = performance.now())) : p;
+  };
+}
+const phaseNames = ['prepare', 'record', 'submit', 'wait', 'decode'] as const;
+type Phases = Record<(typeof phaseNames)[number], number>;
 
 interface Cell {
   /** [start, end] of each frame's wall interval. */
@@ -55,6 +102,9 @@ interface Cell {
    * every frame's features would grow its heap and time the collector, not the pipeline.) */
   gpu: number[];
   labelGpu: number[];
+  /** `--trace`: each counted frame's phases (ms), and `setImmediate` calls in all counted frames. */
+  phases: Phases[];
+  immediates: number;
   last: FrameResult;
 }
 
@@ -69,7 +119,9 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
   const prepare: number[] = [];
   const gpu: number[] = [];
   const labelGpu: number[] = [];
+  const phases: Phases[] = [];
   let lastResult: FrameResult | null = null;
+  let immediatesAtStart = marks.immediates;
   let last = performance.now();
   let emitted = last;
   // `--source gpu`: the image is uploaded once and every frame reads it in place (no upload per frame).
@@ -95,7 +147,11 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
             prepare.push(emitted - last);
             gpu.push(gpuOf(r));
             labelGpu.push(gpuOf(r, labelPass));
+            if (values.trace) {
+              phases.push({ prepare: emitted - last, record: marks.submitStart - emitted, submit: marks.submitEnd - marks.submitStart, wait: marks.mapped - marks.submitEnd, decode: now - marks.mapped });
+            }
           }
+          if (r.seq === warmup - 1) immediatesAtStart = marks.immediates;
           last = now;
           lastResult = r;
         },
@@ -104,13 +160,17 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
       }),
   );
   buffer?.destroy();
-  return { spans, wall, prepare, gpu, labelGpu, last: lastResult! };
+  return { spans, wall, prepare, gpu, labelGpu, phases, immediates: marks.immediates - immediatesAtStart, last: lastResult! };
 }
 
 const f3 = (x: number) => x.toFixed(3);
 
 async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-latency', profile: values.profile !== 'no', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  if (values.trace) instrument(ctx.device);
+  const clock = GpuClock.start();
+  const traces: { size: string; run: string; density: number; frames: (Phases & { wall: number; gpu: number; gc: boolean })[] }[] = [];
+  const phaseRows: string[] = [];
   console.log(`flowmark latency benchmark — ${new Date().toISOString()}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
   console.log(`one frame at a time, ${values.source === 'gpu' ? 'already on the GPU' : 'uploaded'} (gray), 8-connectivity, g = ${g}, timestamps ${ctx.features.timestamps ? 'on' : 'off'}, shibata passes ${passes}; ${frames} frames per cell after ${warmup} not counted; wall = result to result, of which "prepare" = result to the next frame's emission (release, next item, upload)`);
@@ -125,8 +185,8 @@ async function main(): Promise<void> {
   for (const size of (values.sizes as string).split(',')) {
     const [w, h] = size.split('x').map(Number);
     console.log(`\n${w}×${h}\n`);
-    console.log('| run | density | components | wall p50 ms | wall p99 ms | p99/p50 | prepare p50 ms | GPU ms (median) | label GPU ms | label passes | slow frames (GC) |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| run | density | components | wall p50 ms | wall p99 ms | p99/p50 | prepare p50 ms | GPU ms (median) | label GPU ms | label passes | slow frames (GC) | SM MHz |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     // Densities outer, runs inner: the runs of one density are measured back to back, so a drift of the machine
     // (clocks, other load) touches all of them alike and their ratios hold.
     const rows = new Map<string, string[]>(runs.map(([name]) => [name, []]));
@@ -136,6 +196,8 @@ async function main(): Promise<void> {
       const img: PixelImage = { width: w, height: h, format: 'gray', data: randomBlocks(w, h, d, g, 100 + i) };
       for (const [name, ops] of runs) {
         const cell = await measure(ctx, img, ops(), `label:${name}`);
+        const [from, to] = [cell.spans[0][0], cell.spans[cell.spans.length - 1][1]];
+        await clock.settle(to);
         const p50 = quantile(cell.wall, 0.5);
         const p99 = quantile(cell.wall, 0.99);
         const gpu = quantile(cell.gpu, 0.5);
@@ -151,10 +213,24 @@ async function main(): Promise<void> {
         // Frames over twice the median, and how many of them overlapped a garbage collection.
         const slow = cell.spans.filter((_, k) => cell.wall[k] > 2 * p50);
         const inGc = slow.filter(([a, b]) => gcs.some(([s, e]) => s < b && e > a)).length;
-        rows.get(name)!.push(`| ${name} | ${d.toFixed(1)} | ${count} | ${f3(p50)} | ${f3(p99)} | ${(p99 / p50).toFixed(2)} | ${f3(quantile(cell.prepare, 0.5))} | ${f3(gpu)} | ${labelGpu} | ${label} | ${slow.length} (${inGc}) |`);
+        if (values.trace) {
+          const traced = cell.phases.map((p, k) => ({ ...p, wall: cell.wall[k], gpu: cell.gpu[k], gc: gcs.some(([s, e]) => s < cell.spans[k][1] && e > cell.spans[k][0]) }));
+          traces.push({ size, run: name, density: d, frames: traced });
+          const med = Object.fromEntries(phaseNames.map((n) => [n, quantile(cell.phases.map((p) => p[n]), 0.5)])) as Phases;
+          const slowOnes = traced.filter((f) => f.wall > 2 * p50);
+          const excess = phaseNames.map((n) => (slowOnes.length ? f3(slowOnes.reduce((a, f) => a + f[n] - med[n], 0) / slowOnes.length) : '')).join(' | ');
+          phaseRows.push(`| ${name} | ${d.toFixed(1)} | ${phaseNames.map((n) => f3(med[n])).join(' | ')} | ${(cell.immediates / frames).toFixed(0)} | ${gcKinds(from, to)} | ${slowOnes.length} | ${excess} | ${slowOnes.length ? f3(slowOnes.reduce((a, f) => a + f.gpu, 0) / slowOnes.length) : ''} |`);
+        }
+        rows.get(name)!.push(`| ${name} | ${d.toFixed(1)} | ${count} | ${f3(p50)} | ${f3(p99)} | ${(p99 / p50).toFixed(2)} | ${f3(quantile(cell.prepare, 0.5))} | ${f3(gpu)} | ${labelGpu} | ${label} | ${slow.length} (${inGc}) | ${clock.cell(from, to)} |`);
       }
     }
     for (const lines of rows.values()) lines.forEach((l) => console.log(l));
+    if (values.trace) {
+      console.log(`\n${w}×${h}, phases (ms; medians, then over the slow frames each phase's mean excess over its median, and their GPU ms):\n`);
+      console.log(`| run | density | ${phaseNames.join(' | ')} | setImmediate calls a frame | GCs: scavenges / mark-compacts | slow | ${phaseNames.map((n) => `+${n}`).join(' | ')} | slow GPU ms |`);
+      console.log(`|---|---|${'---|'.repeat(2 * phaseNames.length + 4)}`);
+      phaseRows.splice(0).forEach((l) => console.log(l));
+    }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const summary = runs.map(([name]) => {
       const st = stats.get(name)!;
@@ -165,6 +241,8 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|');
     summary.forEach((l) => console.log(l));
   }
+  if (values.trace) writeFileSync(values.trace, JSON.stringify(traces));
+  clock.stop();
   ctx.destroy();
 }
 

@@ -10,10 +10,14 @@
  *
  *   node dist/bench/surveillance.js [--size 1920x1080] [--frames 200] [--warmup 30] [--python /usr/bin/python3]
  *                                   [--opencv-repeat 2] [--streams 16] [--stream-size 1280x720] [--dawn backend=vulkan]
- *                                   [--only TEXT]
+ *                                   [--only TEXT] [--heat-ms 2000]
  *
- * `--only TEXT` times only the chains whose name holds TEXT (e.g. "shadows"): on the H100 the chains timed after the
- * colour frames were written ran slower (see below), so a colour chain is best timed in a run of its own.
+ * Before each chain is timed it runs, uncounted, for `--heat-ms` of wall time: the H100's driver sets the SM clock by
+ * load (345 MHz idle, as while this program makes its frames on the CPU) and takes about a second to raise it, so a
+ * chain timed straight after an idle stretch ran at a fraction of the clock (gpuClock.ts; BENCHMARKS.md). The "SM
+ * MHz" columns give the clock during the steady-state and the one-at-a-time runs where `nvidia-smi` can tell.
+ *
+ * `--only TEXT` times only the chains whose name holds TEXT (e.g. "shadows").
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +27,7 @@ import { GpuContext, background, features, fromGpuBuffers, label, morphology, re
 import { defaultDawnFlags } from '../src/gpu.js';
 import { rng } from '../src/reference/images.js';
 import { gpuMs, grayBuffer, oneAtATime, runMain } from './timing.js';
+import { GpuClock } from './gpuClock.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,6 +41,7 @@ const { values } = parseArgs({
     'stream-size': { type: 'string', default: '1280x720' },
     dawn: { type: 'string', multiple: true, default: [] },
     only: { type: 'string', default: '' },
+    'heat-ms': { type: 'string', default: '2000' },
   },
 });
 const [width, height] = (values.size as string).split('x').map(Number);
@@ -101,9 +107,9 @@ async function main(): Promise<void> {
   console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted`);
   // Frames on the GPU once: the runs time the pixel work, not uploads.
   const buffers = images.map((img, i) => grayBuffer(ctx, img, `bench:frame${i}`));
-  // The same frames in colour (RGBA, a warm tint) for background({ color: true }), made when that chain (the last)
-  // first runs: on the H100, chains timed after these 200 MB were made ran 2–4× slower, even after
-  // onSubmittedWorkDone (not understood), so the gray chains run before.
+  // The same frames in colour (RGBA, a warm tint) for the colour chains, made when the first of them runs. (Making
+  // them takes seconds of CPU, with the GPU idle and its clock falling: the heat-up before each chain is why the
+  // chains timed after them no longer read slow.)
   let colour: GPUBuffer[] = [];
   const colourBuffers = () =>
     colour.length ? colour : (colour = images.map((img, i) => grayBuffer(ctx, Uint8Array.from({ length: 4 * img.length }, (_, k) => (k % 4 === 3 ? 255 : Math.round(img[k >> 2] * [1, 0.9, 0.8][k % 4]))), `bench:rgba${i}`)));
@@ -118,20 +124,30 @@ async function main(): Promise<void> {
     ["background(color: 'shadows', compensateLighting), RGBA → morphology → features", () => [background({ color: 'shadows', compensateLighting: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
   ];
   const gpuBy = (rs: FrameResult[], name: string) => median(rs.map((r) => gpuMs(r, name)));
-  console.log('\n| chain | background ms | morphology ms | label ms | features ms | GPU total ms | steady wall ms/frame | one at a time wall p50 ms | blobs |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  const clock = GpuClock.start();
+  console.log('\n| chain | background ms | morphology ms | label ms | features ms | GPU total ms | steady wall ms/frame | one at a time wall p50 ms | blobs | SM MHz steady / one at a time |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const [name, ops, format = 'gray'] of chains) {
     if (!name.includes(values.only as string)) continue;
+    // Uncounted, until the clock has risen (see the top); the colour frames made first, not inside that time.
+    if (format === 'rgba') colourBuffers();
+    const heatEnd = performance.now() + Number(values['heat-ms']);
+    const heat = fromGpuBuffers(ctx, (function* () { for (let i = 0; performance.now() < heatEnd; i++) yield { buffer: (format === 'gray' ? buffers : colourBuffers())[i % distinct], width, height, format }; })(), { maxInFlight: 4 });
+    await lastValueFrom(ops().reduce((s, op) => s.pipe(op), heat).pipe(readResults({ framesPerSubmit: 4 })), { defaultValue: null });
     // Steady state: 4 in flight, 4 per submit; wall from the first counted result to the last.
     const at: number[] = [];
     const steady = await lastValueFrom(ops().reduce((s, op) => s.pipe(op), source(4, format)).pipe(readResults({ framesPerSubmit: 4 }), tap(() => at.push(performance.now())), toArray()));
     const steadyWall = (at[at.length - 1] - at[warmup]) / (at.length - 1 - warmup);
     const counted = steady.slice(warmup);
     const total = median(counted.map((r) => gpuMs(r)));
+    const oneStart = performance.now();
     const one = await oneAtATime(ops().reduce((s, op) => s.pipe(op), source(1, format)), warmup);
+    const oneEnd = performance.now();
+    await clock.settle(oneEnd);
     const blobs = median(counted.map((r) => r.features?.label.length ?? 0));
-    console.log(`| ${name} | ${f3(gpuBy(counted, 'background'))} | ${f3(gpuBy(counted, 'morphology'))} | ${name.includes('label(') ? f3(gpuBy(counted, 'label')) : ''} | ${f3(gpuBy(counted, 'features'))} | ${f3(total)} | ${f3(steadyWall)} | ${f3(median(one.wall))} | ${blobs} |`);
+    console.log(`| ${name} | ${f3(gpuBy(counted, 'background'))} | ${f3(gpuBy(counted, 'morphology'))} | ${name.includes('label(') ? f3(gpuBy(counted, 'label')) : ''} | ${f3(gpuBy(counted, 'features'))} | ${f3(total)} | ${f3(steadyWall)} | ${f3(median(one.wall))} | ${blobs} | ${clock.cell(at[warmup], at[at.length - 1])} / ${clock.cell(oneStart, oneEnd)} |`);
   }
+  clock.stop();
   [...buffers, ...colour].forEach((b) => b.destroy());
   const streams = Number(values.streams);
   if (streams > 0) await manyStreams(ctx, streams);

@@ -334,6 +334,27 @@ describe('background', () => {
     for (const q of boxes[44]) expect(found.some((b) => Math.abs(b.x - q.x) <= 2 && Math.abs(b.y - q.y) <= 2 && Math.abs(b.w - q.w) <= 3 && Math.abs(b.h - q.h) <= 3), `object at ${q.x},${q.y}`).toBe(true);
   });
 
+  it("refuses a frame too large for the colour model before making either model, and leaks nothing", async () => {
+    // A device whose storage bindings hold this frame's gray means but not its colour ones (three planes), read as
+    // such by the node: the same check a 1.4 MP frame meets on lavapipe, without one.
+    const small = await testContext();
+    try {
+      const { mixtures } = backgroundSettings({});
+      const pixels = 64 * 48;
+      Object.defineProperty(small, 'limits', { value: { ...small.limits, maxStorageBufferBindingSize: mixtures * pixels * 4 * 2 } });
+      const { images } = sequence(64, 48, 3, 3, 0, () => 1, blue);
+      const before = small.pool.stats().inUse;
+      await expect(run(small, images, background({ color: 'shadows' }))).rejects.toThrow(/64×48 with \d+ mixtures in colour needs \d+ bytes/);
+      await expect(run(small, images, background({ color: true }))).rejects.toThrow(InvalidFrameError);
+      expect(small.pool.stats().inUse).toBe(before);
+      // The gray model fits: the limit lies between the two.
+      expect(await run(small, images, background(), readBytes('mask'))).toHaveLength(3);
+      expect(small.pool.stats().inUse).toBe(before);
+    } finally {
+      small.destroy();
+    }
+  });
+
   it('refuses bad options with InvalidOptionError, and frames without pixels on the stream', async () => {
     const bad: unknown[] = [{ color: 'yes' }, { color: 'shadow' }, { foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { compensateLighting: 1 }, { complexityReduction: Number.NaN }, null];
     for (const o of bad) expect(() => background(o as BackgroundOptions), JSON.stringify(o)).toThrow(InvalidOptionError);
