@@ -189,7 +189,8 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     // Densities outer, runs inner: the runs of one density are measured back to back, so a drift of the machine
     // (clocks, other load) touches all of them alike and their ratios hold.
-    const rows = new Map<string, string[]>(runs.map(([name]) => [name, []]));
+    // Rows wait for the clock's samples of their cell, read once the size is done (no pause between cells).
+    const rows = new Map<string, (() => string)[]>(runs.map(([name]) => [name, []]));
     const stats = new Map(runs.map(([name]) => [name, { p50s: [] as number[], ratios: [] as number[], gpus: [] as number[] }]));
     for (let i = 0; i <= 10; i++) {
       const d = i / 10;
@@ -197,7 +198,6 @@ async function main(): Promise<void> {
       for (const [name, ops] of runs) {
         const cell = await measure(ctx, img, ops(), `label:${name}`);
         const [from, to] = [cell.spans[0][0], cell.spans[cell.spans.length - 1][1]];
-        await clock.settle(to);
         const p50 = quantile(cell.wall, 0.5);
         const p99 = quantile(cell.wall, 0.99);
         const gpu = quantile(cell.gpu, 0.5);
@@ -221,10 +221,11 @@ async function main(): Promise<void> {
           const excess = phaseNames.map((n) => (slowOnes.length ? f3(slowOnes.reduce((a, f) => a + f[n] - med[n], 0) / slowOnes.length) : '')).join(' | ');
           phaseRows.push(`| ${name} | ${d.toFixed(1)} | ${phaseNames.map((n) => f3(med[n])).join(' | ')} | ${(cell.immediates / frames).toFixed(0)} | ${gcKinds(from, to)} | ${slowOnes.length} | ${excess} | ${slowOnes.length ? f3(slowOnes.reduce((a, f) => a + f.gpu, 0) / slowOnes.length) : ''} |`);
         }
-        rows.get(name)!.push(`| ${name} | ${d.toFixed(1)} | ${count} | ${f3(p50)} | ${f3(p99)} | ${(p99 / p50).toFixed(2)} | ${f3(quantile(cell.prepare, 0.5))} | ${f3(gpu)} | ${labelGpu} | ${label} | ${slow.length} (${inGc}) | ${clock.cell(from, to)} |`);
+        rows.get(name)!.push(() => `| ${name} | ${d.toFixed(1)} | ${count} | ${f3(p50)} | ${f3(p99)} | ${(p99 / p50).toFixed(2)} | ${f3(quantile(cell.prepare, 0.5))} | ${f3(gpu)} | ${labelGpu} | ${label} | ${slow.length} (${inGc}) | ${clock.cell(from, to)} |`);
       }
     }
-    for (const lines of rows.values()) lines.forEach((l) => console.log(l));
+    await clock.settle(performance.now());
+    for (const lines of rows.values()) lines.forEach((l) => console.log(l()));
     if (values.trace) {
       console.log(`\n${w}×${h}, phases (ms; medians, then over the slow frames each phase's mean excess over its median, and their GPU ms):\n`);
       console.log(`| run | density | ${phaseNames.join(' | ')} | setImmediate calls a frame | GCs: scavenges / mark-compacts | slow | ${phaseNames.map((n) => `+${n}`).join(' | ')} | slow GPU ms |`);
