@@ -58,6 +58,8 @@ const gcs: [number, number, number][] = [];
 new PerformanceObserver((list) =>
   list.getEntries().forEach((e: PerformanceEntry) => gcs.push([e.startTime, e.startTime + e.duration, (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0])),
 ).observe({ entryTypes: ['gc'] });
+/** Whether a garbage collection overlapped the interval [a, b]. */
+const duringGc = (a: number, b: number) => gcs.some(([s, e]) => s < b && e > a);
 /** perf_hooks' GC kinds: 1 scavenge (young generation), 4 mark-compact (whole heap), 8 incremental marking. */
 const gcKinds = (from: number, to: number) => {
   const inCell = gcs.filter(([s]) => s >= from && s <= to);
@@ -212,9 +214,9 @@ async function main(): Promise<void> {
         st.gpus.push(gpu);
         // Frames over twice the median, and how many of them overlapped a garbage collection.
         const slow = cell.spans.filter((_, k) => cell.wall[k] > 2 * p50);
-        const inGc = slow.filter(([a, b]) => gcs.some(([s, e]) => s < b && e > a)).length;
+        const inGc = slow.filter(([a, b]) => duringGc(a, b)).length;
         if (values.trace) {
-          const traced = cell.phases.map((p, k) => ({ ...p, wall: cell.wall[k], gpu: cell.gpu[k], gc: gcs.some(([s, e]) => s < cell.spans[k][1] && e > cell.spans[k][0]) }));
+          const traced = cell.phases.map((p, k) => ({ ...p, wall: cell.wall[k], gpu: cell.gpu[k], gc: duringGc(...cell.spans[k]) }));
           traces.push({ size, run: name, density: d, frames: traced });
           const med = Object.fromEntries(phaseNames.map((n) => [n, quantile(cell.phases.map((p) => p[n]), 0.5)])) as Phases;
           const slowOnes = traced.filter((f) => f.wall > 2 * p50);

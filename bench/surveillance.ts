@@ -22,7 +22,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { lastValueFrom, tap, toArray, type OperatorFunction } from 'rxjs';
+import { lastValueFrom, tap, toArray, type Observable, type OperatorFunction } from 'rxjs';
 import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { rng } from '../src/reference/images.js';
@@ -113,8 +113,9 @@ async function main(): Promise<void> {
   let colour: GPUBuffer[] = [];
   const colourBuffers = () =>
     colour.length ? colour : (colour = images.map((img, i) => grayBuffer(ctx, Uint8Array.from({ length: 4 * img.length }, (_, k) => (k % 4 === 3 ? 255 : Math.round(img[k >> 2] * [1, 0.9, 0.8][k % 4]))), `bench:rgba${i}`)));
-  const source = (inFlight: number, format: 'gray' | 'rgba') =>
-    fromGpuBuffers(ctx, (function* () { for (let i = 0; i < warmup + frames; i++) yield { buffer: (format === 'gray' ? buffers : colourBuffers())[i % distinct], width, height, format }; })(), { maxInFlight: inFlight });
+  /** Frames cycled from the GPU buffers while `more(i)` holds (by default the warm-up and the counted frames). */
+  const source = (inFlight: number, format: 'gray' | 'rgba', more = (i: number) => i < warmup + frames) =>
+    fromGpuBuffers(ctx, (function* () { for (let i = 0; more(i); i++) yield { buffer: (format === 'gray' ? buffers : colourBuffers())[i % distinct], width, height, format }; })(), { maxInFlight: inFlight });
   const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[], ('gray' | 'rgba')?][] = [
     ['background → morphology → features (one labeling)', () => [background(), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
     ['background(compensateLighting) → morphology → features', () => [background({ compensateLighting: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
@@ -132,16 +133,16 @@ async function main(): Promise<void> {
     // Uncounted, until the clock has risen (see the top); the colour frames made first, not inside that time.
     if (format === 'rgba') colourBuffers();
     const heatEnd = performance.now() + Number(values['heat-ms']);
-    const heat = fromGpuBuffers(ctx, (function* () { for (let i = 0; performance.now() < heatEnd; i++) yield { buffer: (format === 'gray' ? buffers : colourBuffers())[i % distinct], width, height, format }; })(), { maxInFlight: 4 });
-    await lastValueFrom(ops().reduce((s, op) => s.pipe(op), heat).pipe(readResults({ framesPerSubmit: 4 })), { defaultValue: null });
+    const through = (input: Observable<GpuFrame>) => ops().reduce((s, op) => s.pipe(op), input);
+    await lastValueFrom(through(source(4, format, () => performance.now() < heatEnd)).pipe(readResults({ framesPerSubmit: 4 })), { defaultValue: null });
     // Steady state: 4 in flight, 4 per submit; wall from the first counted result to the last.
     const at: number[] = [];
-    const steady = await lastValueFrom(ops().reduce((s, op) => s.pipe(op), source(4, format)).pipe(readResults({ framesPerSubmit: 4 }), tap(() => at.push(performance.now())), toArray()));
+    const steady = await lastValueFrom(through(source(4, format)).pipe(readResults({ framesPerSubmit: 4 }), tap(() => at.push(performance.now())), toArray()));
     const steadyWall = (at[at.length - 1] - at[warmup]) / (at.length - 1 - warmup);
     const counted = steady.slice(warmup);
     const total = median(counted.map((r) => gpuMs(r)));
     const oneStart = performance.now();
-    const one = await oneAtATime(ops().reduce((s, op) => s.pipe(op), source(1, format)), warmup);
+    const one = await oneAtATime(through(source(1, format)), warmup);
     const oneEnd = performance.now();
     await clock.settle(oneEnd);
     const blobs = median(counted.map((r) => r.features?.label.length ?? 0));
