@@ -9,6 +9,8 @@ export { fromPixels, type PixelImage, type FromPixelsOptions } from './nodes/sou
 export { fromGpuBuffers, type GpuImage, type FromGpuBuffersOptions } from './nodes/sources/fromGpuBuffers.js';
 export { fromCamera, type CameraOptions, type CameraStats, type CameraSource } from './nodes/sources/fromCamera.js';
 export { fromVideo, type FromVideoOptions } from './nodes/sources/fromVideo.js';
+export { videoHasColor } from './nodes/sources/videoHasColor.js';
+export type { VideoHasColorOptions } from './nodes/sources/colorTest.js';
 export { probeMp4, type VideoInfo } from './nodes/sources/probeMp4.js';
 export type { DisplayTransform } from './nodes/sources/displayTransform.js';
 export { threshold, type ThresholdOptions } from './nodes/threshold.js';

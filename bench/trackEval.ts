@@ -18,8 +18,8 @@
  * `--shadows off` runs the chain as `flowmark track --shadows off` (the baseline keeps MOG2's shadows; cached apart),
  * `--color` as `flowmark track --color` (RGBA decoded, the colour model; the baseline stays on gray).
  * `--scenes colour` renders the same situations in colour (each object a colour of its own, the scene tinted): the
- * chain then runs as `flowmark track` does by default on a colour video (the colour model: `videoHasColor` must say
- * so), `--gray` with the gray model, and the baseline's MOG2 takes the colour frames, as OpenCV users give it them.
+ * chain then runs as `flowmark track` does by default on a colour video (the colour model: `videoFileHasColor` must
+ * say so), `--gray` with the gray model, and the baseline's MOG2 takes the colour frames, as OpenCV users give it them.
  * The colour model is `flowmark track`'s, background({ color: 'shadows' }); `--color-mode full` runs OpenCV's colour
  * MOG2 (color: true) instead.
  */
@@ -32,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, seenTracks, track, type ComponentFeatures, type FrameResult, type TrackOptions } from '../index.js';
 import { blobChain, trackOptions } from '../cli/track.js';
-import { fromVideoFile, videoHasColor } from '../node.js';
+import { fromVideoFile, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
@@ -62,7 +62,7 @@ const shadows = values.shadows === 'on';
 if (values.scenes !== 'gray' && values.scenes !== 'colour') throw new Error(`--scenes must be gray or colour, got "${values.scenes}"`);
 if (values.color && values.gray) throw new Error('--color and --gray: give one');
 const colourScenes = values.scenes === 'colour';
-// The model `flowmark track` picks for these clips by default (videoHasColor, checked below), unless forced.
+// The model `flowmark track` picks for these clips by default (videoFileHasColor, checked below), unless forced.
 const colourModel = values.color || (colourScenes && !values.gray);
 const colourMode = values['color-mode'] === 'full' ? true : values['color-mode'] === 'shadows' ? 'shadows' : null;
 if (colourMode === null) throw new Error(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
         const raw = join(dir, `frames.${pixFmt}`);
         writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).map((f) => Buffer.from(f))));
         execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
-        if ((await videoHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
+        if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
         blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: 500, open: 3, close: 5, minArea, shadows, color: colourModel ? colourMode! : false }), toArray()));
         rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colourScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
         if (cached) {

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OperatorFunction } from 'rxjs';
 import { background, features, morphology, readResults, seenTracks, track, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type GpuFrame, type TrackOptions, type TrackResults } from '../index.js';
-import { videoHasColor } from '../node.js';
+import { videoFileHasColor } from '../node.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
 
 export interface TrackCommand {
@@ -149,7 +149,7 @@ export function runTrack(cmd: TrackCommand, log = console.log, warn = console.er
 async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log: (s: string) => void): Promise<void> {
   const name = outputStem(file);
   // A file the probe cannot read fails in the decode below, with its frames written and the decoder's message.
-  const color = cmd.color === 'auto' ? await videoHasColor(file).catch(() => false) : cmd.color;
+  const color = cmd.color === 'auto' ? await videoFileHasColor(file).catch(() => false) : cmd.color;
   let last: TrackResults | null = null;
   const ids = new Set<number>();
   const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), trackChain({ ...cmd, color: color ? 'shadows' : false }), (r) => {

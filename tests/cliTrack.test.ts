@@ -4,49 +4,17 @@
 // its pixels (colour for a colour video, gray for a gray one, --color / --gray); non-video inputs and bad options
 // refused with the usage.
 import { describe, expect, it, beforeAll } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lineCrossings, motScores, surveillanceScene, type MotBox } from '../src/reference/index.js';
+import { lineCrossings, type MotBox } from '../src/reference/index.js';
+import { makeTrackClips, scored, trackScenes } from './support/trackClips.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-track-'));
-const scene = surveillanceScene(5, { frames: 150, objects: 3, size: [40, 56], speed: [2.5, 3.5], pillars: 0, shadows: false, stopAndGo: 0, noise: 3 });
-
-// Objects darker than everything they pass, no cast shadows: on gray footage MOG2's shadow test (a darker copy of
-// the background at a ratio of 0.5–1) takes much of them for shadow; `--shadows off` is the knob for such scenes.
-const darkScene = surveillanceScene(5, { frames: 150, objects: 3, size: [40, 56], speed: [2.5, 3.5], pillars: 0, shadows: false, stopAndGo: 0, noise: 3, darkShare: 1 });
-
-/** Raw frames (ffmpeg's pix_fmt `format`) into DIR/<name>.mp4, H.264 crf 20 at 30 frames/s. */
-function encodeRaw(bytes: Buffer, format: 'gray' | 'rgb24', s: typeof scene, name: string) {
-  const raw = join(dir, `${name}.${format}`);
-  writeFileSync(raw, bytes);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', format, '-s', `${s.width}x${s.height}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', '20', '-pix_fmt', 'yuv420p', join(dir, `${name}.mp4`)]);
-}
-
-const encode = (s: typeof scene, name: string) => encodeRaw(Buffer.concat(s.frames.map((f) => Buffer.from(f))), 'gray', s, name);
-
-/**
- * The clip in colour: the scene warm (R 1.1, G 1, B 0.85 of its gray), the objects dark blue (0.8, 1, 2.2 of theirs)
- * over their truth boxes. Cast shadows stay the scene's colour darkened; the objects' luma is a darker copy of
- * the scene's in places, their colour is not.
- */
-function encodeColour(s: typeof scene, name: string) {
-  const { width: W, height: H } = s;
-  const rgb = Buffer.alloc(W * H * 3 * s.frames.length);
-  s.frames.forEach((frame, t) => {
-    const boxes = s.truth.filter((b) => b.frame === t);
-    for (let p = 0; p < W * H; p++) {
-      const [x, y] = [p % W, Math.floor(p / W)];
-      const k = boxes.some((b) => x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1) ? [0.8, 1, 2.2] : [1.1, 1, 0.85];
-      for (let c = 0; c < 3; c++) rgb[(t * W * H + p) * 3 + c] = Math.max(0, Math.min(255, Math.round(frame[p] * k[c])));
-    }
-  });
-  encodeRaw(rgb, 'rgb24', s, name);
-}
-const colourScene = surveillanceScene(6, { frames: 150, objects: 3, size: [40, 56], speed: [2.5, 3.5], pillars: 0, shadows: true, stopAndGo: 0, noise: 3, darkShare: 1 });
+const { walk: scene, dark: darkScene, colour: colourScene } = trackScenes;
 
 function readRows(file: string): MotBox[] {
   const text = readFileSync(file, 'utf8').trim();
@@ -62,17 +30,13 @@ function readRows(file: string): MotBox[] {
       });
 }
 
-const scored = (s: typeof scene, hyp: MotBox[]) => motScores(s.truth.map((t): MotBox => ({ ...t, ignore: t.visible < 0.4 })), hyp);
-
 function run(args: string[]) {
   return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 180_000 });
 }
 
 beforeAll(() => {
   expect(existsSync(cli), 'build first: npm run build').toBe(true);
-  encode(scene, 'walk');
-  encode(darkScene, 'dark');
-  encodeColour(colourScene, 'colour');
+  makeTrackClips(dir, ['walk', 'dark', 'colour']);
 });
 
 describe('flowmark track', () => {

@@ -2,10 +2,11 @@
  * Browser example: tracking over a shipped fixed-camera clip (examples/data/street.mp4). The clip is decoded with
  * WebCodecs and analysed on WebGPU (background → morphology → features), tracked on the CPU with a counting line,
  * then played in a <video> with each frame's boxes, ids and trails drawn over it (frame by frame, from the video's
- * own media time). Built and served by `npm run example:browser` (scripts/serve-example.mjs). Public entry point only.
+ * own media time). The model's pixels as `flowmark track` picks them: colour for a colour clip (`videoHasColor`;
+ * `background({ color: 'shadows' })` tells dark objects from shadows by their colour), gray for a gray one. Built and served by `npm run example:browser` (scripts/serve-example.mjs). Public entry point only.
  */
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, features, fromVideo, morphology, readResults, track, type FrameResult } from 'flowmark';
+import { GpuContext, background, features, fromVideo, morphology, probeMp4, readResults, track, videoHasColor, type FrameResult } from 'flowmark';
 
 const status = document.getElementById('status')!;
 const countsText = document.getElementById('counts')!;
@@ -43,21 +44,27 @@ function draw(results: FrameResult[], n: number, width: number, height: number):
   return boxes;
 }
 
-async function run(): Promise<{ frames: number; tracks: number; forward: number; backward: number; drawn: (n: number) => number }> {
-  const bytes = await (await fetch('./street.mp4')).arrayBuffer();
+async function run(): Promise<{ frames: number; tracks: number; forward: number; backward: number; model: string; drawn: (n: number) => number }> {
+  // Any MP4 the browser decodes: ?clip=URL (served from this page's origin) instead of the shipped one.
+  const clip = new URLSearchParams(location.search).get('clip') ?? './street.mp4';
+  if (clip !== './street.mp4') video.src = clip;
+  const bytes = await (await fetch(clip)).arrayBuffer();
+  // fromVideo's frames are RGBA on the GPU either way: colour costs only the colour model's GPU time.
+  const color = await videoHasColor(bytes);
+  const model = color ? 'colour' : 'gray';
+  // The size as frames arrive (turned as displayed): the counting line runs down the middle.
+  const { width, height } = probeMp4(bytes, clip);
   const ctx = await GpuContext.create({ label: 'example-track' });
-  let width = 0;
-  let height = 0;
   let results: FrameResult[];
   try {
     results = await lastValueFrom(
-      fromVideo(ctx, bytes, { onInfo: (i) => ([width, height] = [i.width, i.height]) }).pipe(
-        background({ history: 500, learningRate: 1 / 500 }),
+      fromVideo(ctx, bytes).pipe(
+        background({ history: 500, learningRate: 1 / 500, color: color && 'shadows' }),
         morphology({ open: 3, close: 5 }),
         features({ minArea: 100 }),
         readResults({ framesPerSubmit: 4 }),
-        // The clip is 320×240: the line runs down its middle, forward from left to right.
-        track({ lines: [{ id: 'middle', a: [160, 239], b: [160, 0] }] }),
+        // Forward: from the line's left to its right, seen going from a to b (here bottom to top: left to right).
+        track({ lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }] }),
         toArray(),
       ),
     );
@@ -68,7 +75,7 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   canvas.height = height;
   const counts = results.at(-1)!.tracks!.counts.middle;
   const ids = new Set(results.flatMap((r) => r.tracks!.tracks.filter((t) => t.state === 'confirmed').map((t) => t.id)));
-  status.textContent = `${results.length} frames analysed, ${ids.size} tracks`;
+  status.textContent = `${results.length} frames analysed (${model} model), ${ids.size} tracks`;
   countsText.textContent = `line: ${counts.forward} crossed left to right, ${counts.backward} right to left`;
   // Draw each shown frame's tracks, keyed by the frame the video is showing.
   const fps = 30;
@@ -78,7 +85,7 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   };
   if ('requestVideoFrameCallback' in video) video.requestVideoFrameCallback(onFrame);
   video.play().catch(() => (status.textContent += ' (press play)'));
-  return { frames: results.length, tracks: ids.size, forward: counts.forward, backward: counts.backward, drawn: (n) => draw(results, n, width, height) };
+  return { frames: results.length, tracks: ids.size, forward: counts.forward, backward: counts.backward, model, drawn: (n) => draw(results, n, width, height) };
 }
 
 (globalThis as unknown as { flowmarkTrack: ReturnType<typeof run> }).flowmarkTrack = run().catch((e) => {

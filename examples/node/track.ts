@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, background, features, morphology, readResults, reference, seenTracks, track, type FrameResult } from 'flowmark';
-import { fromVideoFile, probeVideo, videoHasColor } from 'flowmark/node';
+import { fromVideoFile, probeVideo, videoFileHasColor } from 'flowmark/node';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     const { width, height, codec, frames } = await probeVideo(file);
     // Colour footage: the foreground found on gray, shadows told from dark objects by their colour ('shadows', as
     // flowmark track does); gray footage as gray, a byte a pixel.
-    const color = await videoHasColor(file);
+    const color = await videoFileHasColor(file);
     console.log(`${file}: ${width}x${height} ${codec}, ${frames} frames, ${color ? 'colour' : 'gray'}`);
     const start = performance.now();
     const results: FrameResult[] = await lastValueFrom(

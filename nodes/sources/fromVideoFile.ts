@@ -36,7 +36,7 @@ export interface FromVideoFileOptions {
   onInfo?: (info: VideoInfo) => void;
 }
 
-/** What a source says when the ffmpeg executable is missing (videoHasColor says it too). */
+/** What a source says when the ffmpeg executable is missing (videoFileHasColor says it too). */
 export const noFfmpeg = 'ffmpeg was not found; install it (Debian: apt-get install ffmpeg; `npm test` does)';
 
 export async function probeVideo(path: string): Promise<VideoInfo> {

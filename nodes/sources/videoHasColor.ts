@@ -1,60 +1,50 @@
 /**
- * Whether a video file shows colour (Node, `flowmark/node`): its first frames decoded small by ffmpeg, and true
- * where enough of their pixels have channels that differ. A gray video stored as YUV (every H.264 file: the chroma
- * planes flat) reads false, colour footage true. What to decode for a model that can use colour, such as
- * `background({ color: true })`, which on gray frames would cost four bytes a pixel for nothing (`flowmark track`
- * picks its model with this).
+ * Whether a video shows colour (browser; in Node, `videoFileHasColor` from `flowmark/node`): an MP4 (URL, Blob or
+ * ArrayBuffer, as `fromVideo` takes) whose first frames, decoded with WebCodecs and drawn small on a canvas, have
+ * enough pixels whose channels differ (colorTest.ts: the same test, so a clip reads the same in both). A gray video
+ * stored as YUV reads false, colour footage true. `fromVideo`'s frames are RGBA on the GPU either way; what this
+ * decides is whether a model that can use colour is worth its GPU time, as `flowmark track` picks its model.
  *
  * @example
- * const rgba = await videoHasColor('street.mp4');
- * fromVideoFile(ctx, 'street.mp4', { format: rgba ? 'rgba' : 'gray' }).pipe(background({ color: rgba }), …)
+ * const bytes = await (await fetch('/street.mp4')).arrayBuffer();
+ * const color = await videoHasColor(bytes);
+ * fromVideo(ctx, bytes).pipe(background({ color: color && 'shadows' }), …)
  *
- * Errors: `InvalidOptionError` for bad options (thrown at once); `DecodeError` where ffmpeg cannot decode the file
- * or is missing.
+ * Errors: `InvalidOptionError` for bad options, or when called in Node (thrown at once); `DecodeError` as
+ * `fromVideo` reports it (a download that fails, not an MP4, no video track, a codec the browser cannot decode), or
+ * no frame decoded.
  */
-import { execFile } from 'node:child_process';
-import { DecodeError, InvalidOptionError } from '../../src/errors.js';
-import { noFfmpeg } from './fromVideoFile.js';
+import { DecodeError } from '../../src/errors.js';
+import { colorSampleWidth, colorTest, colouredPixels, type VideoHasColorOptions } from './colorTest.js';
+import { decodeVideoFrames, refuseNode } from './decodeVideoFrames.js';
 
-export interface VideoHasColorOptions {
-  /** Frames looked at from the start (default 10): a scene fading in from black is not taken for gray. */
-  frames?: number;
-  /** Channel spread (largest minus smallest of R, G, B, 0–255) from which a pixel is coloured (default 12). */
-  spread?: number;
-  /** Share of the pixels looked at that must be coloured (default 0.01). */
-  share?: number;
-  /** The ffmpeg executable (default `ffmpeg` on the PATH). */
-  ffmpeg?: string;
-}
-
-/** Width frames are scaled down to: colour is a property of areas, not of single pixels. */
-const sampleWidth = 160;
-
-export function videoHasColor(path: string, options: VideoHasColorOptions = {}): Promise<boolean> {
-  const { frames = 10, spread = 12, share = 0.01, ffmpeg = 'ffmpeg' } = options;
-  if (!Number.isInteger(frames) || frames < 1) throw new InvalidOptionError(`videoHasColor: frames must be an integer ≥ 1, got ${frames}`);
-  if (!(spread >= 0 && spread <= 255)) throw new InvalidOptionError(`videoHasColor: spread must be 0..255, got ${spread}`);
-  if (!(share >= 0 && share <= 1)) throw new InvalidOptionError(`videoHasColor: share must be 0..1, got ${share}`);
-  const args = ['-v', 'error', '-nostdin', '-i', path, '-map', '0:v:0', '-frames:v', String(frames)];
-  args.push('-vf', `scale='min(${sampleWidth},iw)':-2`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-');
-  return new Promise((resolve, reject) => {
-    execFile(ffmpeg, args, { encoding: 'buffer', maxBuffer: 1 << 26 }, (error, stdout, stderr) => {
-      if (error) {
-        const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-        const why = missing ? noFfmpeg : `ffmpeg could not decode it: ${stderr.toString().trim() || error.message}`;
-        reject(new DecodeError(`${path}: ${why}`, path, { cause: error }));
-        return;
+export function videoHasColor(source: string | Blob | ArrayBuffer, options: VideoHasColorOptions = {}): Promise<boolean> {
+  refuseNode('videoHasColor', 'videoFileHasColor');
+  const { frames, spread, share } = colorTest('videoHasColor', options);
+  return (async () => {
+    let canvas: OffscreenCanvasRenderingContext2D | null = null;
+    let coloured = 0;
+    let pixels = 0;
+    let seen = 0;
+    // Leaving the loop after the frames wanted closes the decoder and whatever it still holds.
+    for await (const frame of decodeVideoFrames(source, {}, async () => undefined, () => undefined)) {
+      try {
+        const w = Math.min(colorSampleWidth, frame.displayWidth);
+        const h = Math.max(1, Math.round((frame.displayHeight * w) / frame.displayWidth));
+        if (!canvas || canvas.canvas.width !== w || canvas.canvas.height !== h) {
+          canvas = new OffscreenCanvas(w, h).getContext('2d', { willReadFrequently: true });
+          if (!canvas) throw new DecodeError('videoHasColor: this browser has no 2D OffscreenCanvas to scale frames on', 'video');
+        }
+        // Drawn scaled down (the browser filters it): as ffmpeg's scale does for videoFileHasColor.
+        canvas.drawImage(frame, 0, 0, w, h);
+        coloured += colouredPixels(canvas.getImageData(0, 0, w, h).data, 4, spread);
+        pixels += w * h;
+      } finally {
+        frame.close();
       }
-      if (stdout.length < 3) {
-        reject(new DecodeError(`${path}: no frame decoded`, path));
-        return;
-      }
-      let coloured = 0;
-      for (let i = 0; i + 2 < stdout.length; i += 3) {
-        const [r, g, b] = [stdout[i], stdout[i + 1], stdout[i + 2]];
-        if (Math.max(r, g, b) - Math.min(r, g, b) > spread) coloured++;
-      }
-      resolve(coloured > share * (stdout.length / 3));
-    });
-  });
+      if (++seen === frames) break;
+    }
+    if (seen === 0) throw new DecodeError(`${typeof source === 'string' ? source : 'video'}: no frame decoded`, typeof source === 'string' ? source : 'video');
+    return coloured > share * pixels;
+  })();
 }

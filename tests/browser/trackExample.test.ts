@@ -1,28 +1,50 @@
 // The browser tracking example in headless Chromium: it decodes the shipped street clip with WebCodecs, tracks its
 // objects on WebGPU + CPU as the Node example does, counts the middle line as the clip's truth says objects cross
-// it (within one each way), and draws boxes over the frames.
+// it (within one each way), and draws boxes over the frames; its model is gray, as the clip is. Given a colour clip
+// (`?clip=`), it models colour and counts that clip's line.
 import { expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumSession } from '../support/chromiumSession.js';
+import { makeTrackClips, trackScenes } from '../support/trackClips.js';
 import { lineCrossings } from '../../src/reference/motMetrics.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
 
-const session = chromiumSession(async () => ({ files: await exampleFiles() }));
+const session = chromiumSession(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-example-'));
+  makeTrackClips(dir, ['colour']);
+  return { files: { ...(await exampleFiles()), '/colour.mp4': { body: readFileSync(join(dir, 'colour.mp4')), type: 'video/mp4' } } };
+});
 
-it('the browser tracking example tracks the street clip, counts its line and draws the tracks', async () => {
+type Shown = { frames: number; tracks: number; forward: number; backward: number; model: string; drawn: number[]; status: string | null; counts: string | null };
+
+/** Opens the example (on `query`'s clip) and waits for its analysis; what it reports and draws. */
+async function open(query = ''): Promise<Shown> {
   const page = await session.browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${session.url}/track.html`);
+  await page.goto(`${session.url}/track.html${query}`);
   await page.waitForFunction(() => 'flowmarkTrack' in globalThis);
   const result = await page.evaluate(async () => {
-    const r = await (globalThis as unknown as { flowmarkTrack: Promise<{ frames: number; tracks: number; forward: number; backward: number; drawn: (n: number) => number }> }).flowmarkTrack;
-    return { frames: r.frames, tracks: r.tracks, forward: r.forward, backward: r.backward, drawn: [60, 150, 240].map((n) => r.drawn(n)) };
+    const r = await (globalThis as unknown as { flowmarkTrack: Promise<{ frames: number; tracks: number; forward: number; backward: number; model: string; drawn: (n: number) => number }> }).flowmarkTrack;
+    return { frames: r.frames, tracks: r.tracks, forward: r.forward, backward: r.backward, model: r.model, drawn: [0.2, 0.5, 0.8].map((at) => r.drawn(Math.floor(at * r.frames))) };
   }, undefined);
   expect(errors).toEqual([]);
+  const shown = { ...result, status: await page.textContent('#status'), counts: await page.textContent('#counts') };
+  if (process.env.FLOWMARK_SCREENSHOT) await page.screenshot({ path: process.env.FLOWMARK_SCREENSHOT.replace(/(\.png)?$/, `${query ? '-colour' : ''}.png`), fullPage: true });
+  await page.close();
+  return shown;
+}
+
+it('the browser tracking example tracks the street clip, counts its line and draws the tracks', async () => {
+  const result = await open();
   expect(result.frames).toBe(300);
+  // The street clip is gray (videoHasColor): the gray model, as `flowmark track` picks for it.
+  expect(result.model).toBe('gray');
+  expect(result.status).toMatch(/300 frames analysed \(gray model\)/);
   // The truth: eight objects, and the crossings of the middle line by their centres.
   const truth = JSON.parse(readFileSync(fileURLToPath(new URL('../../examples/data/street.json', import.meta.url)), 'utf8')).truth as number[][];
   const boxes = truth.map(([frame, id, x0, y0, x1, y1]) => ({ frame, id, x0, y0, x1, y1 }));
@@ -31,6 +53,18 @@ it('the browser tracking example tracks the street clip, counts its line and dra
   expect(Math.abs(result.backward - want.backward), `backward ${result.backward} vs ${want.backward}`).toBeLessThanOrEqual(2);
   expect(result.tracks).toBeGreaterThanOrEqual(new Set(boxes.map((b) => b.id)).size);
   for (const n of result.drawn) expect(n).toBeGreaterThan(0);
-  expect(await page.textContent('#counts')).toMatch(/line: \d+ crossed left to right, \d+ right to left/);
-  if (process.env.FLOWMARK_SCREENSHOT) await page.screenshot({ path: process.env.FLOWMARK_SCREENSHOT, fullPage: true });
+  expect(result.counts).toMatch(/line: \d+ crossed left to right, \d+ right to left/);
+});
+
+it('models a colour clip in colour (?clip=) and counts its line', async () => {
+  const result = await open('?clip=/colour.mp4');
+  expect(result.frames).toBe(150);
+  expect(result.model).toBe('colour');
+  expect(result.status).toMatch(/150 frames analysed \(colour model\)/);
+  const s = trackScenes.colour;
+  const want = lineCrossings(s.truth, s.width / 2);
+  expect(want.forward + want.backward).toBeGreaterThan(0);
+  expect(Math.abs(result.forward - want.forward), `forward ${result.forward} vs ${want.forward}`).toBeLessThanOrEqual(1);
+  expect(Math.abs(result.backward - want.backward), `backward ${result.backward} vs ${want.backward}`).toBeLessThanOrEqual(1);
+  for (const n of result.drawn) expect(n).toBeGreaterThan(0);
 });

@@ -1,0 +1,48 @@
+// Runs in headless Chromium (see videoHasColor.test.ts): videoHasColor over served clips, and a served tracking
+// clip through fromVideo → background (the model videoHasColor picks, or gray) → morphology → features → track, as
+// `flowmark track` runs it in Node (cli/track.ts blobChain, trackOptions), its tracks as a benchmark reads them.
+import { lastValueFrom, toArray } from 'rxjs';
+import { GpuContext, background, features, fromVideo, morphology, probeMp4, readResults, seenTracks, track, videoHasColor } from '../../index.js';
+
+type Outcome = { value: boolean } | { error: { name: string; message: string } };
+
+async function outcome(run: () => Promise<boolean>): Promise<Outcome> {
+  try {
+    return { value: await run() };
+  } catch (e) {
+    return { error: { name: (e as Error).name, message: (e as Error).message } };
+  }
+}
+
+/** videoHasColor's answer for each clip and options, or its error (a bad option must throw before any promise). */
+async function colorAnswers(cases: { url: string; options: object }[]): Promise<Outcome[]> {
+  const out: Outcome[] = [];
+  for (const c of cases) out.push(await outcome(() => videoHasColor(c.url, c.options)));
+  return out;
+}
+(globalThis as unknown as { colorAnswers: typeof colorAnswers }).colorAnswers = colorAnswers;
+
+async function trackClip({ url, model }: { url: string; model: 'auto' | 'gray' }) {
+  const bytes = await (await fetch(url)).arrayBuffer();
+  const color = model === 'auto' && (await videoHasColor(bytes));
+  const { width, height } = probeMp4(bytes, url);
+  const ctx = await GpuContext.create({ label: 'track-clip' });
+  try {
+    const results = await lastValueFrom(
+      fromVideo(ctx, bytes).pipe(
+        background({ history: 500, learningRate: 1 / 500, compensateLighting: true, color: color && 'shadows' }),
+        morphology({ open: 3, close: 5 }),
+        features({ minArea: 150, maxResults: 4096 }),
+        readResults({ framesPerSubmit: 4 }),
+        track({ lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], trailLength: 0 }),
+        toArray(),
+      ),
+    );
+    const rows = results.flatMap((r) => seenTracks(r).map(({ id, box: [x0, y0, x1, y1] }) => ({ frame: r.seq, id, x0, y0, x1, y1 })));
+    await new Promise((r) => setTimeout(r, 50));
+    return { color, rows, counts: results.at(-1)!.tracks!.counts.middle, inUseAfter: ctx.pool.stats().inUse };
+  } finally {
+    ctx.destroy();
+  }
+}
+(globalThis as unknown as { trackClip: typeof trackClip }).trackClip = trackClip;
