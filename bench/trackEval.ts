@@ -13,7 +13,7 @@
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
- * minutes on a CPU-emulated GPU): empty DIR after changing the chain up to the blobs (cli/track.ts blobChain), whose
+ * minutes on a CPU-emulated GPU): empty DIR after changing the chain up to the blobs (cli/trackChain.ts blobChain), whose
  * output the cache holds. `--tracker` merges settings into the tracker's (e.g. '{"gate":2}') to try them;
  * `--shadows off` runs the chain as `flowmark track --shadows off` (the baseline keeps MOG2's shadows; cached apart),
  * `--color` as `flowmark track --color` (RGBA decoded, the colour model; the baseline stays on gray).
@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, seenTracks, track, type ComponentFeatures, type FrameResult, type TrackOptions } from '../index.js';
-import { blobChain, trackOptions } from '../cli/track.js';
+import { blobChain, trackOptions } from '../cli/trackChain.js';
 import { fromVideoFile, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';

@@ -6,9 +6,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { OperatorFunction } from 'rxjs';
-import { background, features, morphology, readResults, seenTracks, track, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type GpuFrame, type TrackOptions, type TrackResults } from '../index.js';
+import { seenTracks, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type TrackResults } from '../index.js';
 import { videoFileHasColor } from '../node.js';
+import { trackChain } from './trackChain.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
 
 export interface TrackCommand {
@@ -101,38 +101,6 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     varThreshold,
     color: values.color === true ? true : values.gray === true ? false : 'auto',
   };
-}
-
-/**
- * The chain `flowmark track` runs on each video (bench/trackEval.ts runs it too). The background model learns at
- * 1/history from the second frame on: OpenCV's default starts faster (1/(2·frame) until 2·frame reaches the
- * history), which takes in the insides of slow, plain objects in the first seconds of any clip and splits them into
- * fragments (BENCHMARKS.md); the price is that an object already in the first frame leaves a ghost for about
- * 0.1·history frames. Lighting is compensated: a camera's exposure or the light changing over the whole scene
- * would otherwise be foreground everywhere (a brighter step) until the model learns it.
- */
-export function trackChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea' | 'lines' | 'maxUnseen'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>> & { color?: boolean | 'shadows' }): OperatorFunction<GpuFrame, FrameResult> {
-  return (frames) => frames.pipe(blobChain(cmd), track(trackOptions(cmd)));
-}
-
-/**
- * trackChain up to the blobs read back (bench/trackEval.ts keeps them to run the tracker alone again). `shadows`
- * (default true), `varThreshold` (default MOG2's, 16) and `color` (default false: RGBA frames are modelled as their
- * gray; `flowmark track` gives 'shadows' for colour videos) go to the background model.
- */
-export function blobChain(cmd: Pick<TrackCommand, 'history' | 'open' | 'close' | 'minArea'> & Partial<Pick<TrackCommand, 'shadows' | 'varThreshold'>> & { color?: boolean | 'shadows' }): OperatorFunction<GpuFrame, FrameResult> {
-  return (frames) =>
-    frames.pipe(
-      background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
-      morphology({ open: cmd.open, close: cmd.close }),
-      features({ minArea: cmd.minArea, maxResults: 4096 }),
-      readResults({ framesPerSubmit: 4 }),
-    );
-}
-
-/** trackChain's tracker. No trails: the CLI writes boxes and counts, and a trail is copied into every frame's result. */
-export function trackOptions(cmd: Pick<TrackCommand, 'lines' | 'maxUnseen'>): TrackOptions {
-  return { lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: 0 };
 }
 
 /** MOTChallenge rows of the tracks a frame's result reports as seen (`seenTracks`). */

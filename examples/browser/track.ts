@@ -3,7 +3,8 @@
  * WebCodecs and analysed on WebGPU (background → morphology → features), tracked on the CPU with a counting line,
  * then played in a <video> with each frame's boxes, ids and trails drawn over it (frame by frame, from the video's
  * own media time). The model's pixels as `flowmark track` picks them: colour for a colour clip (`videoHasColor`;
- * `background({ color: 'shadows' })` tells dark objects from shadows by their colour), gray for a gray one. Built and served by `npm run example:browser` (scripts/serve-example.mjs). Public entry point only.
+ * `background({ color: 'shadows' })` tells dark objects from shadows by their colour), gray for a gray one. Built
+ * and served by `npm run example:browser` (scripts/serve-example.mjs). Public entry point only.
  */
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, background, features, fromVideo, morphology, probeMp4, readResults, track, videoHasColor, type FrameResult } from 'flowmark';

@@ -22,7 +22,7 @@ export function videoHasColor(source: string | Blob | ArrayBuffer, options: Vide
   refuseNode('videoHasColor', 'videoFileHasColor');
   const { frames, spread, share } = colorTest('videoHasColor', options);
   return (async () => {
-    let canvas: OffscreenCanvasRenderingContext2D | null = null;
+    let g: OffscreenCanvasRenderingContext2D | null = null;
     let coloured = 0;
     let pixels = 0;
     let seen = 0;
@@ -31,13 +31,13 @@ export function videoHasColor(source: string | Blob | ArrayBuffer, options: Vide
       try {
         const w = Math.min(colorSampleWidth, frame.displayWidth);
         const h = Math.max(1, Math.round((frame.displayHeight * w) / frame.displayWidth));
-        if (!canvas || canvas.canvas.width !== w || canvas.canvas.height !== h) {
-          canvas = new OffscreenCanvas(w, h).getContext('2d', { willReadFrequently: true });
-          if (!canvas) throw new DecodeError('videoHasColor: this browser has no 2D OffscreenCanvas to scale frames on', 'video');
+        if (!g || g.canvas.width !== w || g.canvas.height !== h) {
+          g = new OffscreenCanvas(w, h).getContext('2d', { willReadFrequently: true });
+          if (!g) throw new DecodeError('videoHasColor: this browser has no 2D OffscreenCanvas to scale frames on', 'video');
         }
         // Drawn scaled down (the browser filters it): as ffmpeg's scale does for videoFileHasColor.
-        canvas.drawImage(frame, 0, 0, w, h);
-        coloured += colouredPixels(canvas.getImageData(0, 0, w, h).data, 4, spread);
+        g.drawImage(frame, 0, 0, w, h);
+        coloured += colouredPixels(g.getImageData(0, 0, w, h).data, 4, spread);
         pixels += w * h;
       } finally {
         frame.close();

@@ -1,8 +1,10 @@
 // Runs in headless Chromium (see videoHasColor.test.ts): videoHasColor over served clips, and a served tracking
-// clip through fromVideo → background (the model videoHasColor picks, or gray) → morphology → features → track, as
-// `flowmark track` runs it in Node (cli/track.ts blobChain, trackOptions), its tracks as a benchmark reads them.
+// clip through fromVideo and the chain `flowmark track` runs in Node (cli/trackChain.ts, its defaults, --min-area
+// 150 as tests/cliTrack.test.ts gives it) with the model videoHasColor picks, or gray; its tracks as a benchmark reads
+// them.
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, features, fromVideo, morphology, probeMp4, readResults, seenTracks, track, videoHasColor } from '../../index.js';
+import { GpuContext, fromVideo, probeMp4, seenTracks, videoHasColor } from '../../index.js';
+import { trackChain } from '../../cli/trackChain.js';
 
 type Outcome = { value: boolean } | { error: { name: string; message: string } };
 
@@ -30,11 +32,7 @@ async function trackClip({ url, model }: { url: string; model: 'auto' | 'gray' }
   try {
     const results = await lastValueFrom(
       fromVideo(ctx, bytes).pipe(
-        background({ history: 500, learningRate: 1 / 500, compensateLighting: true, color: color && 'shadows' }),
-        morphology({ open: 3, close: 5 }),
-        features({ minArea: 150, maxResults: 4096 }),
-        readResults({ framesPerSubmit: 4 }),
-        track({ lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], trailLength: 0 }),
+        trackChain({ history: 500, open: 3, close: 5, minArea: 150, maxUnseen: 2, lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], color: color && 'shadows' }),
         toArray(),
       ),
     );

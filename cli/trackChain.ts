@@ -1,0 +1,55 @@
+/**
+ * The chain `flowmark track` runs (cli/track.ts), in a module of its own that imports no Node module, so that
+ * bench/trackEval.ts and the Chromium tests (tests/browser/colour.ts) run the same chain in Node and in a browser.
+ */
+import type { OperatorFunction } from 'rxjs';
+import { background, features, morphology, readResults, track, type CountingLine, type FrameResult, type GpuFrame, type TrackOptions } from '../index.js';
+
+/** What the blob chain takes of `flowmark track`'s command (TrackCommand); `color` as `background()` takes it. */
+export interface BlobSettings {
+  history: number;
+  open: number;
+  close: number;
+  minArea: number;
+  shadows?: boolean;
+  varThreshold?: number;
+  color?: boolean | 'shadows';
+}
+
+/** What the tracker takes of the command. */
+export interface TrackerChoice {
+  lines: CountingLine[];
+  maxUnseen: number;
+}
+
+/**
+ * The chain `flowmark track` runs on each video (bench/trackEval.ts runs it too). The background model learns at
+ * 1/history from the second frame on: OpenCV's default starts faster (1/(2·frame) until 2·frame reaches the
+ * history), which takes in the insides of slow, plain objects in the first seconds of any clip and splits them into
+ * fragments (BENCHMARKS.md); the price is that an object already in the first frame leaves a ghost for about
+ * 0.1·history frames. Lighting is compensated: a camera's exposure or the light changing over the whole scene
+ * would otherwise be foreground everywhere (a brighter step) until the model learns it.
+ */
+export function trackChain(cmd: BlobSettings & TrackerChoice): OperatorFunction<GpuFrame, FrameResult> {
+  return (frames) => frames.pipe(blobChain(cmd), track(trackOptions(cmd)));
+}
+
+/**
+ * trackChain up to the blobs read back (bench/trackEval.ts keeps them to run the tracker alone again). `shadows`
+ * (default true), `varThreshold` (default MOG2's, 16) and `color` (default false: RGBA frames are modelled as their
+ * gray; `flowmark track` gives 'shadows' for colour videos) go to the background model.
+ */
+export function blobChain(cmd: BlobSettings): OperatorFunction<GpuFrame, FrameResult> {
+  return (frames) =>
+    frames.pipe(
+      background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
+      morphology({ open: cmd.open, close: cmd.close }),
+      features({ minArea: cmd.minArea, maxResults: 4096 }),
+      readResults({ framesPerSubmit: 4 }),
+    );
+}
+
+/** trackChain's tracker. No trails: the CLI writes boxes and counts, and a trail is copied into every frame's result. */
+export function trackOptions(cmd: TrackerChoice): TrackOptions {
+  return { lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: 0 };
+}
