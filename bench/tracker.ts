@@ -3,16 +3,21 @@
  * its edges, their boxes as the blobs of each frame (overlapping boxes left apart: the worst case for matching), with
  * lines and a zone; the median and p99 of `Tracker.update` per frame.
  *
- *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000] [--trail 60]
+ *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000] [--warmup 200] [--trail 60]
  *
+ * The first `--warmup` frames of each row (V8 compiling the tracker, the tracks being born) are not counted.
  * `--trail` is the tracks' `trailLength` (the default's 60; 0 keeps none, as `flowmark track` runs it).
  */
 import { parseArgs } from 'node:util';
 import { Tracker, trackerSettings, type Box } from '../index.js';
 import { rng } from '../src/reference/images.js';
 
-const { values } = parseArgs({ options: { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, trail: { type: 'string', default: '60' } } });
+const { values } = parseArgs({ options: { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' } } });
 const frames = Number(values.frames);
+const warmup = Number(values.warmup);
+if (!Number.isInteger(warmup) || !Number.isInteger(frames) || warmup < 0 || frames <= warmup) {
+  throw new Error(`--frames must be an integer above --warmup (a non-negative integer), got ${values.frames} and ${values.warmup}`);
+}
 const [W, H] = [1920, 1080];
 
 function scene(n: number): Box[][] {
@@ -32,7 +37,7 @@ function scene(n: number): Box[][] {
   });
 }
 
-console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, trailLength ${values.trail}`);
+console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, the first ${warmup} not counted, trailLength ${values.trail}`);
 console.log('\n| blobs | median µs/frame | p99 µs/frame | tracks alive (mean) | ids made |');
 console.log('|---|---|---|---|---|');
 for (const n of (values.blobs as string).split(',').map(Number)) {
@@ -48,6 +53,6 @@ for (const n of (values.blobs as string).split(',').map(Number)) {
     alive += r.tracks.length;
     for (const k of r.tracks) maxId = Math.max(maxId, k.id);
   });
-  const sorted = times.slice(200).sort((a, b) => a - b);
+  const sorted = times.slice(warmup).sort((a, b) => a - b);
   console.log(`| ${n} | ${sorted[sorted.length >> 1].toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} | ${(alive / frames).toFixed(1)} | ${maxId} |`);
 }

@@ -1,0 +1,131 @@
+// The benchmark programs BENCHMARKS.md quotes run from a fresh build, at small sizes, and print whole tables: each
+// row has every column, the figures are numbers, the references run beside flowmark, and what two runs of one
+// image must agree on agrees. Times are not judged here (this machine emulates the GPU); the programs are, so that
+// a user can rerun the commands in BENCHMARKS.md. The long ones (video throughput, the evaluations, pass costs)
+// are left to their own tests or to the device.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+function bench(name: string, args: string[]): string {
+  const program = fileURLToPath(new URL(`../dist/bench/${name}.js`, import.meta.url));
+  const r = spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', timeout: 240_000 });
+  expect(r.status, `${name}: ${r.stderr}`).toBe(0);
+  return r.stdout;
+}
+
+interface Table {
+  header: string[];
+  rows: string[][];
+}
+
+/** The markdown tables of a program's output, in order; a row with a cell count other than its header's fails. */
+function tables(out: string): Table[] {
+  const found: Table[] = [];
+  const lines = out.split('\n');
+  const cells = (line: string) => line.trim().slice(1, -1).split('|').map((c) => c.trim());
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!lines[i].startsWith('|') || !/^\|(---\|)+$/.test(lines[i + 1].trim())) continue;
+    const header = cells(lines[i]);
+    const rows: string[][] = [];
+    for (i += 2; i < lines.length && lines[i].startsWith('|'); i++) {
+      const row = cells(lines[i]);
+      expect(row, lines[i]).toHaveLength(header.length);
+      rows.push(row);
+    }
+    found.push({ header, rows });
+  }
+  return found;
+}
+
+/** The column of a table by its header (the header's first cell that starts with `name`). */
+function column(t: Table, name: string): string[] {
+  const at = t.header.findIndex((h) => h.replace(/\*/g, '').startsWith(name));
+  expect(at, `${name} in ${t.header.join(' | ')}`).toBeGreaterThanOrEqual(0);
+  return t.rows.map((r) => r[at]);
+}
+
+/** A cell's leading number (bold and a trailing note in parentheses allowed). */
+function num(cell: string): number {
+  const m = /^\**(-?[\d.]+)/.exec(cell);
+  expect(m, `a number: "${cell}"`).not.toBeNull();
+  return Number(m![1]);
+}
+
+const positive = (cells: string[]) => cells.forEach((c) => expect(num(c), c).toBeGreaterThan(0));
+/** Times that may print as 0.0 at these sizes (the CPU reference of a 64×64 image). */
+const measured = (cells: string[]) => cells.forEach((c) => expect(num(c), c).toBeGreaterThanOrEqual(0));
+
+describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
+  it('latency: every run × density cell, the two labelings of an image counting the same components', () => {
+    const [cells, means] = tables(bench('latency', ['--sizes', '96x64', '--frames', '10', '--warmup', '2']));
+    const runs = ['shibata', 'c2fl', 'threshold → c2fl → features', 'threshold → features (one labeling)'];
+    expect(cells.rows).toHaveLength(runs.length * 11);
+    positive(column(cells, 'wall p50 ms'));
+    positive(column(cells, 'GPU ms'));
+    const components = (run: string) => cells.rows.filter((r) => r[0] === run).map((r) => r[2]);
+    expect(components('shibata')).toEqual(components('c2fl'));
+    expect(components('c2fl')).toEqual(components('threshold → c2fl → features'));
+    expect(column(means, 'run')).toEqual(runs);
+    positive(column(means, 'wall p50 ms'));
+  });
+
+  it('labeling: six algorithms per density beside the CPU reference', () => {
+    const [perDensity, wall] = tables(bench('labeling', ['--size', '64', '--reps', '2', '--granularities', '4', '--hd', 'no']));
+    expect(perDensity.rows.filter((r) => /^\d/.test(r[0]))).toHaveLength(11);
+    for (const algorithm of ['shibata', 'union-find', 'buf', 'ha4', 'c2fl', 'tiles']) positive(column(perDensity, algorithm).slice(0, 12));
+    measured(column(perDensity, 'CPU ref').slice(0, 12));
+    positive(wall.rows[0].slice(1));
+  });
+
+  it('features: one labeling beside labels + features and the naive kernel, at three granularities', () => {
+    const found = tables(bench('features', ['--size', '64', '--reps', '2', '--repeat', '1']));
+    expect(found.length).toBeGreaterThanOrEqual(3);
+    for (const t of found.slice(0, 3)) {
+      expect(t.rows).toHaveLength(12);
+      positive(column(t, 'labels + features, one labeling'));
+      positive(column(t, 'naive per-pixel'));
+    }
+  });
+
+  it('decode and tracker: host-only tables', () => {
+    const [decode] = tables(bench('decode', ['--counts', '64,1024', '--reps', '20']));
+    expect(column(decode, 'components')).toEqual(['64', '1024']);
+    positive(column(decode, 'decode µs'));
+    const [tracker] = tables(bench('tracker', ['--blobs', '10,50', '--frames', '60', '--warmup', '20']));
+    expect(column(tracker, 'blobs')).toEqual(['10', '50']);
+    positive(column(tracker, 'median µs/frame'));
+    // Objects bounce inside the frame: about one track each, every object given an id.
+    column(tracker, 'tracks alive').forEach((c, i) => expect(num(c) / [10, 50][i]).toBeGreaterThan(0.8));
+    column(tracker, 'ids made').forEach((c, i) => expect(num(c)).toBeGreaterThanOrEqual([10, 50][i]));
+  });
+
+  it('dots, markers and AR: the chains with their accuracy, markers beside OpenCV', () => {
+    const [dots] = tables(bench('dots', ['--size', '160x120', '--dots', '10', '--frames', '5', '--warmup', '2']));
+    const [found, of] = column(dots, 'round blobs found')[0].split('/').map(Number);
+    expect(found).toBe(of);
+    expect(num(column(dots, 'centre RMSE px')[0])).toBeLessThan(0.2);
+
+    const out = bench('markers', ['--size', '320x240', '--markers', '2', '--frames', '5', '--warmup', '2']);
+    expect(out).toMatch(/same IDs in 5 of 5 scenes/);
+    const [gpu, wall] = tables(out);
+    positive(column(gpu, 'whole chain'));
+    expect(column(wall, 'detector').filter((d) => d.startsWith('OpenCV'))).toHaveLength(2);
+    expect(column(wall, 'markers found')).toEqual(['10/10', '10/10', '10/10']);
+
+    const ar = bench('ar', ['--size', '160x120', '--markers', '2', '--frames', '5', '--warmup', '2']);
+    const rows = ar.split('\n').filter((l) => /^markers \+ pose/.test(l));
+    expect(rows).toHaveLength(2);
+    for (const r of rows) expect(Number(r.trim().split(/\s+/).at(-1))).toBeGreaterThan(0);
+  });
+
+  it('surveillance: five chains, many streams and OpenCV MOG2 in the same run', () => {
+    const out = bench('surveillance', ['--size', '160x120', '--frames', '5', '--warmup', '2', '--streams', '2', '--stream-size', '160x120', '--heat-ms', '100', '--opencv-repeat', '1']);
+    const [chains] = tables(out);
+    expect(chains.rows).toHaveLength(5);
+    positive(column(chains, 'GPU total ms'));
+    positive(column(chains, 'one at a time wall p50 ms'));
+    expect(out).toMatch(/2 streams of 160×120 on one context .*: [\d.]+ frames\/s in all/);
+    expect(out).toMatch(/OpenCV [\d.]+ on the CPU .* MOG2 [\d.]+, .* total [\d.]+/);
+  });
+});
