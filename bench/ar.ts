@@ -47,7 +47,7 @@ function countMapping(): void {
 }
 
 async function main(): Promise<void> {
-  const ctx = await GpuContext.create({ label: 'bench-ar', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench-ar', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   countMapping();
   const dict = markerDictionary('DICT_4X4_50');
   const ids = Array.from({ length: Number(values.markers) }, (_, i) => i);

@@ -45,7 +45,7 @@ function placementError(calibrated: CameraModel, truth: CameraModel): number {
 }
 
 async function main(): Promise<void> {
-  const ctx = await GpuContext.create({ label: 'bench-calibrate', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench-calibrate', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`calibration evaluation — ${new Date().toISOString()}, ${width}×${height}, a 6 × 4 grid board of 4 cm markers, 0.45–0.6 m, tilt 20–40°, blur σ 0.7, noise σ 3`);
   console.log('\n| lens | views | calibrated by | RMS error px | fx error % | fy error % | principal point error px | k1 error | corners placed, worst px |');
   console.log('|---|---|---|---|---|---|---|---|---|');

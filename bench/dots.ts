@@ -31,7 +31,7 @@ const f3 = (x: number) => x.toFixed(3);
 
 async function main(): Promise<void> {
   const scenes = [0, 1, 2, 3].map((i) => dotScene(600 + i, width, height, cols, rows));
-  const ctx = await GpuContext.create({ label: 'bench-dots', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench-dots', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const images = (n: number) => Array.from({ length: n }, (_, i) => ({ width, height, format: 'gray' as const, data: scenes[i % scenes.length].data }));
   const chain = [threshold({ level: 90 }), label({ algorithm: 'c2fl' }), features({ minArea: 12, dropBorder: true, maxResults: 1024 }), dots()] as const;
   const { results, wall } = await oneAtATime(chain.reduce((st, op) => st.pipe(op), fromPixels(ctx, images(warmup + frames), { maxInFlight: 1 })), warmup);

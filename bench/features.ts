@@ -82,7 +82,7 @@ async function measure(ctx: GpuContext, buffer: GPUBuffer, method: 'runs' | 'per
 }
 
 async function main(): Promise<void> {
-  const ctx = await GpuContext.create({ label: 'bench-features', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench-features', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`flowmark features benchmark — ${new Date().toISOString()}`);
   console.log(`device: ${ctx.adapterName}; ${size}×${size}, ${connectivity}-connectivity, labels by ${algorithm}; kernels repeated ${repeat}× per frame, median of ${reps} frames`);
   const buffer = ctx.device.createBuffer({ label: 'bench:image', size: Math.ceil((size * size) / 4) * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });

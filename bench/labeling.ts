@@ -203,7 +203,7 @@ async function sweep(ctx: GpuContext, w: number, h: number, grans: number[], row
 }
 
 async function main(): Promise<void> {
-  const ctx = await GpuContext.create({ label: 'bench', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`flowmark labeling benchmark — ${new Date().toISOString()}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
   console.log(`${connectivity}-connectivity; shibata passes ${passes}; ${reps} frames per cell; ${inFlight} frames in flight, ${values['per-submit']} per submit; source ${values.source}; labeling kernels repeated ${values.repeat}× per frame${values.split ? '; one pass per kernel (--split)' : ''}; timestamps ${ctx.features.timestamps ? 'on' : 'OFF'}`);

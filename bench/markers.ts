@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     markerScene(9000 + i, { width, height, markerSize: dict.markerSize, bits: (id) => dict.bits(id), ids: Array.from({ length: count }, (_, k) => (i * 7 + k * 3) % dict.count).filter((id) => dict.correctable(id) >= 0), side: (values.side as string).split(',').map(Number) as [number, number], maxTilt: 50, blur: (i % 3) * Number(values.blur), noise: 2 + (i % 4), clutter: 10 }),
   );
   const images = (n: number) => Array.from({ length: n }, (_, i) => ({ width, height, format: 'gray' as const, data: scenes[i % distinct].gray }));
-  const ctx = await GpuContext.create({ label: 'bench-markers', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench-markers', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`markers benchmark — ${new Date().toISOString()}, ${ctx.adapterName}, ${width}×${height}, ${count} markers per frame (${dict.name}), ${frames} frames after ${warmup} warm-up`);
   const op = markers({ dictionary: dict });
 

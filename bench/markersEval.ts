@@ -132,7 +132,7 @@ const q = (xs: number[], p: number) => {
 
 /** The GPU operator over the whole set; ms per frame from the stream's wall time. */
 async function gpuMarkers(frames: Frame[]): Promise<{ markers: Detection[]; ms: number }[]> {
-  const ctx = await GpuContext.create({ label: 'bench-markers', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench-markers', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   try {
     const images = frames.map((f) => ({ width, height, format: 'gray' as const, data: f.gray }));
     const op = markers({ dictionary: dict, windows });

@@ -25,7 +25,7 @@ fn nothing() { }
 `;
 
 async function main(): Promise<void> {
-  const ctx = await GpuContext.create({ label: 'passes', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'passes', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const { device } = ctx;
   if (!ctx.features.timestamps) throw new Error('needs timestamp-query');
   const n = 4 << 20;

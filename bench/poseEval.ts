@@ -173,7 +173,7 @@ function opencvAruco(scenes: MarkerScene[]): { opencv: string; results: { SUBPIX
 async function main(): Promise<void> {
   const seed = Number(values.seed);
   const set = makeSet(Number(values.frames), seed);
-  const ctx = await GpuContext.create({ label: 'bench-pose', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench-pose', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const detect = (scenes: MarkerScene[]) =>
     lastValueFrom(fromPixels(ctx, scenes.map((s) => ({ width, height, format: 'gray' as const, data: s.gray }))).pipe(markers({ dictionary: dict }), readResults(), toArray()));
   const ours = await detect(set.map((s) => s.scene));

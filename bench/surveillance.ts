@@ -101,7 +101,7 @@ async function manyStreams(ctx: GpuContext, n: number): Promise<void> {
 
 async function main(): Promise<void> {
   const images = scene(distinct);
-  const ctx = await GpuContext.create({ label: 'bench-surveillance', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench-surveillance', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`flowmark surveillance benchmark — ${new Date().toISOString()}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
   console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted`);

@@ -112,7 +112,7 @@ const f2 = (x: number) => x.toFixed(3);
 const row = (s: MotScores) => `${f2(s.mota)} | ${f2(s.idf1)} | ${s.idSwitches}`;
 
 async function main(): Promise<void> {
-  const ctx = await GpuContext.create({ label: 'bench-track-eval', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'bench-track-eval', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
   console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip, H.264 crf ${values.crf}`);

@@ -19,7 +19,7 @@ import { randomBlocks, zigzagSpiral } from '../src/reference/images.js';
 const { values } = parseArgs({ options: { dawn: { type: 'string', multiple: true, default: [] } } });
 
 async function main(): Promise<number> {
-  const ctx = await GpuContext.create({ label: 'verify', dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
+  const ctx = await GpuContext.create({ label: 'verify', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`device: ${ctx.adapterName}; subgroups ${ctx.features.subgroups}; timestamps ${ctx.features.timestamps}`);
   const corpus = [
     ...labelCorpus(),

@@ -123,7 +123,7 @@ export function progressBar(name: string, total: () => number): ((done: number) 
  */
 export async function runOverInputs(files: string[], outDir: string, each: (ctx: GpuContext, file: string) => Promise<void>, warn: (s: string) => void): Promise<number> {
   await makeOutDir(outDir);
-  const ctx = await GpuContext.create({ label: 'flowmark-cli' });
+  const ctx = await GpuContext.create({ label: 'flowmark-cli', profile: true });
   let failed = 0;
   try {
     for (const file of files) {

@@ -17,12 +17,17 @@ export interface GpuContextOptions {
   powerPreference?: GPUPowerPreference;
   /** Dawn flags in Node, e.g. `backend=vulkan`. Default: timestamp quantization off. */
   dawnFlags?: readonly string[];
-  /** Request `timestamp-query` when the adapter has it (default true). */
+  /**
+   * Time every pass with timestamp queries written by the passes themselves (`FrameResult.timings`), when the device
+   * has `timestamp-query` (default false). Timing costs the host 0.05–0.11 ms of a 720p frame one at a time on the
+   * H100 (writing, resolving and reading the timestamps; BENCHMARKS.md), so a camera's chain runs untimed unless asked.
+   */
   profile?: boolean;
   label?: string;
 }
 
 export interface GpuFeatures {
+  /** Passes are timed: `profile: true` was asked and the device has `timestamp-query`. */
   timestamps: boolean;
   subgroups: boolean;
 }
@@ -56,14 +61,14 @@ export class GpuContext {
   #held: GPUCommandBuffer[] = [];
   #onFlushed: (() => void)[] = [];
 
-  private constructor(device: GPUDevice, info: { label: string; adapterName: string; fallback: boolean; owns: boolean; node: boolean }) {
+  private constructor(device: GPUDevice, info: { label: string; adapterName: string; fallback: boolean; owns: boolean; node: boolean; profile: boolean }) {
     this.device = device;
     this.label = info.label;
     this.adapterName = info.adapterName;
     this.isFallbackAdapter = info.fallback;
     this.#ownsDevice = info.owns;
     this.#node = info.node;
-    this.features = { timestamps: device.features.has('timestamp-query'), subgroups: device.features.has('subgroups') };
+    this.features = { timestamps: info.profile && device.features.has('timestamp-query'), subgroups: device.features.has('subgroups') };
     const l = device.limits;
     this.limits = {
       maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
@@ -94,7 +99,7 @@ export class GpuContext {
   static async create(options: GpuContextOptions = {}): Promise<GpuContext> {
     const label = options.label ?? 'flowmark';
     if (options.device) {
-      return new GpuContext(options.device, { label, adapterName: 'external', fallback: false, owns: false, node: false });
+      return new GpuContext(options.device, { label, adapterName: 'external', fallback: false, owns: false, node: false, profile: options.profile === true });
     }
     const { gpu, node } = options.gpu
       ? { gpu: options.gpu, node: false }
@@ -108,7 +113,7 @@ export class GpuContext {
         );
       }
       const wanted: GPUFeatureName[] = [];
-      if (options.profile !== false && adapter.features.has('timestamp-query')) wanted.push('timestamp-query');
+      if (options.profile === true && adapter.features.has('timestamp-query')) wanted.push('timestamp-query');
       if (adapter.features.has('subgroups')) wanted.push('subgroups' as GPUFeatureName);
       const a = adapter.limits;
       const device = await adapter.requestDevice({
@@ -126,7 +131,7 @@ export class GpuContext {
       const info = adapter.info;
       const adapterName = [info?.vendor, info?.architecture, info?.device, info?.description].filter(Boolean).join(' ') || 'unknown';
       const fallback = !!(info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter;
-      return new GpuContext(device, { label, adapterName, fallback, owns: true, node });
+      return new GpuContext(device, { label, adapterName, fallback, owns: true, node, profile: options.profile === true });
     } catch (e) {
       releaseGpu(node);
       throw e;

@@ -23,7 +23,8 @@ import { gray, testContext } from './support/gpu.js';
 
 let ctx: GpuContext;
 beforeAll(async () => {
-  ctx = await testContext();
+  // Timed: the profiler's slots are part of what a frame holds (the cancellation test below counts them).
+  ctx = await testContext({ profile: true });
 });
 afterAll(() => ctx?.destroy());
 

@@ -17,7 +17,7 @@ async function run(): Promise<{ objects: number; components: number }> {
   const g = canvas.getContext('2d')!;
   g.drawImage(bitmap, 0, 0);
   const pixels = g.getImageData(0, 0, bitmap.width, bitmap.height);
-  const ctx = await GpuContext.create({ label: 'example' });
+  const ctx = await GpuContext.create({ label: 'example', profile: true });
   try {
     const result = await lastValueFrom(
       fromPixels(ctx, [{ width: pixels.width, height: pixels.height, format: 'rgba', data: pixels.data }]).pipe(

@@ -40,7 +40,7 @@ function draw(found: DetectedMarker[], width: number, height: number): void {
 }
 
 async function run(): Promise<void> {
-  const ctx = await GpuContext.create({ label: 'markers-example' });
+  const ctx = await GpuContext.create({ label: 'markers-example', profile: true });
   const constraints = { video: { width: 640, height: 480 } };
   // The picture shown; the GPU gets its own frames from fromCamera.
   video.srcObject = await navigator.mediaDevices.getUserMedia(constraints);

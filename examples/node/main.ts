@@ -15,7 +15,7 @@ import type { Observable } from 'rxjs';
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const files = args.length ? args : [fileURLToPath(new URL('../../../examples/data/sample.mp4', import.meta.url))];
-  const ctx = await GpuContext.create({ label: 'flowmark-main' });
+  const ctx = await GpuContext.create({ label: 'flowmark-main', profile: true });
   console.log(`flowmark main job on ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: software)' : ''}`);
   for (const file of files) {
     const source: Observable<GpuFrame> = file.toLowerCase().endsWith('.png') ? fromPng(ctx, [file]) : fromVideoFile(ctx, file, { onInfo: (i) => console.log(`${file}: ${i.width}x${i.height} ${i.codec}, ${i.frames} frames, ${i.fps.toFixed(1)} frames/s`) });

@@ -20,7 +20,7 @@ interface Truth {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { dictionary: { type: 'string' } } });
   const files = positionals.length ? positionals : [fileURLToPath(new URL('../../../examples/data/markers.mp4', import.meta.url))];
-  const ctx = await GpuContext.create({ label: 'flowmark-markers' });
+  const ctx = await GpuContext.create({ label: 'flowmark-markers', profile: true });
   console.log(`flowmark markers on ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: software)' : ''}`);
   for (const file of files) {
     const truthFile = file.replace(/\.[^.]+$/, '.json');

@@ -132,14 +132,25 @@ describe('label', () => {
     expect(() => label({ ha4Segments: 'votes' as 'bits' })).toThrow(/ha4Segments/);
   });
 
-  it("'auto' runs the algorithm the benchmark chose", async () => {
+  it("'auto' runs the algorithm the benchmark chose, timed by its pass name on a timed context", async () => {
     const c = corpus[40];
-    const [r] = await run(ctx, [gray(c.width, c.height, c.data)], threshold(), label({ algorithm: 'auto', readLabels: true }), map((f) => {
-      expect(f.labeling?.algorithm).toBe(autoAlgorithm());
-      return f;
-    }));
-    expect(firstDiff(r.labels!, labelCpu(c.data, c.width, c.height, 8).labels)).toBe(-1);
-    expect(r.timings.some((t) => t.name === `label:${autoAlgorithm()}`)).toBe(true);
+    const timed = await testContext({ profile: true });
+    try {
+      const [r] = await run(timed, [gray(c.width, c.height, c.data)], threshold(), label({ algorithm: 'auto', readLabels: true }), map((f) => {
+        expect(f.labeling?.algorithm).toBe(autoAlgorithm());
+        return f;
+      }));
+      expect(firstDiff(r.labels!, labelCpu(c.data, c.width, c.height, 8).labels)).toBe(-1);
+      expect(timed.features.timestamps).toBe(true);
+      expect(r.timings.some((t) => t.name === `label:${autoAlgorithm()}`)).toBe(true);
+    } finally {
+      timed.destroy();
+    }
+    // Untimed by default: no timestamps asked for, none reported, the same labels.
+    const [u] = await run(ctx, [gray(c.width, c.height, c.data)], threshold(), label({ algorithm: 'auto', readLabels: true }));
+    expect(ctx.features.timestamps).toBe(false);
+    expect(u.timings).toEqual([]);
+    expect(firstDiff(u.labels!, labelCpu(c.data, c.width, c.height, 8).labels)).toBe(-1);
   });
 
   it('errors the stream with InvalidFrameError for a frame without a mask', async () => {

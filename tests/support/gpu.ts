@@ -2,9 +2,10 @@
 import { lastValueFrom, map, toArray, type OperatorFunction } from 'rxjs';
 import { GpuContext, fromPixels, readResults, withRead, type FrameResult, type GpuFrame, type PixelImage } from '../../index.js';
 
-export async function testContext(): Promise<GpuContext> {
+/** A context as users get it by default (untimed), or timed with `profile: true` (`FrameResult.timings`). */
+export async function testContext(options: { profile?: boolean } = {}): Promise<GpuContext> {
   try {
-    return await GpuContext.create({ label: 'test' });
+    return await GpuContext.create({ label: 'test', ...options });
   } catch (e) {
     throw new Error(`GPU tests need a WebGPU adapter; run \`npm test\`, which installs Mesa lavapipe. Cause: ${(e as Error).message}`);
   }
