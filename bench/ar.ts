@@ -10,7 +10,6 @@
  *
  *   node dist/bench/ar.js [--size 1280x720] [--markers 10] [--frames 200] [--warmup 30] [--dawn backend=vulkan]
  */
-import { parseArgs } from 'node:util';
 import { lastValueFrom, tap, toArray } from 'rxjs';
 import { BoxGeometry, Mesh, Scene } from 'three';
 import { MeshBasicNodeMaterial } from 'three/webgpu';
@@ -19,16 +18,15 @@ import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer } from 
 import { defaultDawnFlags } from '../src/gpu.js';
 import { markerScene } from '../src/reference/index.js';
 import { gpuMs, quantile, runMain } from './timing.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    size: { type: 'string', default: '1280x720' },
-    markers: { type: 'string', default: '10' },
-    frames: { type: 'string', default: '200' },
-    warmup: { type: 'string', default: '30' },
-    dawn: { type: 'string', multiple: true, default: [] },
-  },
-});
+const { values } = benchArgs(import.meta.url, {
+  size: { type: 'string', default: '1280x720' },
+  markers: { type: 'string', default: '10' },
+  frames: { type: 'string', default: '200' },
+  warmup: { type: 'string', default: '30' },
+  dawn: { type: 'string', multiple: true, default: [] },
+}, ['markers', 'frames', 'warmup']);
 const [width, height] = (values.size as string).split('x').map(Number);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);

@@ -12,14 +12,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, boardViews, calibrateCamera, cameraModel, fromPixels, gridBoard, markerDictionary, markers, projectPoints, readResults, rotationFromVector, type CameraModel } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { boardPhotos } from '../src/reference/index.js';
 import { runMain } from './timing.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({ options: { dawn: { type: 'string', multiple: true, default: [] } } });
+const { values } = benchArgs(import.meta.url, { dawn: { type: 'string', multiple: true, default: [] } });
 const [width, height] = [640, 480];
 const dict = markerDictionary('DICT_4X4_50');
 const board = gridBoard({ name: 'print', columns: 6, rows: 4, markerSize: 0.04, separation: 0.01 });

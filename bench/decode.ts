@@ -5,11 +5,11 @@
  *
  *   node dist/bench/decode.js [--counts 64,1024,4096] [--reps 2000]
  */
-import { parseArgs } from 'node:util';
 import { decodeFeatures, record } from '../nodes/features/results.js';
 import { rng } from '../src/reference/images.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({ options: { counts: { type: 'string', default: '64,1024,4096' }, reps: { type: 'string', default: '2000' } } });
+const { values } = benchArgs(import.meta.url, { counts: { type: 'string', default: '64,1024,4096' }, reps: { type: 'string', default: '2000' } }, ['counts', 'reps']);
 const reps = Number(values.reps);
 
 /** A results buffer as compactParts writes it: n components in no particular order, plausible sums. */

@@ -6,21 +6,19 @@
  *
  *   node dist/bench/dots.js [--size 1280x720] [--dots 200] [--frames 200] [--warmup 20] [--dawn backend=vulkan]
  */
-import { parseArgs } from 'node:util';
 import { GpuContext, dots, features, fromPixels, label, threshold } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { dotScene } from '../src/reference/index.js';
 import { oneAtATime, runMain } from './timing.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    size: { type: 'string', default: '1280x720' },
-    dots: { type: 'string', default: '200' },
-    frames: { type: 'string', default: '200' },
-    warmup: { type: 'string', default: '20' },
-    dawn: { type: 'string', multiple: true, default: [] },
-  },
-});
+const { values } = benchArgs(import.meta.url, {
+  size: { type: 'string', default: '1280x720' },
+  dots: { type: 'string', default: '200' },
+  frames: { type: 'string', default: '200' },
+  warmup: { type: 'string', default: '20' },
+  dawn: { type: 'string', multiple: true, default: [] },
+}, ['dots', 'frames', 'warmup']);
 const [width, height] = (values.size as string).split('x').map(Number);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);

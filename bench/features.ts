@@ -9,7 +9,6 @@
  *
  *   node dist/bench/features.js [--size 2048] [--reps 10] [--repeat 10] [--algorithm c2fl] [--split] [--dawn backend=vulkan]
  */
-import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromGpuBuffers, readResults, threshold, type LabelAlgorithm } from '../index.js';
 import { labelWith } from '../nodes/label.js';
@@ -17,20 +16,19 @@ import { featuresWith } from '../nodes/features.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { randomBlocks } from '../src/reference/images.js';
 import { gpuMs, runMain } from './timing.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    size: { type: 'string', default: '2048' },
-    reps: { type: 'string', default: '10' },
-    repeat: { type: 'string', default: '10' },
-    algorithm: { type: 'string', default: 'c2fl' },
-    connectivity: { type: 'string', default: '8' },
-    granularities: { type: 'string', default: '1,4,16' },
-    split: { type: 'boolean', default: false },
-    'warmup-ms': { type: 'string', default: '3000' },
-    dawn: { type: 'string', multiple: true, default: [] },
-  },
-});
+const { values } = benchArgs(import.meta.url, {
+  size: { type: 'string', default: '2048' },
+  reps: { type: 'string', default: '10' },
+  repeat: { type: 'string', default: '10' },
+  algorithm: { type: 'string', default: 'c2fl' },
+  connectivity: { type: 'string', default: '8' },
+  granularities: { type: 'string', default: '1,4,16' },
+  split: { type: 'boolean', default: false },
+  'warmup-ms': { type: 'string', default: '3000' },
+  dawn: { type: 'string', multiple: true, default: [] },
+}, ['size', 'reps', 'repeat', 'connectivity', 'granularities', 'warmup-ms']);
 const size = Number(values.size);
 const reps = Number(values.reps);
 const repeat = Number(values.repeat);

@@ -13,7 +13,6 @@
  * `--per-submit 1 --in-flight 1` every frame starts on an idle GPU, as a live camera's would. `--repeat K`
  * records the labeling kernels K times per frame and reports GPU time per repetition: steady-state kernel time.
  */
-import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { GpuContext, fromGpuBuffers, fromPixels, labelAlgorithms, readResults, threshold, type FrameResult, type LabelAlgorithm, type PixelImage } from '../index.js';
 import { labelWith } from '../nodes/label.js';
@@ -21,28 +20,27 @@ import { defaultDawnFlags } from '../src/gpu.js';
 import { gpuMs, runMain } from './timing.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { randomBlocks } from '../src/reference/images.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    size: { type: 'string', default: '2048' },
-    reps: { type: 'string', default: '20' },
-    connectivity: { type: 'string', default: '8' },
-    passes: { type: 'string', default: 'until-converged' },
-    json: { type: 'string' },
-    dawn: { type: 'string', multiple: true, default: [] },
-    'cpu-reps': { type: 'string', default: '1' },
-    algorithms: { type: 'string', default: labelAlgorithms.join(',') },
-    'in-flight': { type: 'string', default: '8' },
-    'per-submit': { type: 'string', default: '8' },
-    source: { type: 'string', default: 'gpu' },
-    granularities: { type: 'string', default: '1,4,16' },
-    hd: { type: 'string', default: 'yes' },
-    'warmup-ms': { type: 'string', default: '3000' },
-    split: { type: 'boolean', default: false },
-    repeat: { type: 'string', default: '1' },
-    'ha4-segments': { type: 'string' },
-  },
-});
+const { values } = benchArgs(import.meta.url, {
+  size: { type: 'string', default: '2048' },
+  reps: { type: 'string', default: '20' },
+  connectivity: { type: 'string', default: '8' },
+  passes: { type: 'string', default: 'until-converged' },
+  json: { type: 'string' },
+  dawn: { type: 'string', multiple: true, default: [] },
+  'cpu-reps': { type: 'string', default: '1' },
+  algorithms: { type: 'string', default: labelAlgorithms.join(',') },
+  'in-flight': { type: 'string', default: '8' },
+  'per-submit': { type: 'string', default: '8' },
+  source: { type: 'string', default: 'gpu' },
+  granularities: { type: 'string', default: '1,4,16' },
+  hd: { type: 'string', default: 'yes' },
+  'warmup-ms': { type: 'string', default: '3000' },
+  split: { type: 'boolean', default: false },
+  repeat: { type: 'string', default: '1' },
+  'ha4-segments': { type: 'string' },
+}, ['size', 'reps', 'connectivity', 'cpu-reps', 'in-flight', 'per-submit', 'granularities', 'warmup-ms', 'repeat']);
 
 const size = Number(values.size);
 const reps = Number(values.reps);

@@ -22,7 +22,6 @@
  * clock during the cell where `nvidia-smi` can tell (gpuClock.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { GpuContext, features, fromGpuBuffers, fromPixels, label, readResults, threshold, type FrameResult, type GpuFrame, type LabelAlgorithm, type PixelImage } from '../index.js';
 import { tap, type Observable, type OperatorFunction } from 'rxjs';
@@ -30,22 +29,21 @@ import { defaultDawnFlags } from '../src/gpu.js';
 import { randomBlocks } from '../src/reference/images.js';
 import { grayBuffer, quantile, runMain } from './timing.js';
 import { GpuClock } from './gpuClock.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    sizes: { type: 'string', default: '1280x720,2048x2048' },
-    algorithms: { type: 'string', default: 'shibata,c2fl' },
-    passes: { type: 'string', default: '8' },
-    frames: { type: 'string', default: '200' },
-    warmup: { type: 'string', default: '20' },
-    g: { type: 'string', default: '4' },
-    chains: { type: 'string', default: 'yes' },
-    source: { type: 'string', default: 'upload' },
-    profile: { type: 'string', default: 'yes' },
-    dawn: { type: 'string', multiple: true, default: [] },
-    trace: { type: 'string' },
-  },
-});
+const { values } = benchArgs(import.meta.url, {
+  sizes: { type: 'string', default: '1280x720,2048x2048' },
+  algorithms: { type: 'string', default: 'shibata,c2fl' },
+  passes: { type: 'string', default: '8' },
+  frames: { type: 'string', default: '200' },
+  warmup: { type: 'string', default: '20' },
+  g: { type: 'string', default: '4' },
+  chains: { type: 'string', default: 'yes' },
+  source: { type: 'string', default: 'upload' },
+  profile: { type: 'string', default: 'yes' },
+  dawn: { type: 'string', multiple: true, default: [] },
+  trace: { type: 'string' },
+}, ['frames', 'warmup', 'g']);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);
 const g = Number(values.g);

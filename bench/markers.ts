@@ -10,7 +10,6 @@
  *   node dist/bench/markers.js [--size 1280x720] [--markers 10] [--side 30,110] [--blur 0.5] [--frames 200] [--warmup 20]
  *                              [--dictionary DICT_4X4_50] [--python /usr/bin/python3] [--dawn backend=vulkan]
  */
-import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,21 +19,20 @@ import { GpuContext, fromPixels, markerDictionary, markers, readResults, type Fr
 import { defaultDawnFlags } from '../src/gpu.js';
 import { detectMarkersCpu, markerScene, type MarkerScene } from '../src/reference/index.js';
 import { oneAtATime, quantile, runMain } from './timing.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    size: { type: 'string', default: '1280x720' },
-    markers: { type: 'string', default: '10' },
-    // Marker sides in px, and the blur step: scene i is blurred by (i mod 3) × step px.
-    side: { type: 'string', default: '30,110' },
-    blur: { type: 'string', default: '0.5' },
-    frames: { type: 'string', default: '200' },
-    warmup: { type: 'string', default: '20' },
-    dictionary: { type: 'string', default: 'DICT_4X4_50' },
-    python: { type: 'string', default: '/usr/bin/python3' },
-    dawn: { type: 'string', multiple: true, default: [] },
-  },
-});
+const { values } = benchArgs(import.meta.url, {
+  size: { type: 'string', default: '1280x720' },
+  markers: { type: 'string', default: '10' },
+  // Marker sides in px, and the blur step: scene i is blurred by (i mod 3) × step px.
+  side: { type: 'string', default: '30,110' },
+  blur: { type: 'string', default: '0.5' },
+  frames: { type: 'string', default: '200' },
+  warmup: { type: 'string', default: '20' },
+  dictionary: { type: 'string', default: 'DICT_4X4_50' },
+  python: { type: 'string', default: '/usr/bin/python3' },
+  dawn: { type: 'string', multiple: true, default: [] },
+}, ['markers', 'side', 'blur', 'frames', 'warmup']);
 const [width, height] = (values.size as string).split('x').map(Number);
 const count = Number(values.markers);
 const frames = Number(values.frames);

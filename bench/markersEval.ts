@@ -12,7 +12,6 @@
  *
  * `--details` lists, for flowmark's detectors, every marker missed, wrong ID and false positive with its frame.
  */
-import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,19 +21,18 @@ import { GpuContext, fromPixels, markerDictionary, markers, readResults } from '
 import { defaultDawnFlags } from '../src/gpu.js';
 import { runMain } from './timing.js';
 import { centreOf, detectMarkersCpu, markerScene, rng, type MarkerScene, type Point } from '../src/reference/index.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    frames: { type: 'string', default: '240' },
-    dictionary: { type: 'string', default: 'DICT_4X4_50' },
-    seed: { type: 'string', default: '1' },
-    keep: { type: 'string' },
-    dawn: { type: 'string', multiple: true, default: [] },
-    detectors: { type: 'string', default: 'opencv,cpu,gpu' },
-    windows: { type: 'string', default: '31,9' },
-    details: { type: 'boolean', default: false },
-  },
-});
+const { values } = benchArgs(import.meta.url, {
+  frames: { type: 'string', default: '240' },
+  dictionary: { type: 'string', default: 'DICT_4X4_50' },
+  seed: { type: 'string', default: '1' },
+  keep: { type: 'string' },
+  dawn: { type: 'string', multiple: true, default: [] },
+  detectors: { type: 'string', default: 'opencv,cpu,gpu' },
+  windows: { type: 'string', default: '31,9' },
+  details: { type: 'boolean', default: false },
+}, ['frames', 'seed', 'windows']);
 const width = 640;
 const height = 480;
 const dict = markerDictionary(values.dictionary as string);

@@ -5,12 +5,12 @@
  *
  *   node dist/bench/passes.js [--dawn backend=vulkan]
  */
-import { parseArgs } from 'node:util';
 import { GpuContext } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { runMain, timePass } from './timing.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({ options: { dawn: { type: 'string', multiple: true, default: [] }, reps: { type: 'string', default: '50' } } });
+const { values } = benchArgs(import.meta.url, { dawn: { type: 'string', multiple: true, default: [] }, reps: { type: 'string', default: '50' } }, ['reps']);
 
 const code = /* wgsl */ `
 @group(0) @binding(0) var<storage, read> src: array<u32>;

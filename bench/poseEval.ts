@@ -17,14 +17,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { lastValueFrom, of, toArray } from 'rxjs';
 import { GpuContext, boardPose, cameraModel, fromPixels, gridBoard, mul3, ippeSquare, markerDictionary, markers, pose, projectPoints, readResults, rotationBetween, rotationFromVector, squareCorners, toNormalised, vectorFromRotation, type FrameResult, type Mat3 } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { boardScene, cornersAtPose, markerScene, rng, type MarkerScene } from '../src/reference/index.js';
 import { runMain } from './timing.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({ options: { frames: { type: 'string', default: '120' }, boards: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' }, dawn: { type: 'string', multiple: true, default: [] } } });
+const { values } = benchArgs(import.meta.url, { frames: { type: 'string', default: '120' }, boards: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' }, dawn: { type: 'string', multiple: true, default: [] } }, ['frames', 'boards', 'seed']);
 const [width, height] = [640, 480];
 const camera = cameraModel({ fx: 600, fy: 600, cx: 319.5, cy: 239.5 });
 const side = 0.05;

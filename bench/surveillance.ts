@@ -21,29 +21,27 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { lastValueFrom, tap, toArray, type Observable, type OperatorFunction } from 'rxjs';
 import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { rng } from '../src/reference/images.js';
 import { gpuMs, grayBuffer, oneAtATime, runMain } from './timing.js';
 import { GpuClock } from './gpuClock.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    size: { type: 'string', default: '1920x1080' },
-    frames: { type: 'string', default: '200' },
-    warmup: { type: 'string', default: '30' },
-    distinct: { type: 'string', default: '24' },
-    python: { type: 'string', default: '/usr/bin/python3' },
-    'opencv-repeat': { type: 'string', default: '2' },
-    streams: { type: 'string', default: '0' },
-    'stream-size': { type: 'string', default: '1280x720' },
-    dawn: { type: 'string', multiple: true, default: [] },
-    only: { type: 'string', default: '' },
-    'heat-ms': { type: 'string', default: '2000' },
-  },
-});
+const { values } = benchArgs(import.meta.url, {
+  size: { type: 'string', default: '1920x1080' },
+  frames: { type: 'string', default: '200' },
+  warmup: { type: 'string', default: '30' },
+  distinct: { type: 'string', default: '24' },
+  python: { type: 'string', default: '/usr/bin/python3' },
+  'opencv-repeat': { type: 'string', default: '2' },
+  streams: { type: 'string', default: '0' },
+  'stream-size': { type: 'string', default: '1280x720' },
+  dawn: { type: 'string', multiple: true, default: [] },
+  only: { type: 'string', default: '' },
+  'heat-ms': { type: 'string', default: '2000' },
+}, ['frames', 'warmup', 'distinct', 'opencv-repeat', 'streams', 'heat-ms']);
 const [width, height] = (values.size as string).split('x').map(Number);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);

@@ -28,7 +28,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, seenTracks, track, type ComponentFeatures, type FrameResult, type TrackOptions } from '../index.js';
 import { blobChain, trackOptions } from '../cli/trackChain.js';
@@ -37,35 +36,34 @@ import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
 import { runMain } from './timing.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    seed: { type: 'string', default: '1' },
-    frames: { type: 'string', default: '300' },
-    python: { type: 'string', default: '/usr/bin/python3' },
-    crf: { type: 'string', default: '23' },
-    only: { type: 'string' },
-    details: { type: 'boolean', default: false },
-    cache: { type: 'string' },
-    tracker: { type: 'string', default: '{}' },
-    shadows: { type: 'string', default: 'on' },
-    color: { type: 'boolean', default: false },
-    gray: { type: 'boolean', default: false },
-    scenes: { type: 'string', default: 'gray' },
-    'color-mode': { type: 'string', default: 'shadows' },
-    dawn: { type: 'string', multiple: true, default: [] },
-  },
-});
+const { values, refuse } = benchArgs(import.meta.url, {
+  seed: { type: 'string', default: '1' },
+  frames: { type: 'string', default: '300' },
+  python: { type: 'string', default: '/usr/bin/python3' },
+  crf: { type: 'string', default: '23' },
+  only: { type: 'string' },
+  details: { type: 'boolean', default: false },
+  cache: { type: 'string' },
+  tracker: { type: 'string', default: '{}' },
+  shadows: { type: 'string', default: 'on' },
+  color: { type: 'boolean', default: false },
+  gray: { type: 'boolean', default: false },
+  scenes: { type: 'string', default: 'gray' },
+  'color-mode': { type: 'string', default: 'shadows' },
+  dawn: { type: 'string', multiple: true, default: [] },
+}, ['seed', 'frames', 'crf']);
 const seed = Number(values.seed);
-if (values.shadows !== 'on' && values.shadows !== 'off') throw new Error(`--shadows must be on or off, got "${values.shadows}"`);
+if (values.shadows !== 'on' && values.shadows !== 'off') refuse(`--shadows must be on or off, got "${values.shadows}"`);
 const shadows = values.shadows === 'on';
-if (values.scenes !== 'gray' && values.scenes !== 'colour') throw new Error(`--scenes must be gray or colour, got "${values.scenes}"`);
-if (values.color && values.gray) throw new Error('--color and --gray: give one');
+if (values.scenes !== 'gray' && values.scenes !== 'colour') refuse(`--scenes must be gray or colour, got "${values.scenes}"`);
+if (values.color && values.gray) refuse('--color and --gray: give one');
 const colourScenes = values.scenes === 'colour';
 // The model `flowmark track` picks for these clips by default (videoFileHasColor, checked below), unless forced.
 const colourModel = values.color || (colourScenes && !values.gray);
 const colourMode = values['color-mode'] === 'full' ? true : values['color-mode'] === 'shadows' ? 'shadows' : null;
-if (colourMode === null) throw new Error(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
+if (colourMode === null) refuse(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
 const frames = Number(values.frames);
 
 const situations: [string, Partial<SurveillanceOptions>][] = [

@@ -8,15 +8,15 @@
  * The first `--warmup` frames of each row (V8 compiling the tracker, the tracks being born) are not counted.
  * `--trail` is the tracks' `trailLength` (the default's 60; 0 keeps none, as `flowmark track` runs it).
  */
-import { parseArgs } from 'node:util';
 import { Tracker, trackerSettings, type Box } from '../index.js';
 import { rng } from '../src/reference/images.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({ options: { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' } } });
+const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' } }, ['blobs', 'frames', 'warmup', 'trail']);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);
 if (!Number.isInteger(warmup) || !Number.isInteger(frames) || warmup < 0 || frames <= warmup) {
-  throw new Error(`--frames must be an integer above --warmup (a non-negative integer), got ${values.frames} and ${values.warmup}`);
+  refuse(`--frames must be an integer above --warmup (a non-negative integer), got ${values.frames} and ${values.warmup}`);
 }
 const [W, H] = [1920, 1080];
 

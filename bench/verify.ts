@@ -6,7 +6,6 @@
  *
  *   node dist/bench/verify.js [--dawn backend=vulkan]
  */
-import { parseArgs } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, type ComponentFeatures, type PixelImage } from '../index.js';
 import { featuresCpu } from '../src/reference/featuresCpu.js';
@@ -15,8 +14,9 @@ import { runMain } from './timing.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { labelCorpus } from '../src/reference/corpus.js';
 import { randomBlocks, zigzagSpiral } from '../src/reference/images.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({ options: { dawn: { type: 'string', multiple: true, default: [] } } });
+const { values } = benchArgs(import.meta.url, { dawn: { type: 'string', multiple: true, default: [] } });
 
 async function main(): Promise<number> {
   const ctx = await GpuContext.create({ label: 'verify', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });

@@ -7,7 +7,6 @@
  *
  *   node dist/bench/video.js [--seconds 4]
  */
-import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +16,9 @@ import { GpuContext, features, label, readResults, threshold } from '../index.js
 import { fromVideoFile } from '../node.js';
 import { launchChromium, pageFiles, serve } from '../tests/support/chromium.js';
 import { runMain } from './timing.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' } } });
+const { values } = benchArgs(import.meta.url, { seconds: { type: 'string', default: '4' } }, ['seconds']);
 
 async function main(): Promise<void> {
   const clip = join(mkdtempSync(join(tmpdir(), 'flowmark-bench-video-')), 'clip720.mp4');

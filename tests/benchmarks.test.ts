@@ -5,6 +5,7 @@
 // are left to their own tests or to the device.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 function bench(name: string, args: string[]): string {
@@ -127,5 +128,41 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     positive(column(chains, 'one at a time wall p50 ms'));
     expect(out).toMatch(/2 streams of 160×120 on one context .*: [\d.]+ frames\/s in all/);
     expect(out).toMatch(/OpenCV [\d.]+ on the CPU .* MOG2 [\d.]+, .* total [\d.]+/);
+  });
+});
+
+describe('benchmark command lines', () => {
+  // Every program in bench/ that a user runs (args.ts and the helpers are not programs), found in the build.
+  const programs = readdirSync(fileURLToPath(new URL('../dist/bench/', import.meta.url)))
+    .filter((f) => f.endsWith('.js') && !['args.js', 'timing.js', 'gpuClock.js', 'videoPage.js'].includes(f))
+    .map((f) => f.replace(/\.js$/, ''));
+
+  it('finds the programs', () => expect(programs.length).toBeGreaterThanOrEqual(16));
+
+  it.each(programs)('%s: --help prints its usage, a bad option or number is one line and exit 2', (name) => {
+    const program = fileURLToPath(new URL(`../dist/bench/${name}.js`, import.meta.url));
+    const run = (...args: string[]) => spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', timeout: 60_000 });
+    const help = run('--help');
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain(`node dist/bench/${name}.js`);
+    expect(help.stdout).not.toMatch(/^\s*\*/m); // the comment's marks are gone
+    const bad = run('--no-such-option');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim()).toBe(`${name}.js: Unknown option '--no-such-option' (--help for the usage)`);
+  });
+
+  it('refuses a value that is not a number where a number is wanted, naming the option', () => {
+    const program = fileURLToPath(new URL('../dist/bench/tracker.js', import.meta.url));
+    for (const [args, why] of [
+      [['--frames', 'many'], '--frames takes a number, got "many"'],
+      [['--blobs', '10,,50'], '--blobs takes a number list, got "10,,50"'],
+      [['--frames'], "Option '--frames <value>' argument missing"],
+      // The program's own check, refused the same way.
+      [['--frames', '100'], '--frames must be an integer above --warmup (a non-negative integer), got 100 and 200'],
+    ] as const) {
+      const r = spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.trim()).toBe(`tracker.js: ${why} (--help for the usage)`);
+    }
   });
 });

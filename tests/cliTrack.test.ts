@@ -34,6 +34,19 @@ function run(args: string[]) {
   return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 180_000 });
 }
 
+/**
+ * `flowmark track` on DIR/<clip>.mp4 (minimum area 150) with `extra` flags, into a folder named by them: the clip
+ * scored against `scene`'s truth, what the command printed, and the counts of the first `--line` given, if any.
+ */
+function trackClip(clip: string, scene: (typeof trackScenes)[keyof typeof trackScenes], extra: string[]) {
+  const out = join(dir, `${clip}${extra.join('')}`);
+  const r = run(['track', join(dir, `${clip}.mp4`), '--out-dir', out, '--min-area', '150', ...extra]);
+  expect(r.status, r.stderr).toBe(0);
+  const line = extra[extra.indexOf('--line') + 1];
+  const counts = extra.includes('--line') ? JSON.parse(readFileSync(join(out, `${clip}.counts.json`), 'utf8')).lines[line] : undefined;
+  return { s: scored(scene, readRows(join(out, `${clip}.csv`))), said: r.stdout, counts };
+}
+
 beforeAll(() => {
   expect(existsSync(cli), 'build first: npm run build').toBe(true);
   makeTrackClips(dir, ['walk', 'dark', 'colour']);
@@ -58,12 +71,7 @@ describe('flowmark track', () => {
 
   it('--shadows off follows objects darker than the scene that the shadow test drops; --var-threshold reaches the model', () => {
     const line = `${darkScene.width / 2},${darkScene.height - 1},${darkScene.width / 2},0`;
-    const mota = (extra: string[]) => {
-      const out = join(dir, `dark${extra.join('')}`);
-      const r = run(['track', join(dir, 'dark.mp4'), '--out-dir', out, '--line', line, '--min-area', '150', ...extra]);
-      expect(r.status, r.stderr).toBe(0);
-      return { s: scored(darkScene, readRows(join(out, 'dark.csv'))), counts: JSON.parse(readFileSync(join(out, 'dark.counts.json'), 'utf8')).lines[line], said: r.stdout };
-    };
+    const mota = (extra: string[]) => trackClip('dark', darkScene, ['--line', line, ...extra]);
     const on = mota([]);
     const off = mota(['--shadows', 'off']);
     // A gray video: the default model is the gray one.
@@ -80,11 +88,9 @@ describe('flowmark track', () => {
 
   it('models the colour of a colour video (or with --color): dark objects found, cast shadows still left out', () => {
     const score = (file: string, extra: string[], model: 'colour' | 'gray') => {
-      const out = join(dir, `${file}${extra.join('')}`);
-      const r = run(['track', join(dir, `${file}.mp4`), '--out-dir', out, '--min-area', '150', ...extra]);
-      expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`${file}\\.mp4: .*, ${model} model,`));
-      return scored(colourScene, readRows(join(out, `${file}.csv`)));
+      const { s, said } = trackClip(file, colourScene, extra);
+      expect(said).toMatch(new RegExp(`${file}\\.mp4: .*, ${model} model,`));
+      return s;
     };
     const [gray, colour, noShadows] = [score('colour', ['--gray'], 'gray'), score('colour', [], 'colour'), score('colour', ['--gray', '--shadows', 'off'], 'gray')];
     // --color on a gray video: the colour model all the same.
