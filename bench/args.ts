@@ -10,9 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+/** What `parseArgs` gives for `options`, typed by them. */
+type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O }>>['values'];
 
 /** The header comment of the program at `url` (the compiled file keeps it), without its comment marks. */
-export function usageOf(url: string): string {
+function usageOf(url: string): string {
   const source = readFileSync(fileURLToPath(url), 'utf8');
   const header = /\/\*\*([\s\S]*?)\*\//.exec(source)?.[1] ?? '';
   return header
@@ -31,7 +33,7 @@ export function benchArgs<const O extends Options>(
   url: string,
   options: O,
   numbers: readonly (keyof O & string)[] = [],
-): { values: ReturnType<typeof parseArgs<{ options: O }>>['values']; refuse: (why: string) => never } {
+): { values: Values<O>; refuse: (why: string) => never } {
   const program = basename(fileURLToPath(url));
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
@@ -42,7 +44,7 @@ export function benchArgs<const O extends Options>(
     console.error(`${program}: ${why} (--help for the usage)`);
     process.exit(2);
   };
-  let values!: ReturnType<typeof parseArgs<{ options: O }>>['values'];
+  let values!: Values<O>;
   try {
     ({ values } = parseArgs({ args, options }));
   } catch (e) {

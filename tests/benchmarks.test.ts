@@ -8,9 +8,15 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-function bench(name: string, args: string[]): string {
+/** Runs dist/bench/<name>.js with `args`: its exit status, stdout and stderr. */
+function runBench(name: string, args: string[]) {
   const program = fileURLToPath(new URL(`../dist/bench/${name}.js`, import.meta.url));
-  const r = spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', timeout: 240_000 });
+  return spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', timeout: 240_000 });
+}
+
+/** A benchmark's output, once it has exited 0. */
+function bench(name: string, args: string[]): string {
+  const r = runBench(name, args);
   expect(r.status, `${name}: ${r.stderr}`).toBe(0);
   return r.stdout;
 }
@@ -140,19 +146,16 @@ describe('benchmark command lines', () => {
   it('finds the programs', () => expect(programs.length).toBeGreaterThanOrEqual(16));
 
   it.each(programs)('%s: --help prints its usage, a bad option or number is one line and exit 2', (name) => {
-    const program = fileURLToPath(new URL(`../dist/bench/${name}.js`, import.meta.url));
-    const run = (...args: string[]) => spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', timeout: 60_000 });
-    const help = run('--help');
+    const help = runBench(name, ['--help']);
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toContain(`node dist/bench/${name}.js`);
     expect(help.stdout).not.toMatch(/^\s*\*/m); // the comment's marks are gone
-    const bad = run('--no-such-option');
+    const bad = runBench(name, ['--no-such-option']);
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim()).toBe(`${name}.js: Unknown option '--no-such-option' (--help for the usage)`);
   });
 
   it('refuses a value that is not a number where a number is wanted, naming the option', () => {
-    const program = fileURLToPath(new URL('../dist/bench/tracker.js', import.meta.url));
     for (const [args, why] of [
       [['--frames', 'many'], '--frames takes a number, got "many"'],
       [['--blobs', '10,,50'], '--blobs takes a number list, got "10,,50"'],
@@ -160,7 +163,7 @@ describe('benchmark command lines', () => {
       // The program's own check, refused the same way.
       [['--frames', '100'], '--frames must be an integer above --warmup (a non-negative integer), got 100 and 200'],
     ] as const) {
-      const r = spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', timeout: 60_000 });
+      const r = runBench('tracker', [...args]);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.trim()).toBe(`tracker.js: ${why} (--help for the usage)`);
     }

@@ -42,8 +42,8 @@ function trackClip(clip: string, scene: (typeof trackScenes)[keyof typeof trackS
   const out = join(dir, `${clip}${extra.join('')}`);
   const r = run(['track', join(dir, `${clip}.mp4`), '--out-dir', out, '--min-area', '150', ...extra]);
   expect(r.status, r.stderr).toBe(0);
-  const line = extra[extra.indexOf('--line') + 1];
-  const counts = extra.includes('--line') ? JSON.parse(readFileSync(join(out, `${clip}.counts.json`), 'utf8')).lines[line] : undefined;
+  const at = extra.indexOf('--line');
+  const counts = at >= 0 ? JSON.parse(readFileSync(join(out, `${clip}.counts.json`), 'utf8')).lines[extra[at + 1]] : undefined;
   return { s: scored(scene, readRows(join(out, `${clip}.csv`))), said: r.stdout, counts };
 }
 
