@@ -72,7 +72,10 @@ export interface TrackInfo {
   id: number;
   /** tentative: seen fewer than `minHits` frames in a row; confirmed; lost: unseen, coasting on its velocity. */
   state: 'tentative' | 'confirmed' | 'lost';
-  /** Estimated box (inclusive pixel bounds, as `features()` gives them) and centre, this frame. */
+  /**
+   * Estimated box (inclusive pixel bounds, as `features()` gives them) and centre, this frame. While the track is lost
+   * or merged the box moves on at its velocity and keeps the size it had when last measured.
+   */
   box: [number, number, number, number];
   cx: number;
   cy: number;

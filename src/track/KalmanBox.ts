@@ -64,6 +64,14 @@ export class KalmanBox {
     }
   }
 
+  /**
+   * Stops an axis's drift: its velocity set to zero (its uncertainty kept). For a size while no measurement comes, so
+   * that a shrink seen last (an object entering an occluder or leaving the frame) is not carried on to nothing.
+   */
+  hold(axis: number): void {
+    this.#s[axis * STRIDE + 1] = 0;
+  }
+
   /** Folds in a measured position of one axis. */
   update(axis: number, z: number): void {
     const s = this.#s;

@@ -102,6 +102,33 @@ describe('Tracker', () => {
     expect(results.flatMap((r) => r.events).filter((e) => e.type === 'entered')).toHaveLength(1);
   });
 
+  it('holds the size of a track while it is unseen: one walking into a pillar, its blob shrinking to nothing, keeps a box', () => {
+    // The blob is the part of the object left of the pillar, then right of it: it shrinks by 3 px a frame going in
+    // and grows coming out. A size carried on at the shrinking rate would be gone (x1 < x0) a few frames after the
+    // last blob and stay gone while the track coasts.
+    const pillar: [number, number] = [150, 240];
+    const boxAt = (t: number): Box => [3 * t, 60, 3 * t + 29, 119];
+    const visible = (b: Box): Box[] =>
+      ([
+        [b[0], b[1], Math.min(b[2], pillar[0] - 1), b[3]],
+        [Math.max(b[0], pillar[1] + 1), b[1], b[2], b[3]],
+      ] as Box[]).filter((p) => p[2] - p[0] + 1 >= 3);
+    const results = run({}, 110, (t) => visible(boxAt(t)));
+    const id = nearest(results[40], 3 * 40 + 15, 90).id;
+    const widths: number[] = [];
+    for (const [t, r] of results.entries()) {
+      for (const k of r.tracks) expect(k.box[2] >= k.box[0] && k.box[3] >= k.box[1], `frame ${t}: track ${k.id}'s box ${k.box.join(', ')}`).toBe(true);
+      const k = r.tracks.find((k) => k.id === id);
+      if (k?.state === 'lost') widths.push(k.box[2] - k.box[0] + 1);
+    }
+    expect(widths.length).toBeGreaterThan(10);
+    // Held at the width it had when last measured (the sliver's), not shrunk on.
+    for (const w of widths) expect(w).toBeCloseTo(widths[0], 6);
+    expect(widths[0]).toBeGreaterThanOrEqual(1);
+    // Out on the other side with the same id.
+    expect(nearest(results[109], 3 * 109 + 15, 90).id).toBe(id);
+  });
+
   it('drops a track unseen longer than maxUnseen, with a left event, and never confirms one-frame noise', () => {
     const a: Mover = { x: 0, y: 50, vx: 3, vy: 0, w: 24, h: 40 };
     const results = run({ maxUnseen: 0.5 }, 100, (t) => [...(t < 40 ? [boxOf(a, t)] : []), ...(t === 60 ? [[200, 10, 205, 15] as Box] : [])]);
