@@ -65,11 +65,11 @@ export class KalmanBox {
   }
 
   /**
-   * Stops an axis's drift: its velocity set to zero (its uncertainty kept). For a size while no measurement comes, so
-   * that a shrink seen last (an object entering an occluder or leaving the frame) is not carried on to nothing.
+   * Sets an axis's velocity, its uncertainty kept: for a track that stops being measured (Tracker.ts, Track.coast),
+   * its size held (0) and its centre carried on at the velocity its recent observations show.
    */
-  hold(axis: number): void {
-    this.#s[axis * STRIDE + 1] = 0;
+  setVelocity(axis: number, v: number): void {
+    this.#s[axis * STRIDE + 1] = v;
   }
 
   /** Folds in a measured position of one axis. */

@@ -129,6 +129,25 @@ describe('Tracker', () => {
     expect(nearest(results[109], 3 * 109 + 15, 90).id).toBe(id);
   });
 
+  it('coasts at the velocity its observations show, not at a jump of its last blob', () => {
+    // 3 px a frame (90 px/s); at frame 30 the blob reaches 40 px further right (joined to something passing, say),
+    // then nothing for 20 frames (hidden), then the object again where it walked on to.
+    const a: Mover = { x: 10, y: 80, vx: 3, vy: 0, w: 24, h: 48 };
+    const results = run({}, 80, (t) => {
+      const b = boxOf(a, t);
+      if (t === 30) return [[b[0], b[1], b[2] + 40, b[3]]];
+      return t > 30 && t <= 50 ? [] : [b];
+    });
+    const id = nearest(results[29], a.x + 3 * 29 + 12, 104).id;
+    for (const t of [32, 40, 50]) {
+      const k = results[t].tracks.find((k) => k.id === id)!;
+      expect(k.state, `frame ${t}`).toBe('lost');
+      expect(Math.abs(k.vx - 90), `frame ${t}: vx ${k.vx}`).toBeLessThan(15);
+      expect(Math.abs(k.vy), `frame ${t}: vy ${k.vy}`).toBeLessThan(5);
+    }
+    expect(nearest(results[79], a.x + 3 * 79 + 12, 104).id).toBe(id);
+  });
+
   it('drops a track unseen longer than maxUnseen, with a left event, and never confirms one-frame noise', () => {
     const a: Mover = { x: 0, y: 50, vx: 3, vy: 0, w: 24, h: 40 };
     const results = run({ maxUnseen: 0.5 }, 100, (t) => [...(t < 40 ? [boxOf(a, t)] : []), ...(t === 60 ? [[200, 10, 205, 15] as Box] : [])]);
