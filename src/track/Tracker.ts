@@ -475,7 +475,7 @@ export class Tracker {
         // The gate widens with the prediction's uncertainty (long-lost tracks may have drifted), by half the track's
         // diagonal at most: the uncertainty's 3σ grows past 200 px within a second unseen at the default acceleration,
         // and a lost track with such a gate takes whatever blob appears anywhere near, often another object coming
-        // into view (bench/trackEval.js, eight seeds: IDF1 +0.02 to +0.03, ID switches −2 to −4 % with the bound).
+        // into view (bench/trackEval.js, sixteen seeds: IDF1 +0.02, ID switches −5 % with the bound).
         const widen = Math.min(3 * t.spread, 0.5 * diag);
         const px = (p[0] + p[2]) / 2;
         const py = (p[1] + p[3]) / 2;
