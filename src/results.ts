@@ -74,7 +74,8 @@ export interface TrackInfo {
   state: 'tentative' | 'confirmed' | 'lost';
   /**
    * Estimated box (inclusive pixel bounds, as `features()` gives them) and centre, this frame. While the track is lost
-   * or merged the box moves on at its velocity and keeps the size it had when last measured.
+   * or merged the box keeps the size it had when last measured and moves on at the velocity its recent observations
+   * showed.
    */
   box: [number, number, number, number];
   cx: number;
