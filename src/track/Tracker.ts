@@ -4,9 +4,9 @@
  * (1 − IoU) and their centres' distance, and tentative / confirmed / lost states with set lifetimes, in the manner
  * of SORT (Bewley et al., 2016) with what surveillance footage needs beyond it:
  *
- * - Lost tracks coast on their velocity for `maxUnseen` seconds with a gate that widens with their uncertainty, and
- *   are matched after the tracks seen last frame (DeepSORT's cascade, by recency): an object that passes behind a
- *   pillar keeps its id.
+ * - Lost tracks coast for `maxUnseen` seconds at their last size and at the velocity their recent observations show
+ *   (Track.coast), with a gate that widens with their uncertainty up to half a diagonal, and are matched after the
+ *   tracks seen last frame (DeepSORT's cascade, by recency): an object that passes behind a pillar keeps its id.
  * - A blob that covers the predicted boxes of several tracks (objects crossing or walking together) is not given to
  *   one of them: they all coast, marked `merged`, and pick their own blobs again when the group splits; a member
  *   that clearly owns both of the blob's edges on an axis is measured on that axis meanwhile (measureGroup).
