@@ -117,6 +117,8 @@ async function main(): Promise<void> {
   const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[], ('gray' | 'rgba')?][] = [
     ['background → morphology → features (one labeling)', () => [background(), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
     ['background(compensateLighting) → morphology → features', () => [background({ compensateLighting: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
+    // As `flowmark track` runs it on gray video: the blobs' histograms for the tracker.
+    ['background(compensateLighting) → morphology → features(histogram)', () => [background({ compensateLighting: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024, histogram: true })]],
     ['background → morphology → label(c2fl) → features', () => [background(), morphology({ open: 3, close: 5 }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults: 1024 })]],
     ['background(color), RGBA frames → morphology → features', () => [background({ color: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
     // flowmark track's chain on a colour video: the gray model and the colour one side by side, lighting compensated.

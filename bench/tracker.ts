@@ -1,7 +1,8 @@
 /**
  * The tracker's host time per frame (CPU only, one core): N objects moving across a 1920×1080 frame, bouncing off
  * its edges, their boxes as the blobs of each frame (overlapping boxes left apart: the worst case for matching), with
- * lines and a zone; the median and p99 of `Tracker.update` per frame.
+ * lines and a zone; the median and p99 of `Tracker.update` per frame, without the blobs' gray histograms and with
+ * them (each object its own 16 bins, as `features({ histogram: true })` gives them and `flowmark track` runs).
  *
  *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000] [--warmup 200] [--trail 60]
  *
@@ -20,9 +21,15 @@ if (!Number.isInteger(warmup) || !Number.isInteger(frames) || warmup < 0 || fram
 }
 const [W, H] = [1920, 1080];
 
-function scene(n: number): Box[][] {
+function scene(n: number): { boxes: Box[]; hists: Float64Array }[] {
   const r = rng(n);
   const movers = Array.from({ length: n }, () => ({ x: r() * (W - 80), y: r() * (H - 160), vx: (r() - 0.5) * 16, vy: (r() - 0.5) * 8, w: 20 + r() * 60, h: 40 + r() * 120 }));
+  // Each object's share of pixels per bin.
+  const looks = movers.map(() => {
+    const h = Float64Array.from({ length: 16 }, () => r() ** 4);
+    const sum = h.reduce((a, b) => a + b, 0);
+    return h.map((v) => v / sum);
+  });
   return Array.from({ length: frames }, () => {
     const boxes: Box[] = movers.map((m) => {
       m.x += m.vx;
@@ -33,26 +40,28 @@ function scene(n: number): Box[][] {
       const y = Math.max(0, Math.min(H - m.h, m.y));
       return [Math.round(x), Math.round(y), Math.round(x + m.w - 1), Math.round(y + m.h - 1)];
     });
-    return boxes;
+    const hists = new Float64Array(16 * n);
+    movers.forEach((m, i) => looks[i].forEach((v, b) => (hists[16 * i + b] = Math.round(v * m.w * m.h))));
+    return { boxes, hists };
   });
 }
 
 console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, the first ${warmup} not counted, trailLength ${values.trail}`);
-console.log('\n| blobs | median µs/frame | p99 µs/frame | tracks alive (mean) | ids made |');
-console.log('|---|---|---|---|---|');
-for (const n of (values.blobs as string).split(',').map(Number)) {
+console.log('\n| blobs | histograms | median µs/frame | p99 µs/frame | tracks alive (mean) | ids made |');
+console.log('|---|---|---|---|---|---|');
+for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => [[Number(v), false] as const, [Number(v), true] as const])) {
   const seq = scene(n);
   const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail) }));
   const times: number[] = [];
   let alive = 0;
   let maxId = 0;
-  seq.forEach((boxes, t) => {
+  seq.forEach(({ boxes, hists }, t) => {
     const t0 = performance.now();
-    const r = tracker.update(boxes, t * 33_333);
+    const r = tracker.update(boxes, t * 33_333, withHists ? hists : null);
     times.push((performance.now() - t0) * 1000);
     alive += r.tracks.length;
     for (const k of r.tracks) maxId = Math.max(maxId, k.id);
   });
   const sorted = times.slice(warmup).sort((a, b) => a - b);
-  console.log(`| ${n} | ${sorted[sorted.length >> 1].toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} | ${(alive / frames).toFixed(1)} | ${maxId} |`);
+  console.log(`| ${n} | ${withHists ? 'yes' : 'no'} | ${sorted[sorted.length >> 1].toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} | ${(alive / frames).toFixed(1)} | ${maxId} |`);
 }

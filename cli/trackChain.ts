@@ -44,7 +44,8 @@ export function blobChain(cmd: BlobSettings): OperatorFunction<GpuFrame, FrameRe
     frames.pipe(
       background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
       morphology({ open: cmd.open, close: cmd.close }),
-      features({ minArea: cmd.minArea, maxResults: 4096 }),
+      // Histograms: the tracker's appearance cue (Tracker.ts).
+      features({ minArea: cmd.minArea, maxResults: 4096, histogram: true }),
       readResults({ framesPerSubmit: 4 }),
     );
 }

@@ -1,6 +1,7 @@
 /**
  * Component features (CCA) on the GPU: per component area, bounding box, centroid, second-order central moments
- * (orientation, axis lengths, eccentricity), perimeter, mean/min/max gray and a border flag. Accumulated exactly
+ * (orientation, axis lengths, eccentricity), perimeter, mean/min/max gray, a border flag and, with `histogram: true`,
+ * a 16-bin gray histogram. Accumulated exactly
  * in integers (64-bit sums from two u32 words), filtered on the GPU, and read back as a small struct-of-arrays
  * list sorted by canonical label (`result.features`).
  *
@@ -43,6 +44,13 @@ export interface FeaturesOptions extends FeatureFilter {
   method?: 'runs' | 'per-pixel';
   /** From the mask: 8 (default) or 4. */
   connectivity?: 4 | 8;
+  /**
+   * Also count each component's pixels in 16 bins of gray (bin b: gray 16b to 16b + 15), read back as
+   * `features.histogram` (component i's bins at 16i … 16i + 15). An appearance that survives two objects' blobs
+   * joining, as their means do not: `track()` uses it when present. Costs an atomic per pixel and 64 more bytes read
+   * back per result (default false).
+   */
+  histogram?: boolean;
 }
 
 function checkCount(name: string, v: number | undefined, min: number): void {
@@ -62,7 +70,8 @@ function validate(options: FeaturesOptions, analysis: Analysis): FeaturesSetting
   if (options.maxAspect !== undefined && !(options.maxAspect >= 1)) throw new InvalidOptionError(`features: maxAspect must be ≥ 1, got ${options.maxAspect}`);
   const connectivity = options.connectivity ?? 8;
   if (connectivity !== 4 && connectivity !== 8) throw new InvalidOptionError(`features: connectivity must be 4 or 8, got ${String(connectivity)}`);
-  return { ...options, maxResults: options.maxResults ?? 4096, method, connectivity };
+  if (options.histogram !== undefined && typeof options.histogram !== 'boolean') throw new InvalidOptionError(`features: histogram must be true or false, got ${String(options.histogram)}`);
+  return { ...options, maxResults: options.maxResults ?? 4096, method, connectivity, histogram: options.histogram ?? false };
 }
 
 export function features(options: FeaturesOptions = {}): OperatorFunction<GpuFrame, GpuFrame> {

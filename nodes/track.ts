@@ -33,6 +33,7 @@ export function trackerSettings(options: TrackOptions = {}): TrackerSettings {
   check(Number.isInteger(s.trailLength) && s.trailLength >= 0, 'trailLength must be a non-negative integer', s.trailLength);
   for (const key of ['maxUnseen', 'gate', 'measurementNoise', 'acceleration', 'frameInterval'] as const) check(positive(s[key]), `${key} must be a positive number`, s[key]);
   check(typeof s.iouWeight === 'number' && s.iouWeight >= 0 && s.iouWeight <= 1, 'iouWeight must be in [0, 1]', s.iouWeight);
+  check(typeof s.appearanceWeight === 'number' && Number.isFinite(s.appearanceWeight) && s.appearanceWeight >= 0, 'appearanceWeight must be a number ≥ 0', s.appearanceWeight);
   check(Array.isArray(s.lines), 'lines must be an array', s.lines);
   check(Array.isArray(s.zones), 'zones must be an array', s.zones);
   const ids = new Set<string>();
@@ -60,7 +61,7 @@ export function track(options: TrackOptions = {}): OperatorFunction<FrameResult,
           const f = r.features;
           if (!f) throw new InvalidFrameError('track: the result has no features; put features() before readResults()');
           const boxes: Box[] = Array.from(f.label, (_, i) => [f.x0[i], f.y0[i], f.x1[i], f.y1[i]] as const);
-          return { ...r, tracks: tracker.update(boxes, r.timeUs) };
+          return { ...r, tracks: tracker.update(boxes, r.timeUs, f.histogram) };
         }),
       );
     });

@@ -49,6 +49,8 @@ struct Params {
 // A plain view for the scan kernel, whose loads may then be in flight together (atomic loads go one at a time).
 @group(0) @binding(5) var<storage, read_write> bookPlain: array<u32>;
 @group(0) @binding(6) var<storage, read_write> results: array<atomic<u32>>;
+// With HIST: HIST_BINS counts per part, laid out as the parts (otherwise a placeholder never touched).
+@group(0) @binding(7) var<storage, read_write> hist: array<atomic<u32>>;
 
 #include "common/mask.wgsl"
 #include "common/record.wgsl"
@@ -95,6 +97,8 @@ const W_GMAX: u32 = 9u;
 // (BENCHMARKS.md).
 const SLOTS: u32 = 32u;
 var<workgroup> slotWords: array<atomic<u32>, SLOTS * LW>;
+// The first SLOTS parts' histograms; a word a slot without HIST, so that features without them keep their occupancy.
+var<workgroup> slotHist: array<atomic<u32>, SLOTS * select(1u, HIST_BINS, HIST)>;
 var<workgroup> rootRow: array<atomic<u32>, 32>;     // local roots, one bit word per tile row, being built
 var<workgroup> rowWords: array<u32, 32>;            // the same once built (plain loads pipeline; atomic ones not)
 var<workgroup> rowPrefix: array<u32, 33>;           // local roots in the rows above; [32] = all
@@ -144,9 +148,26 @@ fn readSlot(slot: u32) -> array<u32, LW> {
   return d;
 }
 
-// Sets the first `n` slots' records to their identities, one word per invocation.
+// Sets the first `n` slots' records to their identities (and histograms to zero), one word per invocation.
 fn clearSlots(li: u32, n: u32) {
   for (var i = li; i < n * LW; i += TILE_WG) { atomicStore(&slotWords[i], localIdentity(i % LW)); }
+  if (HIST) {
+    for (var i = li; i < n * HIST_BINS; i += TILE_WG) { atomicStore(&slotHist[i], 0u); }
+  }
+}
+
+// Counts one pixel of gray g in part `slot`'s histogram: in workgroup memory, or in place in `hist` past SLOTS.
+fn addToHist(slot: u32, g: u32) {
+  let b = g >> HIST_SHIFT;
+  if (slot < SLOTS) { atomicAdd(&slotHist[slot * HIST_BINS + b], 1u); } else { atomicAdd(&hist[(wgBase + slot) * HIST_BINS + b], 1u); }
+}
+
+// Adds part i's histogram into part j's.
+fn addHist(j: u32, i: u32) {
+  for (var b = 0u; b < HIST_BINS; b++) {
+    let v = atomicLoad(&hist[i * HIST_BINS + b]);
+    if (v != 0u) { atomicAdd(&hist[j * HIST_BINS + b], v); }
+  }
 }
 
 fn store64(at: u32, v: vec2<u32>) {
@@ -284,6 +305,9 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
   if (kept > SLOTS) {
     for (var s = SLOTS + li; s < kept; s += TILE_WG) {
       for (var f = 0u; f < LW; f++) { atomicStore(&records[(base + s) * PREC + f], localIdentity(f)); }
+      if (HIST) {
+        for (var b = 0u; b < HIST_BINS; b++) { atomicStore(&hist[(base + s) * HIST_BINS + b], 0u); }
+      }
     }
     storageBarrier();
     workgroupBarrier();
@@ -316,6 +340,7 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
       gs += g;
       gmin = min(gmin, g);
       gmax = max(gmax, g);
+      if (HIST) { addToHist(slot, g); }
     }
     addToSlot(slot, len | (sx << 11u), (len * ly) | (countOneBits(perim & run) << 15u), sumSquares(lx, end), len * ly * ly, ly * sx, gs, run, 1u << ly, gmin, gmax);
   }
@@ -327,6 +352,9 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
     if (((roots >> lx) & 1u) == 0u) { continue; }
     let slot = rowPrefix[ly] + countOneBits(rowWords[ly] & ((1u << lx) - 1u));
     if (slot < kept) { writePart(base + slot, y * w + ox + lx, ox, oy, readSlot(slot)); }
+    if (HIST && slot < min(kept, SLOTS)) {
+      for (var b = 0u; b < HIST_BINS; b++) { atomicStore(&hist[(base + slot) * HIST_BINS + b], atomicLoad(&slotHist[slot * HIST_BINS + b])); }
+    }
   }
   return out;
 }
@@ -432,6 +460,11 @@ fn resolve(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_inde
       let x = q % w;
       atomicOr(&book[rootBitsAt(y, x / TS)], 1u << (x % TS));
       continue;
+    }
+    // Histograms go straight to the root's part: only pipelines with HIST pay for them.
+    if (HIST) {
+      let j = partOf(g);
+      if (j != BG) { addHist(j, i); }
     }
     var k = 0u;
     while (k < CANDIDATES && atomicLoad(&candidate[k]) != g) { k++; }
@@ -539,6 +572,9 @@ fn compactParts(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
     let out = HEAD + slot * (REC + 1u);
     atomicStore(&results[out], rank(atomicLoad(&records[i * PREC + REC]), above));
     for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], atomicLoad(&records[i * PREC + f])); }
+    if (HIST) {
+      for (var b = 0u; b < HIST_BINS; b++) { atomicStore(&results[histResultAt(slot) + b], atomicLoad(&hist[i * HIST_BINS + b])); }
+    }
     slot++;
   }
 }

@@ -26,6 +26,8 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> records: array<atomic<u32>>;  // one per label, 0..capacity-1
 @group(0) @binding(5) var<storage, read> info: array<u32>;
 @group(0) @binding(6) var<storage, read_write> results: array<atomic<u32>>;
+// HIST_BINS counts per label, 0..capacity-1 (with HIST; otherwise a placeholder never touched).
+@group(0) @binding(7) var<storage, read_write> hist: array<atomic<u32>>;
 
 fn count() -> u32 { return min(info[6], params.capacity - 1u); }
 
@@ -47,6 +49,8 @@ const MERGE_Y0: bool = true;
 @compute @workgroup_size(WG)
 fn clear(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linearIndex(gid, nwg);
+  // HIST_BINS < REC: the same invocations clear the histograms.
+  if (HIST && i < params.capacity * HIST_BINS) { atomicStore(&hist[i], 0u); }
   if (i >= params.capacity * REC) { return; }
   atomicStore(&records[i], identity(i % REC));
 }
@@ -120,6 +124,7 @@ fn accumulatePixels(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_
   let y = i / w;
   let g = grayAt(i);
   addRecord(l * REC, piece(y, x, x, select(0u, 1u, onPerimeter(i, x, y)), g, g, g));
+  if (HIST) { atomicAdd(&hist[l * HIST_BINS + (g >> HIST_SHIFT)], 1u); }
 }
 
 @compute @workgroup_size(WG)
@@ -173,6 +178,8 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
         gmin = min(gmin, g);
         gmax = max(gmax, g);
         if (onPerimeter(p, x, y)) { perim += 1u; }
+        // One atomic per pixel: a piece's 16 bins would not fit in registers.
+        if (HIST && l <= count()) { atomicAdd(&hist[l * HIST_BINS + (g >> HIST_SHIFT)], 1u); }
       }
     }
     flush(cur, y, start, xe - 1u, perim, gsum, gmin, gmax);
@@ -182,7 +189,8 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   if (li < CANDIDATES && flushesCandidate(li, 0u)) { addRecord(atomicLoad(&candidate[li]) * REC, sharedRecord(li)); }
 }
 
-// Keeps the components that pass the filter, putting every record it reads back to identity for the next frame:
+// Keeps the components that pass the filter, putting every record (and histogram) it reads back to identity for the
+// next frame:
 // the header (HEAD words: passed, count, overflow), then each kept
 // component's label followed by its record, in no particular order (the host sorts by label).
 @compute @workgroup_size(WG)
@@ -195,10 +203,17 @@ fn compact(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     rec[f] = atomicLoad(&records[r + f]);
     atomicStore(&records[r + f], identity(f));
   }
+  var bins: array<u32, HIST_BINS>;
+  if (HIST) {
+    for (var b = 0u; b < HIST_BINS; b++) { bins[b] = atomicExchange(&hist[l * HIST_BINS + b], 0u); }
+  }
   if (!keep(rec)) { return; }
   let slot = atomicAdd(&results[0], 1u);
   if (slot >= params.maxResults) { return; }
   let out = HEAD + slot * (REC + 1u);
   atomicStore(&results[out], l);
   for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], rec[f]); }
+  if (HIST) {
+    for (var b = 0u; b < HIST_BINS; b++) { atomicStore(&results[histResultAt(slot) + b], bins[b]); }
+  }
 }

@@ -60,6 +60,11 @@ export interface ComponentFeatures {
   maxGray: Uint8Array;
   /** 1 when the bounding box touches the frame border. */
   touchesBorder: Uint8Array;
+  /**
+   * With `features({ histogram: true })`: per component 16 counts of its pixels by gray (bin b: gray 16b to
+   * 16b + 15), component i's at 16i … 16i + 15.
+   */
+  histogram?: Uint32Array;
 }
 
 /** The exact sums and extremes of one component, as both the GPU record and the CPU reference hold them. */

@@ -62,7 +62,8 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
       fromVideo(ctx, bytes).pipe(
         background({ history: 500, learningRate: 1 / 500, color: color && 'shadows' }),
         morphology({ open: 3, close: 5 }),
-        features({ minArea: 100 }),
+        // With each blob's gray histogram: the tracker tells objects apart by it after they meet.
+        features({ minArea: 100, histogram: true }),
         readResults({ framesPerSubmit: 4 }),
         // Forward: from the line's left to its right, seen going from a to b (here bottom to top: left to right).
         track({ lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }] }),

@@ -30,7 +30,8 @@ async function main(): Promise<void> {
         // Learning at 1/history from the start (OpenCV's default starts faster and takes in slow objects).
         background({ history: 500, learningRate: 1 / 500, color: color ? 'shadows' : false }),
         morphology({ open: 3, close: 5 }),
-        features({ minArea: 100 }),
+        // With each blob's gray histogram: the tracker tells objects apart by it after they meet.
+        features({ minArea: 100, histogram: true }),
         readResults({ framesPerSubmit: 4 }),
         // Forward: from the line's left to its right, seen going from a to b (here bottom to top: left to right).
         track({ lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }] }),

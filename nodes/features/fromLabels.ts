@@ -10,14 +10,15 @@ import { PassRecorder, type Analysis } from '../../src/PassRecorder.js';
 import { featureResults, record } from './results.js';
 import { filterParams, type FeaturesSettings } from './settings.js';
 
-const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'storage'] as const;
+const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'storage', 'storage'] as const;
 
 export async function featuresFromLabels(node: NodeScope, s: FeaturesSettings, analysis: Analysis): Promise<ProcessFrame> {
   const { ctx } = node;
+  const constants = { HIST: s.histogram ? 1 : 0 };
   const k = await node.kernels({
-    clear: { shader: 'features', entryPoint: 'clear', bindings },
-    accumulate: { shader: 'features', entryPoint: s.method === 'runs' ? 'accumulate' : 'accumulatePixels', bindings },
-    compact: { shader: 'features', entryPoint: 'compact', bindings },
+    clear: { shader: 'features', entryPoint: 'clear', bindings, constants },
+    accumulate: { shader: 'features', entryPoint: s.method === 'runs' ? 'accumulate' : 'accumulatePixels', bindings, constants },
+    compact: { shader: 'features', entryPoint: 'compact', bindings, constants },
   });
   const layout = uniformLayout('features', 'Params');
   const sets = node.perFrame((size, alloc) => {
@@ -30,7 +31,9 @@ export async function featuresFromLabels(node: NodeScope, s: FeaturesSettings, a
       capacity,
       params: alloc.uniform('params', layout, { width: size.width, height: size.height, pixels, capacity, ...filterParams(s) }),
       records: alloc.buffer('records', capacity * record.REC * 4, GPUBufferUsage.STORAGE),
-      results: featureResults(alloc, s.maxResults),
+      // Histograms per label; without them a placeholder the kernels never touch.
+      hist: alloc.buffer('hist', s.histogram ? capacity * record.HIST_BINS * 4 : 16, GPUBufferUsage.STORAGE),
+      results: featureResults(alloc, s.maxResults, s.histogram),
       // New records are cleared once; afterwards the compact kernel leaves them cleared.
       fresh: true,
     };
@@ -40,7 +43,7 @@ export async function featuresFromLabels(node: NodeScope, s: FeaturesSettings, a
   return (f) => {
     if (!f.labeling!.canonical) throw new InvalidFrameError('features: needs canonical labels (label({ canonical: true })), or no label() at all');
     const set = sets.take(f);
-    const group = set.bind('features', k.clear, [set.params, f.labels!, f.mask!, f.gray!, set.records, f.labeling!.info, set.results.buffer]);
+    const group = set.bind('features', k.clear, [set.params, f.labels!, f.mask!, f.gray!, set.records, f.labeling!.info, set.results.buffer, set.hist]);
     const rec = PassRecorder.of(f, name, analysis);
     if (set.fresh) {
       set.fresh = false;

@@ -33,11 +33,11 @@ export function bookLayout(tilesX: number, tilesY: number) {
   return { bookTiles, bookBands, bookRoots, bookPrefixes, words: bookPrefixes + tiles * TILE };
 }
 
-const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'storage', 'storage', 'storage', 'storage'] as const;
+const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'storage', 'storage', 'storage', 'storage', 'storage'] as const;
 
 export async function featuresFromMask(node: NodeScope, s: FeaturesSettings, analysis: Analysis): Promise<ProcessFrame> {
   const { ctx } = node;
-  const constants = { CONN8: s.connectivity === 8 ? 1 : 0 };
+  const constants = { CONN8: s.connectivity === 8 ? 1 : 0, HIST: s.histogram ? 1 : 0 };
   const kernel = (entryPoint: string): KernelSpec => ({ shader: 'components', entryPoint, bindings, constants });
   const k = await node.kernels({
     tile: kernel('tilePartsScalar'),
@@ -70,13 +70,15 @@ export async function featuresFromMask(node: NodeScope, s: FeaturesSettings, ana
       records: alloc.buffer('parts', capacity * partWords * 4, S),
       // The header (parts allocator, overflow flag) starts at zero; the kernels reset it for every later frame.
       book: alloc.buffer('book', words * 4, S | GPUBufferUsage.COPY_DST, new Uint32Array(book.bookTiles)),
-      results: featureResults(alloc, s.maxResults),
+      // Histograms per part; without them a placeholder the kernels never touch.
+      hist: alloc.buffer('hist', s.histogram ? capacity * record.HIST_BINS * 4 : 16, S),
+      results: featureResults(alloc, s.maxResults, s.histogram),
     };
   });
 
   return (f) => {
     const set = sets.take(f);
-    const group = set.bind('components', k.tile, [set.params, f.mask!, f.gray!, set.L, set.records, set.book, set.results.buffer]);
+    const group = set.bind('components', k.tile, [set.params, f.mask!, f.gray!, set.L, set.records, set.book, set.results.buffer, set.hist]);
     const rec = PassRecorder.of(f, 'features:components', analysis);
     const { tilesX: tx, tilesY: ty } = set;
     for (let r = 0; r < analysis.repeat; r++) {

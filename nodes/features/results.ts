@@ -8,28 +8,28 @@ import type { SetAllocator } from '../../src/PerFrame.js';
 import { wgslConstant } from '../../src/uniforms.js';
 import { emptyFeatures, setMoments, type ComponentFeatures } from '../../src/componentFeatures.js';
 
-const names = ['HEAD', 'REC', 'AREA', 'SX', 'SY', 'SXX', 'SYY', 'SXY', 'X0', 'Y0', 'X1', 'Y1', 'PERIM', 'SG', 'GMIN', 'GMAX'] as const;
+const names = ['HEAD', 'REC', 'AREA', 'SX', 'SY', 'SXX', 'SYY', 'SXY', 'X0', 'Y0', 'X1', 'Y1', 'PERIM', 'SG', 'GMIN', 'GMAX', 'HIST_BINS', 'HIST_SHIFT'] as const;
 
 /** Word offsets of the record's fields, and HEAD and REC (shaders/common/record.wgsl). */
 export const record: Readonly<Record<(typeof names)[number], number>> = Object.fromEntries(
   names.map((n) => [n, wgslConstant('features', n)]),
 ) as Record<(typeof names)[number], number>;
 
-/** Bytes of the results buffer for `maxResults` components. */
-export function resultBytes(maxResults: number): number {
-  return (record.HEAD + maxResults * (record.REC + 1)) * 4;
+/** Bytes of the results buffer for `maxResults` components, with their histograms after the records or not. */
+export function resultBytes(maxResults: number, histogram = false): number {
+  return (record.HEAD + maxResults * (record.REC + 1 + (histogram ? record.HIST_BINS : 0))) * 4;
 }
 
 /** The results buffer of a frame set, and the read request that decodes it. */
-export function featureResults(alloc: SetAllocator, maxResults: number) {
-  const bytes = resultBytes(maxResults);
+export function featureResults(alloc: SetAllocator, maxResults: number, histogram: boolean) {
+  const bytes = resultBytes(maxResults, histogram);
   const buffer = alloc.buffer('results', bytes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
   return {
     buffer,
     read(f: GpuFrame): GpuFrame {
       const { width, height } = f;
       // Decoded in place: every value is copied into the features' own arrays.
-      return withRead(f, { key: 'features', buffer, offset: 0, size: bytes, inPlace: true, decode: (b) => decodeFeatures(b, width, height, maxResults) });
+      return withRead(f, { key: 'features', buffer, offset: 0, size: bytes, inPlace: true, decode: (b) => decodeFeatures(b, width, height, maxResults, histogram) });
     },
   };
 }
@@ -85,8 +85,11 @@ function byLabel(v: Uint32Array, n: number, at: (slot: number) => number): Uint3
   return order;
 }
 
-/** Decodes the compacted results buffer: [passed, count, overflow, 0, (label, record) × passed]. */
-export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number, maxResults: number): ComponentFeatures {
+/**
+ * Decodes the compacted results buffer: [passed, count, overflow, 0, (label, record) × maxResults], then with
+ * `histogram` HIST_BINS counts × maxResults in the same slots.
+ */
+export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number, maxResults: number, histogram = false): ComponentFeatures {
   const v = new Uint32Array(bytes);
   const passed = v[0];
   const n = Math.min(passed, maxResults);
@@ -118,6 +121,12 @@ export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number
     f.maxGray[i] = v[r + GMAX];
     f.touchesBorder[i] = x0 === 0 || y0 === 0 || x1 === right || y1 === bottom ? 1 : 0;
     setMoments(f, i, area, u64(r + SX), u64(r + SY), u64(r + SXX), u64(r + SYY), u64(r + SXY), u64(r + SG));
+  }
+  if (histogram) {
+    const bins = record.HIST_BINS;
+    const first = record.HEAD + maxResults * stride;
+    const h = (f.histogram = new Uint32Array(n * bins));
+    for (let i = 0; i < n; i++) h.set(v.subarray(first + order[i] * bins, first + (order[i] + 1) * bins), i * bins);
   }
   return f;
 }

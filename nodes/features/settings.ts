@@ -11,6 +11,7 @@ export interface FeaturesSettings extends FeatureFilter {
   readonly method: 'runs' | 'per-pixel';
   /** From the mask: the connectivity of its own labeling. */
   readonly connectivity: 4 | 8;
+  readonly histogram: boolean;
 }
 
 /** The filter fields of both shaders' Params (shaders/common/filterParams.wgsl). */
@@ -32,8 +33,8 @@ export function filterParams(s: FeaturesSettings): Record<string, number> {
  */
 export function checkDeviceLimits(s: FeaturesSettings, ctx: GpuContext): void {
   const limit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
-  if (resultBytes(s.maxResults) > limit) {
-    const most = Math.floor((limit / 4 - record.HEAD) / (record.REC + 1));
-    throw new InvalidOptionError(`features: maxResults ${s.maxResults} needs ${resultBytes(s.maxResults)} bytes of results, over this device's limit of ${limit} bytes per buffer; at most ${most}`);
+  if (resultBytes(s.maxResults, s.histogram) > limit) {
+    const most = Math.floor((limit / 4 - record.HEAD) / (record.REC + 1 + (s.histogram ? record.HIST_BINS : 0)));
+    throw new InvalidOptionError(`features: maxResults ${s.maxResults} needs ${resultBytes(s.maxResults, s.histogram)} bytes of results, over this device's limit of ${limit} bytes per buffer; at most ${most}`);
   }
 }

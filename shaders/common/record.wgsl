@@ -19,6 +19,15 @@ const SG: u32 = 16u;
 const GMIN: u32 = 18u;
 const GMAX: u32 = 19u;
 
+// Gray histograms per component (`features({ histogram: true })`): HIST_BINS bins of gray >> HIST_SHIFT. They
+// live in a buffer of their own (`hist`, HIST_BINS words per record) rather than in the record, so that features
+// without them keep their records, registers and workgroup memory as they were; the pipelines that make them are
+// compiled with HIST set. The results carry them after the maxResults records.
+override HIST: bool = false;
+const HIST_BINS: u32 = 16u;
+const HIST_SHIFT: u32 = 4u;
+fn histResultAt(slot: u32) -> u32 { return HEAD + params.maxResults * (REC + 1u) + slot * HIST_BINS; }
+
 // How the fields of two records of one component merge: the one rule every merge follows.
 const SUMS64: array<u32, 6> = array<u32, 6>(SX, SY, SXX, SYY, SXY, SG); // low word at f, high at f+1, with the carry
 const SUMS: array<u32, 2> = array<u32, 2>(AREA, PERIM);

@@ -4,10 +4,17 @@
  */
 import { emptyFeatures, setComponent, type ComponentFeatures, type ComponentSums, type FeatureFilter } from '../componentFeatures.js';
 
-export function featuresCpu(labels: ArrayLike<number>, gray: ArrayLike<number>, width: number, height: number, filter: FeatureFilter = {}): ComponentFeatures {
+export function featuresCpu(
+  labels: ArrayLike<number>,
+  gray: ArrayLike<number>,
+  width: number,
+  height: number,
+  filter: FeatureFilter & { histogram?: boolean } = {},
+): ComponentFeatures {
   let n = 0;
   for (let p = 0; p < labels.length; p++) n = Math.max(n, labels[p]);
   const acc: ComponentSums[] = Array.from({ length: n + 1 }, () => ({ area: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0, x0: Infinity, y0: Infinity, x1: -1, y1: -1, perim: 0, sg: 0, gmin: 255, gmax: 0 }));
+  const hist = filter.histogram ? new Uint32Array((n + 1) * 16) : null;
   const fg = (x: number, y: number) => x >= 0 && y >= 0 && x < width && y < height && labels[y * width + x] !== 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -30,12 +37,14 @@ export function featuresCpu(labels: ArrayLike<number>, gray: ArrayLike<number>, 
       a.sg += g;
       a.gmin = Math.min(a.gmin, g);
       a.gmax = Math.max(a.gmax, g);
+      if (hist) hist[l * 16 + (g >> 4)]++;
     }
   }
   const kept: number[] = [];
   for (let l = 1; l <= n; l++) if (passes(acc[l], width, height, filter)) kept.push(l);
   const f = emptyFeatures(kept.length, kept.length, false, n);
   kept.forEach((l, i) => setComponent(f, i, l, acc[l], width, height));
+  if (hist) f.histogram = Uint32Array.from(kept.flatMap((l) => [...hist.subarray(l * 16, l * 16 + 16)]));
   return f;
 }
 

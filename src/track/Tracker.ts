@@ -10,6 +10,10 @@
  * - A blob that covers the predicted boxes of several tracks (objects crossing or walking together) is not given to
  *   one of them: they all coast, marked `merged`, and pick their own blobs again when the group splits; a member
  *   that clearly owns both of the blob's edges on an axis is measured on that axis meanwhile (measureGroup).
+ * - With blobs' gray histograms (`features({ histogram: true })`), a confirmed track keeps an average of its own
+ *   blobs' histograms, and a pair costs more the less of that histogram the blob holds (Track.appearanceCost): an
+ *   appearance cue that tells two objects apart where boxes and motion cannot (after a group splits, a track lost
+ *   beside another object). Containment rather than similarity: a group's blob holds each member's histogram.
  * - Counting lines count each confirmed track's crossings, by direction; zones count occupancy and dwell time.
  */
 import { assignSparse, SparsePairs } from './assign.js';
@@ -42,6 +46,11 @@ export interface TrackerSettings {
   maxUnseen: number;
   /** Weight of 1 − IoU in the cost; the rest is the centres' distance in units of the gate. */
   iouWeight: number;
+  /**
+   * Weight of appearance in a confirmed track's pair cost (0 ignores it): 1 − the share of the track's average
+   * histogram the blob's holds, when the blobs carry histograms (`features({ histogram: true })`).
+   */
+  appearanceWeight: number;
   /** Largest distance between a prediction's centre and a blob's, in box diagonals, for a pair to be allowed. */
   gate: number;
   /** Measurement noise of a box edge, pixels (standard deviation). */
@@ -64,6 +73,7 @@ export const defaultTrackerSettings: Readonly<TrackerSettings> = {
   minHits: 3,
   maxUnseen: 2,
   iouWeight: 0.5,
+  appearanceWeight: 0.5,
   gate: 1.5,
   measurementNoise: 2,
   acceleration: 400,
@@ -123,6 +133,9 @@ function inside(polygon: Float64Array, x: number, y: number): boolean {
 /** Own observations a track keeps for its coasting velocity, and how many it needs for one (Track.coast). */
 const observed = 10;
 const observedEnough = 5;
+/** Bins of a blob's histogram (`features({ histogram: true })`), and how fast a track's average follows its blobs. */
+const bins = 16;
+const appearanceRate = 0.1;
 
 class Track {
   readonly kf: KalmanBox;
@@ -154,6 +167,9 @@ class Track {
   seenCount = 0;
   /** Not measured last frame (lost, or in a group's blob). */
   coasting = false;
+  /** Average histogram of its own blobs (pixels per bin), from its first blob on; null while blobs carry none. */
+  appearance: Float64Array | null = null;
+  appearanceSum = 0;
 
   constructor(
     readonly id: number,
@@ -225,6 +241,32 @@ class Track {
       }
     }
     this.coasting = true;
+  }
+
+  /**
+   * Folds blob j's histogram (of `hists`, `bins` counts a blob) into the average: the first one as it is, then at
+   * `appearanceRate`. Only blobs of its own (no other track's prediction under them): a group's blob is not its look.
+   */
+  observe(hists: ArrayLike<number>, j: number): void {
+    let a = this.appearance;
+    const rate = a ? appearanceRate : 1;
+    if (!a) a = this.appearance = new Float64Array(bins);
+    let sum = 0;
+    for (let b = 0; b < bins; b++) {
+      const v = a[b] + rate * (hists[j * bins + b] - a[b]);
+      a[b] = v;
+      sum += v;
+    }
+    this.appearanceSum = sum;
+  }
+
+  /** 1 − the share of its average histogram that blob j's holds (0: all of it; 1: none, or nothing to compare). */
+  appearanceCost(hists: ArrayLike<number>, j: number): number {
+    const a = this.appearance;
+    if (!a || this.appearanceSum <= 0) return 0;
+    let held = 0;
+    for (let b = 0; b < bins; b++) held += Math.min(a[b], hists[j * bins + b]);
+    return 1 - held / this.appearanceSum;
   }
 
   /** Position uncertainty of the centre (pixels, one standard deviation). */
@@ -372,9 +414,14 @@ export class Tracker {
     this.#coverBlob[at] = j;
   }
 
-  /** Advances every track to this frame and matches them with its blobs; what the frame's result reports. */
-  update(boxes: readonly Box[], timeUs: number): TrackResults {
+  /**
+   * Advances every track to this frame and matches them with its blobs; what the frame's result reports.
+   * `hists`: the blobs' gray histograms, 16 counts a blob in the boxes' order (`features().histogram`), or none.
+   */
+  update(boxes: readonly Box[], timeUs: number, hists?: ArrayLike<number> | null): TrackResults {
     const s = this.#s;
+    const look = hists && s.appearanceWeight > 0 ? hists : null;
+    if (look && look.length < bins * boxes.length) throw new RangeError(`Tracker.update: ${boxes.length} boxes need ${bins * boxes.length} histogram counts, got ${look.length}`);
     const dt = this.#lastUs !== null && timeUs > this.#lastUs ? (timeUs - this.#lastUs) / 1e6 : s.frameInterval;
     this.#lastUs = timeUs;
     const events: TrackEvent[] = [];
@@ -492,7 +539,10 @@ export class Tracker {
           if (dx * dx + dy * dy > far * far * (1 + 1e-9)) continue;
           const d = Math.sqrt(dx * dx + dy * dy);
           const o = d > (diag + diagonal[j]) / 2 ? 0 : boxIou(p[0], p[1], p[2], p[3], bb[4 * j], bb[4 * j + 1], bb[4 * j + 2], bb[4 * j + 3]);
-          if (o > 0 || d <= reach) pairs.add(r, c, s.iouWeight * (1 - o) + (1 - s.iouWeight) * Math.min(1, d / reach));
+          if (o === 0 && d > reach) continue;
+          let cost = s.iouWeight * (1 - o) + (1 - s.iouWeight) * Math.min(1, d / reach);
+          if (look && t.state !== 'tentative') cost += s.appearanceWeight * t.appearanceCost(look, j);
+          pairs.add(r, c, cost);
         }
       }
       const match = assignSparse(pairs, rows, cols);
@@ -505,6 +555,7 @@ export class Tracker {
         t.blob = j;
         t.matched = true;
         taken[j] = 1;
+        if (look && members[j] <= 1) t.observe(look, j);
       }
     }
     // Not kept past the frame: the stage's tracks are referenced only through #tracks.
@@ -545,7 +596,12 @@ export class Tracker {
       kept.push(t);
     }
     // New tentative tracks for the blobs nobody took.
-    for (let j = 0; j < n; j++) if (!taken[j]) kept.push(new Track(this.#nextId++, boxes[j], j, s));
+    for (let j = 0; j < n; j++) {
+      if (taken[j]) continue;
+      const t = new Track(this.#nextId++, boxes[j], j, s);
+      if (look) t.observe(look, j);
+      kept.push(t);
+    }
     this.#tracks = kept;
 
     // Trails, lines, zones: confirmed (and coasting) tracks only.

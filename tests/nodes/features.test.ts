@@ -178,11 +178,53 @@ describe('features', () => {
     expect(t.features!.passed).toBeGreaterThan(5);
   });
 
+  it('gray histograms equal the CPU reference on every way in, with a filter, busy tiles and big components', async () => {
+    const board = (w: number, h: number, cell: number, r = rng(7)) =>
+      Uint8Array.from({ length: w * h }, (_, p) => ((Math.floor((p % w) / cell) + Math.floor(p / w / cell)) % 2 ? 96 + Math.floor(r() * 160) : 10));
+    const cases = [
+      ...images.filter((_, i) => i % 4 === 0).map((c) => ({ name: c.name, width: c.width, height: c.height, gray: c.gray })),
+      // Tiles with more parts than workgroup memory holds (4-connected), and one component across many tiles.
+      { name: 'checkerboard 97x70', width: 97, height: 70, gray: board(97, 70, 1) },
+      { name: 'gray ramp 700x300', width: 700, height: 300, gray: Uint8Array.from({ length: 700 * 300 }, (_, p) => 96 + ((p % 700) % 160)) },
+    ];
+    const filter = { minArea: 3, maxAspect: 5 };
+    const ways = [
+      ['one labeling, 8', [], 8],
+      ['one labeling, 4', [], 4],
+      ['after label(), runs', [label({ algorithm: 'c2fl', connectivity: 8 })], 8],
+      ['after label(), per-pixel', [label({ algorithm: 'buf', connectivity: 8 })], 8],
+    ] as const;
+    for (const [way, labelling, connectivity] of ways) {
+      const method = way.endsWith('per-pixel') ? 'per-pixel' : 'runs';
+      const results = await run(
+        ctx,
+        cases.map((c): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: c.gray })),
+        threshold({ level }),
+        ...labelling,
+        features({ ...filter, connectivity, method, histogram: true, maxResults: 1 << 14 }),
+      );
+      let counted = 0;
+      cases.forEach((c, i) => {
+        const want = featuresCpu(labelCpu(mask(c.gray), c.width, c.height, connectivity).labels, c.gray, c.width, c.height, { ...filter, histogram: true });
+        const got = results[i].features!;
+        expectSame(got, want, `${c.name} (${way})`);
+        expect(got.histogram!.length, c.name).toBe(16 * got.label.length);
+        expect(Array.from(got.histogram!), `${c.name} (${way})`).toEqual(Array.from(want.histogram!));
+        counted += got.histogram!.reduce((a, b) => a + b, 0);
+      });
+      expect(counted).toBeGreaterThan(10000);
+    }
+    // Without the option there are none.
+    const [plain] = await run(ctx, [{ width: cases[0].width, height: cases[0].height, format: 'gray', data: cases[0].gray }], threshold({ level }), features());
+    expect(plain.features!.histogram).toBeUndefined();
+  });
+
   it('rejects bad options, frames without a mask, labels that are not canonical, per-pixel without labels', async () => {
     expect(() => features({ minArea: -1 })).toThrow(InvalidOptionError);
     expect(() => features({ maxAspect: 0.5 })).toThrow(/maxAspect/);
     expect(() => features({ method: 'magic' as 'runs' })).toThrow(/method/);
     expect(() => features({ connectivity: 6 as 8 })).toThrow(/connectivity/);
+    expect(() => features({ histogram: 'yes' as unknown as boolean })).toThrow(/histogram/);
     const frame = [{ width: 4, height: 4, format: 'gray' as const, data: new Uint8Array(16) }];
     await expect(run(ctx, frame, features())).rejects.toThrow(InvalidFrameError);
     await expect(run(ctx, frame, threshold(), label({ algorithm: 'c2fl', canonical: false }), features())).rejects.toThrow(/canonical/);

@@ -1,6 +1,6 @@
 // track() at the end of the GPU chain: background → morphology → features → readResults → track over a synthetic
-// fixed-camera clip (texture, noise, two people-sized objects crossing, one passing behind a pillar): ids kept,
-// a counting line counted; results without features refused; trackEvents.
+// fixed-camera clip (texture, noise, two people-sized objects crossing, one passing behind a pillar): ids kept with
+// and without the blobs' histograms, a counting line counted; results without features refused; trackEvents.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastValueFrom, toArray } from 'rxjs';
 import { background, features, fromPixels, morphology, readResults, threshold, track, trackEvents, InvalidFrameError, type GpuContext, type PixelImage, type TrackResults } from '../../index.js';
@@ -46,8 +46,17 @@ describe('track', () => {
     const images = clip(60);
     const line = { id: 'gate', a: [100, 119] as const, b: [100, 0] as const }; // forward: west to east
     const results = await lastValueFrom(
-      fromPixels(ctx, images).pipe(background({ learningRate: 0.005 }), morphology({ open: 3, close: 5 }), features({ minArea: 40 }), readResults(), track({ lines: [line] }), toArray()),
+      fromPixels(ctx, images).pipe(background({ learningRate: 0.005 }), morphology({ open: 3, close: 5 }), features({ minArea: 40, histogram: true }), readResults(), track({ lines: [line] }), toArray()),
     );
+    // The tracker had the blobs' histograms (its appearance cue): the bright object's pixels in the top bins, the dark one's
+    // in the bottom ones.
+    const f18 = results[18].features!;
+    expect(f18.histogram!.length).toBe(16 * f18.label.length);
+    for (let i = 0; i < f18.label.length; i++) expect(f18.histogram!.subarray(16 * i, 16 * i + 16).reduce((a, b) => a + b, 0)).toBe(f18.area[i]);
+    const share = (i: number, from: number, to: number) => f18.histogram!.subarray(16 * i + from, 16 * i + to + 1).reduce((a, b) => a + b, 0) / f18.area[i];
+    const blobs = Array.from(f18.label, (_, i) => i);
+    expect(blobs.some((i) => share(i, 13, 15) > 0.9)).toBe(true);
+    expect(blobs.some((i) => share(i, 0, 1) > 0.9)).toBe(true);
     const near = (r: TrackResults, x: number, y: number) =>
       r.tracks.filter((t) => t.state !== 'tentative').sort((a, b) => Math.hypot(a.cx - x, a.cy - y) - Math.hypot(b.cx - x, b.cy - y))[0];
     const centre = (i: number, t: number) => {
@@ -67,6 +76,7 @@ describe('track', () => {
     const events = await lastValueFrom(
       fromPixels(ctx, images).pipe(background({ learningRate: 0.005 }), morphology({ open: 3, close: 5 }), features({ minArea: 40 }), readResults(), track({ lines: [line] }), trackEvents(), toArray()),
     );
+    // Without histograms (the second run), the same ids enter.
     expect(events.filter((e) => e.type === 'entered').map((e) => e.id).sort()).toEqual([...ids].sort());
     expect(events.filter((e) => e.type === 'crossed')).toHaveLength(2);
   });

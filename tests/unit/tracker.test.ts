@@ -148,6 +148,42 @@ describe('Tracker', () => {
     expect(nearest(results[79], a.x + 3 * 79 + 12, 104).id).toBe(id);
   });
 
+  it('with gray histograms, a track back from hiding takes the blob that looks like it, not a nearer one that does not', () => {
+    // A walks 3 px a frame, is hidden for 8 frames, and comes back beside another object that stands just where A's
+    // prediction is: A is dark (bin 3), the other bright (bin 12). Boxes and motion alone give A's id to the other.
+    const a: Mover = { x: 40, y: 100, vx: 3, vy: 0, w: 24, h: 48 };
+    const histOf = (bin: number, box: Box) => {
+      const h = new Array<number>(16).fill(0);
+      h[bin] = (box[2] - box[0] + 1) * (box[3] - box[1] + 1);
+      return h;
+    };
+    const frame = (t: number): { boxes: Box[]; hists: number[] } => {
+      if (t < 20) {
+        const b = boxOf(a, t);
+        return { boxes: [b], hists: histOf(3, b) };
+      }
+      if (t < 28) return { boxes: [], hists: [] };
+      const other = boxOf(a, t);
+      const own = boxOf({ ...a, x: a.x + 14 }, t);
+      return { boxes: [other, own], hists: [...histOf(12, other), ...histOf(3, own)] };
+    };
+    const follow = (appearance: boolean) => {
+      const tracker = new Tracker(trackerSettings({}));
+      const results = Array.from({ length: 50 }, (_, t) => {
+        const { boxes, hists } = frame(t);
+        return tracker.update(boxes, t * 33_333, appearance ? hists : null);
+      });
+      const id = nearest(results[19], a.x + 3 * 19 + 12, 124).id;
+      // Whose id A's is at the end: on its own blob (14 px to the right of the other) or on the other's.
+      return { id, own: nearest(results[49], a.x + 14 + 3 * 49 + 12, 124).id, other: nearest(results[49], a.x + 3 * 49 + 12, 124).id };
+    };
+    const without = follow(false);
+    expect(without.other).toBe(without.id);
+    const withLook = follow(true);
+    expect(withLook.own).toBe(withLook.id);
+    expect(withLook.other).not.toBe(withLook.id);
+  });
+
   it('drops a track unseen longer than maxUnseen, with a left event, and never confirms one-frame noise', () => {
     const a: Mover = { x: 0, y: 50, vx: 3, vy: 0, w: 24, h: 40 };
     const results = run({ maxUnseen: 0.5 }, 100, (t) => [...(t < 40 ? [boxOf(a, t)] : []), ...(t === 60 ? [[200, 10, 205, 15] as Box] : [])]);
@@ -230,7 +266,7 @@ describe('Tracker', () => {
   });
 
   it('refuses bad settings with InvalidOptionError', () => {
-    const bad: unknown[] = [{ minHits: 0 }, { maxUnseen: -1 }, { trailLength: -1 }, { trailLength: 2.5 }, { iouWeight: 2 }, { gate: 0 }, { lines: [{ id: 'l', a: [0, 0], b: [0, 0] }] }, { lines: [{ id: 'l', a: [0], b: [1, 1] }] }, { zones: [{ id: 'z', polygon: [[0, 0], [1, 1]] }] }, { lines: [{ id: 'x', a: [0, 0], b: [1, 1] }], zones: [{ id: 'x', polygon: [[0, 0], [1, 0], [0, 1]] }] }, null];
+    const bad: unknown[] = [{ minHits: 0 }, { maxUnseen: -1 }, { trailLength: -1 }, { trailLength: 2.5 }, { iouWeight: 2 }, { appearanceWeight: -1 }, { gate: 0 }, { lines: [{ id: 'l', a: [0, 0], b: [0, 0] }] }, { lines: [{ id: 'l', a: [0], b: [1, 1] }] }, { zones: [{ id: 'z', polygon: [[0, 0], [1, 1]] }] }, { lines: [{ id: 'x', a: [0, 0], b: [1, 1] }], zones: [{ id: 'x', polygon: [[0, 0], [1, 0], [0, 1]] }] }, null];
     for (const o of bad) expect(() => trackerSettings(o as Partial<TrackerSettings>), JSON.stringify(o)).toThrow(InvalidOptionError);
     expect(trackerSettings({})).toEqual(defaultTrackerSettings);
   });
