@@ -105,6 +105,21 @@ fn flush(l: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gma
   addRecord(l * REC, d);
 }
 
+// The candidates' histograms in workgroup memory, as their records (a word without HIST).
+var<workgroup> wgHist: array<atomic<u32>, select(1u, CANDIDATES * HIST_BINS, HIST)>;
+
+// The first candidate that is label l (as flush() picks), or CANDIDATES.
+fn candidateOf(l: u32) -> u32 {
+  for (var k = 0u; k < CANDIDATES; k++) { if (l == atomicLoad(&candidate[k])) { return k; } }
+  return CANDIDATES;
+}
+
+// Counts a pixel of gray g of label l (candidate k of the workgroup, or CANDIDATES) in its histogram.
+fn countGray(l: u32, k: u32, g: u32) {
+  let b = g >> HIST_SHIFT;
+  if (k < CANDIDATES) { atomicAdd(&wgHist[k * HIST_BINS + b], 1u); } else { atomicAdd(&hist[l * HIST_BINS + b], 1u); }
+}
+
 fn onPerimeter(p: u32, x: u32, y: u32) -> bool {
   let w = params.width;
   if (x == 0u || y == 0u || x + 1u == w || y + 1u == params.height) { return true; }
@@ -141,6 +156,7 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let row = y * w;
   // Candidates: the first label in the word of the middle invocation of each quarter of the workgroup.
   clearShared(li);
+  if (HIST && li < CANDIDATES * HIST_BINS) { atomicStore(&wgHist[li], 0u); }
   let quarter = WG / CANDIDATES;
   if (li % quarter == quarter / 2u) {
     var c = 0u;
@@ -155,6 +171,7 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   workgroupBarrier();
   if (inRange) {
     var cur = 0u;
+    var curCandidate = CANDIDATES;
     var start = x0;
     var perim = 0u;
     var gsum = 0u;
@@ -166,6 +183,7 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
       if (l != cur) {
         flush(cur, y, start, x - 1u, perim, gsum, gmin, gmax);
         cur = l;
+        if (HIST) { curCandidate = candidateOf(l); }
         start = x;
         perim = 0u;
         gsum = 0u;
@@ -178,8 +196,9 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
         gmin = min(gmin, g);
         gmax = max(gmax, g);
         if (onPerimeter(p, x, y)) { perim += 1u; }
-        // One atomic per pixel: a piece's 16 bins would not fit in registers.
-        if (HIST && l <= count()) { atomicAdd(&hist[l * HIST_BINS + (g >> HIST_SHIFT)], 1u); }
+        // One atomic per pixel (a piece's 16 bins would not fit in registers), in workgroup memory for the
+        // candidates: a large component's pixels would otherwise all contend for its 16 global words.
+        if (HIST && l <= count()) { countGray(l, curCandidate, g); }
       }
     }
     flush(cur, y, start, xe - 1u, perim, gsum, gmin, gmax);
@@ -187,6 +206,10 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   workgroupBarrier();
   // A label chosen twice gathered everything in its first record.
   if (li < CANDIDATES && flushesCandidate(li, 0u)) { addRecord(atomicLoad(&candidate[li]) * REC, sharedRecord(li)); }
+  if (HIST && li < CANDIDATES * HIST_BINS && flushesCandidate(li / HIST_BINS, 0u)) {
+    let v = atomicLoad(&wgHist[li]);
+    if (v != 0u) { atomicAdd(&hist[atomicLoad(&candidate[li / HIST_BINS]) * HIST_BINS + li % HIST_BINS], v); }
+  }
 }
 
 // Keeps the components that pass the filter, putting every record (and histogram) it reads back to identity for the

@@ -100,11 +100,13 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     expect(column(decode, 'components')).toEqual(['64', '1024']);
     positive(column(decode, 'decode µs'));
     const [tracker] = tables(bench('tracker', ['--blobs', '10,50', '--frames', '60', '--warmup', '20']));
-    expect(column(tracker, 'blobs')).toEqual(['10', '50']);
+    // Each count without the blobs' histograms and with them.
+    expect(column(tracker, 'blobs')).toEqual(['10', '10', '50', '50']);
+    expect(column(tracker, 'histograms')).toEqual(['no', 'yes', 'no', 'yes']);
     positive(column(tracker, 'median µs/frame'));
     // Objects bounce inside the frame: about one track each, every object given an id.
-    column(tracker, 'tracks alive').forEach((c, i) => expect(num(c) / [10, 50][i]).toBeGreaterThan(0.8));
-    column(tracker, 'ids made').forEach((c, i) => expect(num(c)).toBeGreaterThanOrEqual([10, 50][i]));
+    column(tracker, 'tracks alive').forEach((c, i) => expect(num(c) / [10, 10, 50, 50][i]).toBeGreaterThan(0.8));
+    column(tracker, 'ids made').forEach((c, i) => expect(num(c)).toBeGreaterThanOrEqual([10, 10, 50, 50][i]));
   });
 
   it('dots, markers and AR: the chains with their accuracy, markers beside OpenCV', () => {
@@ -126,10 +128,10 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     for (const r of rows) expect(Number(r.trim().split(/\s+/).at(-1))).toBeGreaterThan(0);
   });
 
-  it('surveillance: five chains, many streams and OpenCV MOG2 in the same run', () => {
+  it('surveillance: six chains, many streams and OpenCV MOG2 in the same run', () => {
     const out = bench('surveillance', ['--size', '160x120', '--frames', '5', '--warmup', '2', '--streams', '2', '--stream-size', '160x120', '--heat-ms', '100', '--opencv-repeat', '1']);
     const [chains] = tables(out);
-    expect(chains.rows).toHaveLength(5);
+    expect(chains.rows).toHaveLength(6);
     positive(column(chains, 'GPU total ms'));
     positive(column(chains, 'one at a time wall p50 ms'));
     expect(out).toMatch(/2 streams of 160×120 on one context .*: [\d.]+ frames\/s in all/);

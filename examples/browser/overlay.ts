@@ -58,11 +58,11 @@ async function run(): Promise<void> {
   scene.add(countingLine(line.a, line.b), overlay);
   const ids = new Set<number>();
   const camera = fromCamera(ctx, { constraints: { video: { width, height } } });
-  // features() reads back room for `maxResults` blobs each frame: 256 is plenty for a street and keeps that ~38 KB with
+  // features() reads back room for `maxResults` blobs each frame: 192 is plenty for a street and keeps that ~28 KB with
   // the blobs' histograms (the tracker's appearance cue).
 
   const stream = camera
-    .pipe(picture.capture(), background(), morphology({ open: 3, close: 5 }), features({ minArea, maxResults: 256, histogram: true }), readResults(), track({ lines: [line] }))
+    .pipe(picture.capture(), background(), morphology({ open: 3, close: 5 }), features({ minArea, maxResults: 192, histogram: true }), readResults(), track({ lines: [line] }))
     .subscribe({
       next: (r) => {
         if (seen.freeze) return stream.unsubscribe();

@@ -201,7 +201,7 @@ describe('features', () => {
         cases.map((c): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: c.gray })),
         threshold({ level }),
         ...labelling,
-        features({ ...filter, connectivity, method, histogram: true, maxResults: 1 << 14 }),
+        features({ ...filter, connectivity, method, histogram: true, maxResults: 1 << 16 }),
       );
       let counted = 0;
       cases.forEach((c, i) => {
