@@ -93,26 +93,21 @@ fn piece(y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) 
   return d;
 }
 
-fn flush(l: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) {
-  if (l == 0u || l > count()) { return; }
-  let d = piece(y, xa, xb, perim, gsum, gmin, gmax);
-  for (var k = 0u; k < CANDIDATES; k++) {
-    if (l == atomicLoad(&candidate[k])) {
-      addShared(k, d);
-      return;
-    }
-  }
-  addRecord(l * REC, d);
-}
-
-// The candidates' histograms in workgroup memory, as their records (a word without HIST).
-var<workgroup> wgHist: array<atomic<u32>, select(1u, CANDIDATES * HIST_BINS, HIST)>;
-
-// The first candidate that is label l (as flush() picks), or CANDIDATES.
+// The first candidate that is label l, or CANDIDATES: a label chosen twice gathers in its first record.
 fn candidateOf(l: u32) -> u32 {
   for (var k = 0u; k < CANDIDATES; k++) { if (l == atomicLoad(&candidate[k])) { return k; } }
   return CANDIDATES;
 }
+
+fn flush(l: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) {
+  if (l == 0u || l > count()) { return; }
+  let d = piece(y, xa, xb, perim, gsum, gmin, gmax);
+  let k = candidateOf(l);
+  if (k < CANDIDATES) { addShared(k, d); } else { addRecord(l * REC, d); }
+}
+
+// The candidates' histograms in workgroup memory, as their records (a word without HIST).
+var<workgroup> wgHist: array<atomic<u32>, select(1u, CANDIDATES * HIST_BINS, HIST)>;
 
 // Counts a pixel of gray g of label l (candidate k of the workgroup, or CANDIDATES) in its histogram.
 fn countGray(l: u32, k: u32, g: u32) {

@@ -7,7 +7,7 @@ import type { NodeScope, ProcessFrame } from '../../src/gpuNode.js';
 import { uniformLayout } from '../../src/uniforms.js';
 import { InvalidFrameError } from '../../src/errors.js';
 import { PassRecorder, type Analysis } from '../../src/PassRecorder.js';
-import { featureResults, record } from './results.js';
+import { featureResults, histogramCounts, record } from './results.js';
 import { filterParams, type FeaturesSettings } from './settings.js';
 
 const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'storage', 'storage'] as const;
@@ -31,8 +31,7 @@ export async function featuresFromLabels(node: NodeScope, s: FeaturesSettings, a
       capacity,
       params: alloc.uniform('params', layout, { width: size.width, height: size.height, pixels, capacity, ...filterParams(s) }),
       records: alloc.buffer('records', capacity * record.REC * 4, GPUBufferUsage.STORAGE),
-      // Histograms per label; without them a placeholder the kernels never touch.
-      hist: alloc.buffer('hist', s.histogram ? capacity * record.HIST_BINS * 4 : 16, GPUBufferUsage.STORAGE),
+      hist: histogramCounts(alloc, capacity, s.histogram),
       results: featureResults(alloc, s.maxResults, s.histogram),
       // New records are cleared once; afterwards the compact kernel leaves them cleared.
       fresh: true,

@@ -10,7 +10,7 @@ import type { KernelSpec } from '../../src/PipelineCache.js';
 import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
 import { InvalidFrameError } from '../../src/errors.js';
 import { PassRecorder, type Analysis } from '../../src/PassRecorder.js';
-import { featureResults, record } from './results.js';
+import { featureResults, histogramCounts, record } from './results.js';
 import { filterParams, type FeaturesSettings } from './settings.js';
 
 const TILE = wgslConstant('components', 'TS');
@@ -70,8 +70,7 @@ export async function featuresFromMask(node: NodeScope, s: FeaturesSettings, ana
       records: alloc.buffer('parts', capacity * partWords * 4, S),
       // The header (parts allocator, overflow flag) starts at zero; the kernels reset it for every later frame.
       book: alloc.buffer('book', words * 4, S | GPUBufferUsage.COPY_DST, new Uint32Array(book.bookTiles)),
-      // Histograms per part; without them a placeholder the kernels never touch.
-      hist: alloc.buffer('hist', s.histogram ? capacity * record.HIST_BINS * 4 : 16, S),
+      hist: histogramCounts(alloc, capacity, s.histogram),
       results: featureResults(alloc, s.maxResults, s.histogram),
     };
   });

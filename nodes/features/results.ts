@@ -8,16 +8,29 @@ import type { SetAllocator } from '../../src/PerFrame.js';
 import { wgslConstant } from '../../src/uniforms.js';
 import { emptyFeatures, setMoments, type ComponentFeatures } from '../../src/componentFeatures.js';
 
-const names = ['HEAD', 'REC', 'AREA', 'SX', 'SY', 'SXX', 'SYY', 'SXY', 'X0', 'Y0', 'X1', 'Y1', 'PERIM', 'SG', 'GMIN', 'GMAX', 'HIST_BINS', 'HIST_SHIFT'] as const;
+const names = ['HEAD', 'REC', 'AREA', 'SX', 'SY', 'SXX', 'SYY', 'SXY', 'X0', 'Y0', 'X1', 'Y1', 'PERIM', 'SG', 'GMIN', 'GMAX', 'HIST_BINS'] as const;
 
 /** Word offsets of the record's fields, and HEAD and REC (shaders/common/record.wgsl). */
 export const record: Readonly<Record<(typeof names)[number], number>> = Object.fromEntries(
   names.map((n) => [n, wgslConstant('features', n)]),
 ) as Record<(typeof names)[number], number>;
 
+/** Words the results buffer holds per component: its label and record, and its histogram when asked for. */
+export function resultWords(histogram: boolean): number {
+  return record.REC + 1 + (histogram ? record.HIST_BINS : 0);
+}
+
 /** Bytes of the results buffer for `maxResults` components, with their histograms after the records or not. */
 export function resultBytes(maxResults: number, histogram = false): number {
-  return (record.HEAD + maxResults * (record.REC + 1 + (histogram ? record.HIST_BINS : 0))) * 4;
+  return (record.HEAD + maxResults * resultWords(histogram)) * 4;
+}
+
+/**
+ * The histogram counts the kernels accumulate, HIST_BINS words for each of `records` records (labels or parts);
+ * without histograms a placeholder the kernels never touch (the binding is in the layout either way).
+ */
+export function histogramCounts(alloc: SetAllocator, records: number, histogram: boolean): GPUBuffer {
+  return alloc.buffer('hist', histogram ? records * record.HIST_BINS * 4 : 16, GPUBufferUsage.STORAGE);
 }
 
 /** The results buffer of a frame set, and the read request that decodes it. */

@@ -2,7 +2,7 @@
 import type { FeatureFilter } from '../../src/componentFeatures.js';
 import type { GpuContext } from '../../src/GpuContext.js';
 import { InvalidOptionError } from '../../src/errors.js';
-import { resultBytes, record } from './results.js';
+import { resultBytes, resultWords, record } from './results.js';
 
 export interface FeaturesSettings extends FeatureFilter {
   readonly maxResults: number;
@@ -34,7 +34,7 @@ export function filterParams(s: FeaturesSettings): Record<string, number> {
 export function checkDeviceLimits(s: FeaturesSettings, ctx: GpuContext): void {
   const limit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
   if (resultBytes(s.maxResults, s.histogram) > limit) {
-    const most = Math.floor((limit / 4 - record.HEAD) / (record.REC + 1 + (s.histogram ? record.HIST_BINS : 0)));
+    const most = Math.floor((limit / 4 - record.HEAD) / resultWords(s.histogram));
     throw new InvalidOptionError(`features: maxResults ${s.maxResults} needs ${resultBytes(s.maxResults, s.histogram)} bytes of results, over this device's limit of ${limit} bytes per buffer; at most ${most}`);
   }
 }
