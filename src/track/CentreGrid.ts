@@ -59,14 +59,15 @@ export class CentreGrid {
 
   /**
    * Writes into `out` the points within `r` of (x, y) (and perhaps a few more: callers check), each once; returns
-   * how many. `out` holds at least as many entries as there are points.
+   * how many. With `ry`, the points within `r` of x and `ry` of y (a rectangle). `out` holds at least as many
+   * entries as there are points.
    */
-  near(x: number, y: number, r: number, out: Int32Array): number {
+  near(x: number, y: number, r: number, out: Int32Array, ry = r): number {
     const s = this.#size;
     const gx0 = Math.max(0, Math.floor((x - r) / s) - this.#gx0);
     const gx1 = Math.min(this.#gw - 1, Math.floor((x + r) / s) - this.#gx0);
-    const gy0 = Math.max(0, Math.floor((y - r) / s) - this.#gy0);
-    const gy1 = Math.min(this.#gh - 1, Math.floor((y + r) / s) - this.#gy0);
+    const gy0 = Math.max(0, Math.floor((y - ry) / s) - this.#gy0);
+    const gy1 = Math.min(this.#gh - 1, Math.floor((y + ry) / s) - this.#gy0);
     let n = 0;
     if (gx0 > gx1) return 0;
     const start = this.#start;

@@ -4,7 +4,7 @@ import { CentreGrid } from '../../src/track/CentreGrid.js';
 import { rng } from '../../src/reference/images.js';
 
 describe('CentreGrid', () => {
-  it('finds every point within the distance, each once, wherever the query lies, one grid indexed again each time', () => {
+  it('finds every point within the distance (or a rectangle), each once, wherever the query lies, one grid indexed again each time', () => {
     const r = rng(7);
     const grids = new Map<number, CentreGrid>();
     for (let k = 0; k < 200; k++) {
@@ -26,6 +26,12 @@ describe('CentreGrid', () => {
       expect(found.every((i) => i < n), `#${k}`).toBe(true);
       const within = xs.map((_, i) => i).filter((i) => Math.hypot(xs[i] - x, ys[i] - y) <= radius);
       for (const i of within) expect(found, `#${k} point ${i}`).toContain(i);
+      // A rectangle: every point within rx of x and ry of y.
+      const [rx, ry] = [r() * 200, r() * 200];
+      const inRect = [...out.subarray(0, grid.near(x / 3, y / 3, rx, out, ry))];
+      expect(new Set(inRect).size, `#${k}`).toBe(inRect.length);
+      const within2 = xs.map((_, i) => i).filter((i) => Math.abs(xs[i] - x / 3) <= rx && Math.abs(ys[i] - y / 3) <= ry);
+      for (const i of within2) expect(inRect, `#${k} point ${i} in the rectangle`).toContain(i);
     }
   });
 });
