@@ -3,19 +3,23 @@
  * features (nodes/features/results.ts), on the CPU only, beside the old comparator sort it replaced (the
  * reference measured in the same run). One frame at a time pays this per frame after its readback.
  *
- *   node dist/bench/decode.js [--counts 64,1024,4096] [--reps 2000]
+ *   node dist/bench/decode.js [--counts 64,1024,4096] [--reps 2000] [--histogram]
+ *
+ * `--histogram` decodes results carrying each component's gray histogram too (`features({ histogram: true })`).
  */
 import { decodeFeatures, record } from '../nodes/features/results.js';
 import { rng } from '../src/reference/images.js';
 import { benchArgs } from './args.js';
 
-const { values } = benchArgs(import.meta.url, { counts: { type: 'string', default: '64,1024,4096' }, reps: { type: 'string', default: '2000' } }, ['counts', 'reps']);
+const { values } = benchArgs(import.meta.url, { counts: { type: 'string', default: '64,1024,4096' }, reps: { type: 'string', default: '2000' }, histogram: { type: 'boolean', default: false } }, ['counts', 'reps']);
+const histogram = values.histogram as boolean;
 const reps = Number(values.reps);
 
 /** A results buffer as compactParts writes it: n components in no particular order, plausible sums. */
 function results(n: number): Uint32Array {
   const stride = record.REC + 1;
-  const v = new Uint32Array(record.HEAD + n * stride);
+  // With histograms, HIST_BINS counts per component after the n records (decodeFeatures with maxResults n).
+  const v = new Uint32Array(record.HEAD + n * stride + (histogram ? n * record.HIST_BINS : 0));
   const r = rng(n);
   v[0] = n;
   v[1] = n;
@@ -38,6 +42,8 @@ function results(n: number): Uint32Array {
     v[at + record.GMIN] = 90;
     v[at + record.GMAX] = 110;
   });
+  // Histograms: the area spread over a few bins.
+  for (let i = histogram ? 0 : n; i < n; i++) for (let b = 0; b < record.HIST_BINS; b++) v[record.HEAD + n * stride + i * record.HIST_BINS + b] = (i * 7 + b) % 5 === 0 ? 30 + b : 0;
   return v;
 }
 
@@ -48,13 +54,13 @@ function time(f: () => void): number {
   return ((performance.now() - t0) / reps) * 1000;
 }
 
-console.log(`features decode, host only — ${new Date().toISOString()}, node ${process.version}, ${reps} repetitions`);
+console.log(`features decode, host only — ${new Date().toISOString()}, node ${process.version}, ${reps} repetitions${histogram ? ', with histograms' : ''}`);
 console.log('\n| components | decode µs | comparator sort alone µs (the previous order step) |');
 console.log('|---|---|---|');
 for (const n of (values.counts as string).split(',').map(Number)) {
   const v = results(n);
   const at = (slot: number) => record.HEAD + slot * (record.REC + 1);
-  const decode = time(() => decodeFeatures(v.slice().buffer, 1280, 720, n));
+  const decode = time(() => decodeFeatures(v.slice().buffer, 1280, 720, n, histogram));
   const comparator = time(() => Array.from({ length: n }, (_, i) => i).sort((a, b) => v[at(a)] - v[at(b)]));
   console.log(`| ${n} | ${decode.toFixed(1)} | ${comparator.toFixed(1)} |`);
 }

@@ -139,7 +139,11 @@ export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number
     const bins = record.HIST_BINS;
     const first = record.HEAD + maxResults * stride;
     const h = (f.histogram = new Uint32Array(n * bins));
-    for (let i = 0; i < n; i++) h.set(v.subarray(first + order[i] * bins, first + (order[i] + 1) * bins), i * bins);
+    // Copied word by word: a subarray per component would be an object per component per frame.
+    for (let i = 0; i < n; i++) {
+      const from = first + order[i] * bins;
+      for (let b = 0; b < bins; b++) h[i * bins + b] = v[from + b];
+    }
   }
   return f;
 }
