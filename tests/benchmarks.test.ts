@@ -99,6 +99,10 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     const [decode] = tables(bench('decode', ['--counts', '64,1024', '--reps', '20']));
     expect(column(decode, 'components')).toEqual(['64', '1024']);
     positive(column(decode, 'decode µs'));
+    // With each component's histogram after the records.
+    const [withHistograms] = tables(bench('decode', ['--counts', '64', '--reps', '20', '--histogram']));
+    expect(column(withHistograms, 'components')).toEqual(['64']);
+    positive(column(withHistograms, 'decode µs'));
     const [tracker] = tables(bench('tracker', ['--blobs', '10,50', '--frames', '60', '--warmup', '20']));
     // Each count without the blobs' histograms and with them.
     expect(column(tracker, 'blobs')).toEqual(['10', '10', '50', '50']);
