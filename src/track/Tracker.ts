@@ -702,7 +702,7 @@ export class Tracker {
     }
     const zones: TrackResults['zones'] = {};
     const zoneResults: TrackResults['zones'][string][] = [];
-    for (const z of s.zones) zoneResults.push((zones[z.id] = { occupancy: 0, dwell: {} }));
+    for (const z of s.zones) zoneResults.push((zones[z.id] = { occupancy: 0, dwell: new Map() }));
     if (s.zones.length > 0) {
       for (const t of kept) {
         if (t.state === 'tentative') continue;
@@ -723,7 +723,7 @@ export class Tracker {
             t.dwell[k] = (Number.isNaN(t.dwell[k]) ? 0 : t.dwell[k]) + dt;
             zoneResults[k].occupancy++;
           }
-          if (!Number.isNaN(t.dwell[k])) zoneResults[k].dwell[t.id] = t.dwell[k];
+          if (!Number.isNaN(t.dwell[k])) zoneResults[k].dwell.set(t.id, t.dwell[k]);
         }
       }
     }

@@ -237,7 +237,7 @@ describe('Tracker', () => {
     expect(inside).toBeGreaterThanOrEqual(19);
     expect(inside).toBeLessThanOrEqual(21);
     const id = results[69].tracks[0].id;
-    expect(results[69].zones.box.dwell[id]).toBeCloseTo(inside / 30, 1);
+    expect(results[69].zones.box.dwell.get(id)).toBeCloseTo(inside / 30, 1);
     const types = results.flatMap((r) => r.events).map((e) => e.type);
     expect(types.filter((t) => t === 'zoneEntered')).toHaveLength(1);
     expect(types.filter((t) => t === 'zoneLeft')).toHaveLength(1);
