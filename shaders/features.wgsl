@@ -99,10 +99,10 @@ fn candidateOf(l: u32) -> u32 {
   return CANDIDATES;
 }
 
-fn flush(l: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) {
+// Adds the piece of label l (candidate k of the workgroup, or CANDIDATES) into its record.
+fn flush(l: u32, k: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: u32, gmax: u32) {
   if (l == 0u || l > count()) { return; }
   let d = piece(y, xa, xb, perim, gsum, gmin, gmax);
-  let k = candidateOf(l);
   if (k < CANDIDATES) { addShared(k, d); } else { addRecord(l * REC, d); }
 }
 
@@ -176,9 +176,10 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
       let p = row + x;
       let l = labels[p];
       if (l != cur) {
-        flush(cur, y, start, x - 1u, perim, gsum, gmin, gmax);
+        flush(cur, curCandidate, y, start, x - 1u, perim, gsum, gmin, gmax);
         cur = l;
-        if (HIST) { curCandidate = candidateOf(l); }
+        // Looked up once per run, for its histogram's pixels and its record's flush.
+        if (l != 0u) { curCandidate = candidateOf(l); }
         start = x;
         perim = 0u;
         gsum = 0u;
@@ -196,7 +197,7 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
         if (HIST && l <= count()) { countGray(l, curCandidate, g); }
       }
     }
-    flush(cur, y, start, xe - 1u, perim, gsum, gmin, gmax);
+    flush(cur, curCandidate, y, start, xe - 1u, perim, gsum, gmin, gmax);
   }
   workgroupBarrier();
   // A label chosen twice gathered everything in its first record.
