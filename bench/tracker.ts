@@ -57,7 +57,7 @@ for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => 
   let maxId = 0;
   seq.forEach(({ boxes, hists }, t) => {
     const t0 = performance.now();
-    const r = tracker.update(boxes, t * 33_333, withHists ? hists : null);
+    const r = tracker.update(boxes, t * 33_333, withHists ? hists : null, { width: W, height: H });
     times.push((performance.now() - t0) * 1000);
     alive += r.tracks.length;
     for (const k of r.tracks) maxId = Math.max(maxId, k.id);

@@ -148,6 +148,40 @@ describe('Tracker', () => {
     expect(nearest(results[79], a.x + 3 * 79 + 12, 104).id).toBe(id);
   });
 
+
+  it('coasts at the speed of an object coming into view, whose box the frame border cuts, when given the frame size', () => {
+    // Three objects at 3 px a frame (90 px/s): one walking in through the left border, one through the right (their
+    // boxes cut by the border for 13 frames: the centres move at half speed), one in the middle. All hidden at frame 12.
+    const frame = { width: 320, height: 240 };
+    const movers: Mover[] = [
+      { x: -40, y: 20, vx: 3, vy: 0, w: 40, h: 60 },
+      { x: 320, y: 100, vx: -3, vy: 0, w: 40, h: 60 },
+      { x: 120, y: 170, vx: 3, vy: 0, w: 40, h: 60 },
+    ];
+    const seen = (t: number): Box[] =>
+      t >= 12
+        ? []
+        : movers
+            .map((m) => boxOf(m, t))
+            .filter((b) => b[2] >= 0 && b[0] < frame.width)
+            .map((b) => [Math.max(0, b[0]), b[1], Math.min(frame.width - 1, b[2]), b[3]]);
+    for (const withSize of [true, false]) {
+      const tracker = new Tracker(trackerSettings({}));
+      const results = Array.from({ length: 14 }, (_, t) => tracker.update(seen(t), t * 33_333, null, withSize ? frame : undefined));
+      const lost = results[13].tracks.filter((k) => k.state === 'lost').sort((p, q) => p.cy - q.cy);
+      expect(lost.map((k) => Math.round(k.cy))).toEqual([50, 130, 200]);
+      const [left, right, middle] = lost.map((k) => k.vx);
+      expect(Math.abs(middle - 90), `middle: vx ${middle}`).toBeLessThan(5);
+      if (withSize) {
+        expect(Math.abs(left - 90), `left border: vx ${left}`).toBeLessThan(5);
+        expect(Math.abs(right + 90), `right border: vx ${right}`).toBeLessThan(5);
+      } else {
+        // Without the frame's size no edge is known to be cut: the centres' half speed.
+        expect(Math.abs(left - 45), `left border, no size: vx ${left}`).toBeLessThan(5);
+        expect(Math.abs(right + 45), `right border, no size: vx ${right}`).toBeLessThan(5);
+      }
+    }
+  });
   it('with gray histograms, a track back from hiding takes the blob that looks like it, not a nearer one that does not', () => {
     // A walks 3 px a frame, is hidden for 8 frames, and comes back beside another object that stands just where A's
     // prediction is: A is dark (bin 3), the other bright (bin 12). Boxes and motion alone give A's id to the other.
