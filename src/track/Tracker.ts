@@ -318,7 +318,13 @@ class Track {
     this.seen[at] = this.life;
     this.seen[at + 1] = cx;
     this.seen[at + 2] = cy;
-    this.seenBox.set(box, 4 * this.seenNext);
+    // Four stores: TypedArray.set from an array takes V8's generic path, and this runs for every track every frame.
+    const e = 4 * this.seenNext;
+    const b = this.seenBox;
+    b[e] = box[0];
+    b[e + 1] = box[1];
+    b[e + 2] = box[2];
+    b[e + 3] = box[3];
     this.seenBorder[this.seenNext] = border;
     this.seenNext = (this.seenNext + 1) % observed;
     this.seenCount = Math.min(observed, this.seenCount + 1);
