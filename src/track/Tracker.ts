@@ -168,9 +168,11 @@ class Track {
   readonly lineSide: Float64Array;
   /** Seconds since it was first seen. */
   life = 0;
-  /** Its last `observed` own observations (a ring): the time (`life`) and centre of each, three numbers an entry. */
-  readonly seen = new Float64Array(3 * observed);
-  /** The same observations' boxes (x0, y0, x1, y1), and whether each edge lay on the frame's border (bits 0–3). */
+  /**
+   * Its last `observed` own observations (a ring): the time (`life`) of each, its box (x0, y0, x1, y1, four numbers
+   * an entry) and which of the box's edges lay on the frame's border (bits 0–3).
+   */
+  readonly seenTime = new Float64Array(observed);
   readonly seenBox = new Float64Array(4 * observed);
   readonly seenBorder = new Uint8Array(observed);
   seenNext = 0;
@@ -241,13 +243,12 @@ class Track {
     if (!this.coasting && this.seenCount >= observedEnough) {
       // From the oldest to the one before the newest: the blob that came last before the track went unmatched was
       // often already joining another or half hidden.
-      const s = this.seen;
-      const last = 3 * ((this.seenNext + observed - 2) % observed);
-      const oldest = 3 * ((this.seenNext + observed - this.seenCount) % observed);
-      const span = s[last] - s[oldest];
+      const last = (this.seenNext + observed - 2) % observed;
+      const oldest = (this.seenNext + observed - this.seenCount) % observed;
+      const span = this.seenTime[last] - this.seenTime[oldest];
       if (span > 0) {
-        kf.setVelocity(0, this.#observedSpeed(0, last / 3, oldest / 3, span));
-        kf.setVelocity(1, this.#observedSpeed(1, last / 3, oldest / 3, span));
+        kf.setVelocity(0, this.#observedSpeed(0, last, oldest, span));
+        kf.setVelocity(1, this.#observedSpeed(1, last, oldest, span));
       }
     }
     this.coasting = true;
@@ -268,7 +269,8 @@ class Track {
     // Edge k of entry e is b[4e + k]: x0, y0, x1, y1.
     const edge = low && !high ? axis + 2 : high && !low ? axis : -1;
     if (edge >= 0) return (b[4 * to + edge] - b[4 * from + edge]) / span;
-    return (this.seen[3 * to + 1 + axis] - this.seen[3 * from + 1 + axis]) / span;
+    // The centres': half the sum of both edges.
+    return (b[4 * to + axis] + b[4 * to + axis + 2] - b[4 * from + axis] - b[4 * from + axis + 2]) / (2 * span);
   }
 
   /**
@@ -314,10 +316,7 @@ class Track {
     const kf = this.kf;
     const cx = (box[0] + box[2]) / 2;
     const cy = (box[1] + box[3]) / 2;
-    const at = 3 * this.seenNext;
-    this.seen[at] = this.life;
-    this.seen[at + 1] = cx;
-    this.seen[at + 2] = cy;
+    this.seenTime[this.seenNext] = this.life;
     // Four stores: TypedArray.set from an array takes V8's generic path, and this runs for every track every frame.
     const e = 4 * this.seenNext;
     const b = this.seenBox;

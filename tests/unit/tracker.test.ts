@@ -148,7 +148,6 @@ describe('Tracker', () => {
     expect(nearest(results[79], a.x + 3 * 79 + 12, 104).id).toBe(id);
   });
 
-
   it('coasts at the speed of an object coming into view, whose box the frame border cuts, when given the frame size', () => {
     // Three objects at 3 px a frame (90 px/s): one walking in through the left border, one through the right (their
     // boxes cut by the border for 13 frames: the centres move at half speed), one in the middle. All hidden at frame 12.
@@ -182,6 +181,7 @@ describe('Tracker', () => {
       }
     }
   });
+
   it('with gray histograms, a track back from hiding takes the blob that looks like it, not a nearer one that does not', () => {
     // A walks 3 px a frame, is hidden for 8 frames, and comes back beside another object that stands just where A's
     // prediction is: A is dark (bin 3), the other bright (bin 12). Boxes and motion alone give A's id to the other.
