@@ -272,6 +272,10 @@ describe('Tracker', () => {
     expect(inside).toBeLessThanOrEqual(21);
     const id = results[69].tracks[0].id;
     expect(results[69].zones.box.dwell.get(id)).toBeCloseTo(inside / 30, 1);
+    // Each frame's dwell times are its own, read after later frames ran, and a structured clone keeps them.
+    const mid = results.findIndex((r) => r.zones.box.occupancy === 1) + 10;
+    expect(results[mid].zones.box.dwell.get(id)).toBeCloseTo(11 / 30, 4);
+    expect(structuredClone(results[mid].zones).box.dwell.get(id)).toBe(results[mid].zones.box.dwell.get(id));
     const types = results.flatMap((r) => r.events).map((e) => e.type);
     expect(types.filter((t) => t === 'zoneEntered')).toHaveLength(1);
     expect(types.filter((t) => t === 'zoneLeft')).toHaveLength(1);
