@@ -45,7 +45,24 @@ function draw(results: FrameResult[], n: number, width: number, height: number):
   return boxes;
 }
 
-async function run(): Promise<{ frames: number; tracks: number; forward: number; backward: number; model: string; drawn: (n: number) => number }> {
+/**
+ * The frame a video shows at media time `seconds`: the result whose time is nearest (results come in time order, their
+ * times the container's presentation times, as the video element's). By time rather than by a frame rate: clips run at
+ * 25, 30 or a variable rate.
+ */
+function shownAt(results: readonly FrameResult[], seconds: number): number {
+  const us = seconds * 1e6;
+  let lo = 0;
+  let hi = results.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (results[mid].timeUs < us) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && us - results[lo - 1].timeUs < results[lo].timeUs - us ? lo - 1 : lo;
+}
+
+async function run(): Promise<{ frames: number; tracks: number; forward: number; backward: number; model: string; drawn: (n: number) => number; frameAt: (seconds: number) => number }> {
   // Any MP4 the browser decodes: ?clip=URL (served from this page's origin) instead of the shipped one.
   const clip = new URLSearchParams(location.search).get('clip') ?? './street.mp4';
   if (clip !== './street.mp4') video.src = clip;
@@ -80,14 +97,13 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   status.textContent = `${results.length} frames analysed (${model} model), ${ids.size} tracks`;
   countsText.textContent = `line: ${counts.forward} crossed left to right, ${counts.backward} right to left`;
   // Draw each shown frame's tracks, keyed by the frame the video is showing.
-  const fps = 30;
   const onFrame = (_: number, meta: { mediaTime: number }) => {
-    draw(results, Math.round(meta.mediaTime * fps), width, height);
+    draw(results, shownAt(results, meta.mediaTime), width, height);
     video.requestVideoFrameCallback(onFrame);
   };
   if ('requestVideoFrameCallback' in video) video.requestVideoFrameCallback(onFrame);
   video.play().catch(() => (status.textContent += ' (press play)'));
-  return { frames: results.length, tracks: ids.size, forward: counts.forward, backward: counts.backward, model, drawn: (n) => draw(results, n, width, height) };
+  return { frames: results.length, tracks: ids.size, forward: counts.forward, backward: counts.backward, model, drawn: (n) => draw(results, n, width, height), frameAt: (seconds) => shownAt(results, seconds) };
 }
 
 (globalThis as unknown as { flowmarkTrack: ReturnType<typeof run> }).flowmarkTrack = run().catch((e) => {

@@ -15,23 +15,27 @@ import { exampleFiles } from '../../scripts/serve-example.mjs';
 
 const session = chromiumSession(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-example-'));
-  makeTrackClips(dir, ['colour']);
+  // At 25 frames/s: the example must draw each frame's result at the video's time whatever the clip's rate.
+  makeTrackClips(dir, ['colour'], 25);
   return { files: { ...(await exampleFiles()), '/colour.mp4': { body: readFileSync(join(dir, 'colour.mp4')), type: 'video/mp4' } } };
 });
 
-type Shown = { frames: number; tracks: number; forward: number; backward: number; model: string; drawn: number[]; status: string | null; counts: string | null };
+type Shown = { frames: number; tracks: number; forward: number; backward: number; model: string; drawn: number[]; shown: number[]; status: string | null; counts: string | null };
 
-/** Opens the example (on `query`'s clip) and waits for its analysis; what it reports and draws. */
-async function open(query = ''): Promise<Shown> {
+/**
+ * Opens the example (on `query`'s clip) and waits for its analysis; what it reports and draws, and which result it
+ * draws at each of the media `times` (seconds).
+ */
+async function open(query = '', times: number[] = []): Promise<Shown> {
   const page = await session.browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${session.url}/track.html${query}`);
   await page.waitForFunction(() => 'flowmarkTrack' in globalThis);
-  const result = await page.evaluate(async () => {
-    const r = await (globalThis as unknown as { flowmarkTrack: Promise<{ frames: number; tracks: number; forward: number; backward: number; model: string; drawn: (n: number) => number }> }).flowmarkTrack;
-    return { frames: r.frames, tracks: r.tracks, forward: r.forward, backward: r.backward, model: r.model, drawn: [0.2, 0.5, 0.8].map((at) => r.drawn(Math.floor(at * r.frames))) };
-  }, undefined);
+  const result = await page.evaluate(async (times) => {
+    const r = await (globalThis as unknown as { flowmarkTrack: Promise<{ frames: number; tracks: number; forward: number; backward: number; model: string; drawn: (n: number) => number; frameAt: (seconds: number) => number }> }).flowmarkTrack;
+    return { frames: r.frames, tracks: r.tracks, forward: r.forward, backward: r.backward, model: r.model, drawn: [0.2, 0.5, 0.8].map((at) => r.drawn(Math.floor(at * r.frames))), shown: times.map((t) => r.frameAt(t)) };
+  }, times);
   expect(errors).toEqual([]);
   const shown = { ...result, status: await page.textContent('#status'), counts: await page.textContent('#counts') };
   if (process.env.FLOWMARK_SCREENSHOT) await page.screenshot({ path: process.env.FLOWMARK_SCREENSHOT.replace(/(\.png)?$/, `${query ? '-colour' : ''}.png`), fullPage: true });
@@ -40,8 +44,9 @@ async function open(query = ''): Promise<Shown> {
 }
 
 it('the browser tracking example tracks the street clip, counts its line and draws the tracks', async () => {
-  const result = await open();
+  const result = await open('', [0, 10 / 30, 299 / 30]);
   expect(result.frames).toBe(300);
+  expect(result.shown).toEqual([0, 10, 299]);
   // The street clip is gray (videoHasColor): the gray model, as `flowmark track` picks for it.
   expect(result.model).toBe('gray');
   expect(result.status).toMatch(/300 frames analysed \(gray model\)/);
@@ -58,9 +63,12 @@ it('the browser tracking example tracks the street clip, counts its line and dra
   expect(result.counts).toMatch(/line: \d+ crossed left to right, \d+ right to left/);
 });
 
-it('models a colour clip in colour (?clip=) and counts its line', async () => {
-  const result = await open('?clip=/colour.mp4');
+it('models a colour clip in colour (?clip=), counts its line and draws each frame at its time (25 frames/s)', async () => {
+  const asked = [0, 1, 10, 61, 149];
+  // Each frame's presentation time, and 0.4 of a frame after it (a video reports times between frames too).
+  const result = await open('?clip=/colour.mp4', asked.flatMap((n) => [n / 25, (n + 0.4) / 25]));
   expect(result.frames).toBe(150);
+  expect(result.shown).toEqual(asked.flatMap((n) => [n, n]));
   expect(result.model).toBe('colour');
   expect(result.status).toMatch(/150 frames analysed \(colour model\)/);
   const s = trackScenes.colour;

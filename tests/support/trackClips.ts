@@ -1,5 +1,5 @@
-// Tracking test clips, H.264 at 30 frames/s made by ffmpeg from seeded synthetic scenes with known boxes (used by
-// the CLI's tests in Node and the tracking tests in Chromium): `walk`, three objects crossing a gray scene; `dark`,
+// Tracking test clips, H.264 (30 frames/s unless asked otherwise) made by ffmpeg from seeded synthetic scenes with
+// known boxes (used by the CLI's tests in Node and the tracking tests in Chromium): `walk`, three objects crossing a gray scene; `dark`,
 // the same walk with objects darker than everything they pass (MOG2's shadow test on gray takes much of them for
 // shadow); `colour`, dark-blue objects casting shadows on a warm scene.
 import { execFileSync } from 'node:child_process';
@@ -15,11 +15,11 @@ export const trackScenes = {
   colour: surveillanceScene(6, { ...walk, shadows: true, darkShare: 1 }),
 };
 
-/** Raw frames (ffmpeg's pix_fmt `format`) into DIR/<name>.mp4, H.264 crf 20 at 30 frames/s. */
-function encodeRaw(dir: string, bytes: Buffer, format: 'gray' | 'rgb24', s: SurveillanceScene, name: string): void {
+/** Raw frames (ffmpeg's pix_fmt `format`) into DIR/<name>.mp4, H.264 crf 20 at `fps` frames/s. */
+function encodeRaw(dir: string, bytes: Buffer, format: 'gray' | 'rgb24', s: SurveillanceScene, name: string, fps: number): void {
   const raw = join(dir, `${name}.${format}`);
   writeFileSync(raw, bytes);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', format, '-s', `${s.width}x${s.height}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', '20', '-pix_fmt', 'yuv420p', join(dir, `${name}.mp4`)]);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', format, '-s', `${s.width}x${s.height}`, '-r', String(fps), '-i', raw, '-c:v', 'libx264', '-crf', '20', '-pix_fmt', 'yuv420p', join(dir, `${name}.mp4`)]);
 }
 
 /**
@@ -41,12 +41,12 @@ function colourFrames(s: SurveillanceScene): Buffer {
   return rgb;
 }
 
-/** Writes DIR/<name>.mp4 for each of `names`. */
-export function makeTrackClips(dir: string, names: readonly (keyof typeof trackScenes)[]): void {
+/** Writes DIR/<name>.mp4 for each of `names`, at 30 frames/s unless `fps` says otherwise. */
+export function makeTrackClips(dir: string, names: readonly (keyof typeof trackScenes)[], fps = 30): void {
   for (const name of names) {
     const s = trackScenes[name];
-    if (name === 'colour') encodeRaw(dir, colourFrames(s), 'rgb24', s, name);
-    else encodeRaw(dir, Buffer.concat(s.frames.map((f) => Buffer.from(f))), 'gray', s, name);
+    if (name === 'colour') encodeRaw(dir, colourFrames(s), 'rgb24', s, name, fps);
+    else encodeRaw(dir, Buffer.concat(s.frames.map((f) => Buffer.from(f))), 'gray', s, name, fps);
   }
 }
 
