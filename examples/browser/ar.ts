@@ -9,6 +9,7 @@ import { BoxGeometry, Color, Mesh, REVISION, Scene } from 'three';
 import { MeshBasicNodeMaterial } from 'three/webgpu';
 import { GpuContext, fromCamera, markers, parseCamera, pose, readResults, type MarkerPose } from 'flowmark';
 import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer } from 'flowmark/three';
+import { adapterText, showError } from './page.js';
 
 const status = document.getElementById('status')!;
 const canvas = document.getElementById('view') as HTMLCanvasElement;
@@ -90,16 +91,10 @@ async function run(): Promise<void> {
           if (Math.abs(done - captured) < 10_000) seen.cameraToScreenMs.push(done - captured);
         });
         const shown = [...anchors.values()].filter((a) => a.visible).map((a) => a.markerId);
-        status.textContent = `${shown.length} markers with a cube${shown.length ? ` (${shown.join(', ')})` : ''} · ${r.width}×${r.height} · ${camera.stats.dropped} frames dropped · three.js r${REVISION} · ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (software)' : ''}`;
+        status.textContent = `${shown.length} markers with a cube${shown.length ? ` (${shown.join(', ')})` : ''} · ${r.width}×${r.height} · ${camera.stats.dropped} frames dropped · three.js r${REVISION} · ${adapterText(ctx)}`;
       },
-      error: (e: Error) => {
-        seen.error = e.message;
-        status.textContent = `error: ${e.message}`;
-      },
+      error: showError(status, seen),
     });
 }
 
-run().catch((e: Error) => {
-  seen.error = e.message;
-  status.textContent = `error: ${e.message}`;
-});
+run().catch(showError(status, seen));

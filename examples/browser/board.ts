@@ -9,6 +9,7 @@ import { BoxGeometry, Color, Mesh, REVISION, Scene } from 'three';
 import { MeshBasicNodeMaterial } from 'three/webgpu';
 import { GpuContext, fromCamera, gridBoard, markers, parseCamera, pose, readResults, type BoardPose } from 'flowmark';
 import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer } from 'flowmark/three';
+import { adapterText, showError } from './page.js';
 
 const status = document.getElementById('status')!;
 const canvas = document.getElementById('view') as HTMLCanvasElement;
@@ -72,16 +73,10 @@ async function run(): Promise<void> {
       seen.anchor = { visible: anchor.visible, pose: anchor.pose };
       void ctx.device.queue.onSubmittedWorkDone().then(() => seen.renderMs.push(performance.now() - arrived));
       const p = anchor.pose;
-      status.textContent = `${p ? `board at ${(Math.hypot(...p.tvec) * 100).toFixed(1)} cm from ${p.markers.length} of its ${board.markers.length} markers` : 'no board'} · ${camera.stats.dropped} frames dropped · three.js r${REVISION} · ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (software)' : ''}`;
+      status.textContent = `${p ? `board at ${(Math.hypot(...p.tvec) * 100).toFixed(1)} cm from ${p.markers.length} of its ${board.markers.length} markers` : 'no board'} · ${camera.stats.dropped} frames dropped · three.js r${REVISION} · ${adapterText(ctx)}`;
     },
-    error: (e: Error) => {
-      seen.error = e.message;
-      status.textContent = `error: ${e.message}`;
-    },
+    error: showError(status, seen),
   });
 }
 
-run().catch((e: Error) => {
-  seen.error = e.message;
-  status.textContent = `error: ${e.message}`;
-});
+run().catch(showError(status, seen));

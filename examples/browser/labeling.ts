@@ -5,6 +5,7 @@
  */
 import { lastValueFrom } from 'rxjs';
 import { GpuContext, features, fromPixels, label, readResults, threshold } from 'flowmark';
+import { adapterText } from './page.js';
 
 const status = document.getElementById('status')!;
 const canvas = document.getElementById('view') as HTMLCanvasElement;
@@ -41,7 +42,7 @@ async function run(): Promise<{ objects: number; components: number }> {
       }
     }
     const gpu = result.timings.reduce((s, t) => s + t.ms, 0);
-    status.textContent = `${result.labeling!.count} components, ${f.passed} objects; ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (software)' : ''}; GPU ${gpu.toFixed(2)} ms`;
+    status.textContent = `${result.labeling!.count} components, ${f.passed} objects; ${adapterText(ctx)}; GPU ${gpu.toFixed(2)} ms`;
     return { objects: f.passed, components: result.labeling!.count };
   } finally {
     ctx.destroy();

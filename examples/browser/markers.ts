@@ -5,6 +5,7 @@
  * it saw in `globalThis.flowmarkMarkers` (frames, IDs seen, the last frame's markers) for its test.
  */
 import { GpuContext, fromCamera, markers, readResults, type DetectedMarker } from 'flowmark';
+import { adapterText, showError } from './page.js';
 
 const status = document.getElementById('status')!;
 const video = document.getElementById('camera') as HTMLVideoElement;
@@ -58,16 +59,10 @@ async function run(): Promise<void> {
       draw(found, r.width, r.height);
       const gpu = r.timings.reduce((s, t) => s + t.ms, 0);
       const fps = seen.frames > 1 ? ((seen.frames - 1) * 1000) / (performance.now() - start) : 0;
-      status.textContent = `${found.length} markers${found.length ? ` (${found.map((m) => m.id).join(', ')})` : ''} · ${r.width}×${r.height} · ${fps.toFixed(0)} frames/s, ${camera.stats.dropped} dropped · GPU ${ctx.features.timestamps ? `${gpu.toFixed(2)} ms` : 'n/a'} · ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (software)' : ''}`;
+      status.textContent = `${found.length} markers${found.length ? ` (${found.map((m) => m.id).join(', ')})` : ''} · ${r.width}×${r.height} · ${fps.toFixed(0)} frames/s, ${camera.stats.dropped} dropped · GPU ${ctx.features.timestamps ? `${gpu.toFixed(2)} ms` : 'n/a'} · ${adapterText(ctx)}`;
     },
-    error: (e: Error) => {
-      seen.error = e.message;
-      status.textContent = `error: ${e.message}`;
-    },
+    error: showError(status, seen),
   });
 }
 
-run().catch((e: Error) => {
-  seen.error = e.message;
-  status.textContent = `error: ${e.message}`;
-});
+run().catch(showError(status, seen));

@@ -10,6 +10,7 @@ import { BufferGeometry, Color, Float32BufferAttribute, LineSegments, REVISION, 
 import { LineBasicNodeMaterial } from 'three/webgpu';
 import { GpuContext, background, features, fromCamera, morphology, readResults, track } from 'flowmark';
 import { CameraBackground, TrackOverlay, createRenderer, pixelCamera, trackColor } from 'flowmark/three';
+import { adapterText, showError } from './page.js';
 
 const status = document.getElementById('status')!;
 const countsText = document.getElementById('counts')!;
@@ -81,17 +82,11 @@ async function run(): Promise<void> {
         seen.drawn = confirmed.map((t) => ({ id: t.id, box: [...t.box], color: `#${trackColor(t.id).getHexString()}`, blob: t.blob >= 0 ? [f.x0[t.blob], f.y0[t.blob], f.x1[t.blob], f.y1[t.blob]] : null }));
         seen.counts = tracks.counts.middle;
         seen.ids = [...ids];
-        status.textContent = `${confirmed.length} tracks now, ${ids.size} so far · ${camera.stats.dropped} frames dropped · three.js r${REVISION} · ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (software)' : ''}`;
+        status.textContent = `${confirmed.length} tracks now, ${ids.size} so far · ${camera.stats.dropped} frames dropped · three.js r${REVISION} · ${adapterText(ctx)}`;
         countsText.textContent = `line: ${seen.counts.forward} crossed left to right, ${seen.counts.backward} right to left`;
       },
-      error: (e: Error) => {
-        seen.error = e.message;
-        status.textContent = `error: ${e.message}`;
-      },
+      error: showError(status, seen),
     });
 }
 
-run().catch((e: Error) => {
-  seen.error = e.message;
-  status.textContent = `error: ${e.message}`;
-});
+run().catch(showError(status, seen));
