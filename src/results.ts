@@ -109,8 +109,9 @@ export interface TrackResults {
   /** Per counting line: crossings so far, each way (forward: from the line's left to its right, seen from a to b). */
   counts: Record<string, { forward: number; backward: number }>;
   /**
-   * Per zone: confirmed tracks inside now, and seconds inside so far by track id. A `Map`: a plain object keyed by
-   * ids past about a thousand is kept by V8 as a dictionary, six times slower to build every frame.
+   * Per zone: confirmed tracks inside now, and seconds inside so far by track id (this frame's, whenever read; made
+   * when first read). A `Map`: a plain object keyed by ids past about a thousand is kept by V8 as a dictionary, six
+   * times slower to build.
    */
   zones: Record<string, { occupancy: number; dwell: Map<number, number> }>;
 }

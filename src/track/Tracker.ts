@@ -133,8 +133,8 @@ function inside(polygon: Float64Array, x: number, y: number): boolean {
 
 /**
  * A zone's result. Its dwell times are kept as [id, seconds, …] and made a `Map` when first read: most frames' never
- * are, and building a `Map` of the zone's tracks was half the zones' time per frame (bench/tracker.js). A getter of
- * the object itself, so that spreading, `structuredClone` and `postMessage` still copy the `Map`.
+ * are, and building a `Map` of the zone's tracks was two fifths of the zones' time a frame (bench/tracker.js). A
+ * getter of the object itself, so that spreading, `structuredClone` and `postMessage` still copy the `Map`.
  */
 function zoneResult(occupancy: number, dwell: readonly number[]): TrackResults['zones'][string] {
   let map: Map<number, number> | undefined;
