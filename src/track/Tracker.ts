@@ -7,6 +7,9 @@
  * - Lost tracks coast for `maxUnseen` seconds at their last size and at the velocity their recent observations show
  *   (Track.coast), with a gate that widens with their uncertainty up to half a diagonal, and are matched after the
  *   tracks seen last frame (DeepSORT's cascade, by recency): an object that passes behind a pillar keeps its id.
+ * - A blob with one edge standing still while its object moves (a pillar it walks behind or comes out from) measures
+ *   the object by its other edge, at the track's size (Track.#occluded); a blob mostly inside such a track's box is
+ *   the rest of that object, seen on the pillar's far side, and starts no track.
  * - A blob that covers the predicted boxes of several tracks (objects crossing or walking together) is not given to
  *   one of them: they all coast, marked `merged`, and pick their own blobs again when the group splits; a member
  *   that clearly owns both of the blob's edges on an axis is measured on that axis meanwhile (measureGroup).
@@ -196,6 +199,9 @@ class Track {
   readonly seenBorder = new Uint8Array(observed);
   seenNext = 0;
   seenCount = 0;
+  /** The last blob it was measured with, as it was, and per axis the side of it an occluder cut (Track.#occluded). */
+  readonly lastBlob = new Float64Array(4);
+  readonly cutSide = new Int8Array(2);
   /** Not measured last frame (lost, or in a group's blob). */
   coasting = false;
   /** Average histogram of its own blobs (pixels per bin), from its first blob on; null while blobs carry none. */
@@ -333,8 +339,6 @@ class Track {
   /** Folds in its own blob's box; `border` says which of its edges lie on the frame's border (bits x0, y0, x1, y1). */
   measure(box: Box, border: number): void {
     const kf = this.kf;
-    const cx = (box[0] + box[2]) / 2;
-    const cy = (box[1] + box[3]) / 2;
     this.seenTime[this.seenNext] = this.life;
     // Four stores: TypedArray.set from an array takes V8's generic path, and this runs for every track every frame.
     const e = 4 * this.seenNext;
@@ -343,14 +347,65 @@ class Track {
     b[e + 1] = box[1];
     b[e + 2] = box[2];
     b[e + 3] = box[3];
+    // Measured last frame as well (not after coasting), with a few observations to know its size by.
+    const known = !this.coasting && this.seenCount >= 3;
+    const cutX = (this.cutSide[0] = known ? this.#occluded(0, border, e) : 0) !== 0;
+    const cutY = (this.cutSide[1] = known ? this.#occluded(1, border, e) : 0) !== 0;
+    const r = this.lastBlob;
+    r[0] = box[0];
+    r[1] = box[1];
+    r[2] = box[2];
+    r[3] = box[3];
     this.seenBorder[this.seenNext] = border;
     this.seenNext = (this.seenNext + 1) % observed;
     this.seenCount = Math.min(observed, this.seenCount + 1);
     this.coasting = false;
-    kf.update(0, cx);
-    kf.update(1, cy);
-    kf.update(2, box[2] - box[0] + 1);
-    kf.update(3, box[3] - box[1] + 1);
+    kf.update(0, (b[e] + b[e + 2]) / 2);
+    kf.update(1, (b[e + 1] + b[e + 3]) / 2);
+    if (!cutX) kf.update(2, box[2] - box[0] + 1);
+    if (!cutY) kf.update(3, box[3] - box[1] + 1);
+  }
+
+  /**
+   * Which side of its blob on `axis` something in front of the object cuts, a pillar it walks behind or comes out
+   * from (−1 the low edge, 1 the high one, 0 neither): an edge that stands still while the object moves, the other
+   * edge moving its way at about its speed (a jump is a blob joining another's), and that edge then for as long as it
+   * stays still. Where one is cut, the observation at seenBox entry e becomes the object's box, at the track's size
+   * from the edge that is its own. Measured as it is, the visible part's centre moves at half the object's speed or
+   * less, its size shrinks to nothing, and a track coming out of the pillar's far side is new: most crossings of a
+   * counting line placed at a pillar were missed (bench/trackEval.js, sixteen seeds: line error 23.8 → 19.5 %, IDF1
+   * 0.471 → 0.491, ID switches 2010 → 2011, MOTA 0.390 → 0.385).
+   */
+  #occluded(axis: 0 | 1, border: number, e: number): number {
+    const b = this.seenBox;
+    const r = this.lastBlob;
+    const size = this.kf.p(axis + 2);
+    const lo = b[e + axis];
+    const hi = b[e + axis + 2];
+    // Wider than the object: a blob joining another, not a part of it.
+    if (hi - lo + 1 > 1.1 * size) return 0;
+    // An edge on the frame's border is neither the object's own nor an occluder's (Track.coast follows the other).
+    if (((border >> axis) | (border >> (axis + 2))) & 1) return 0;
+    const dLo = lo - r[axis];
+    const dHi = hi - r[axis + 2];
+    // Half a pixel: blobs' edges are whole pixels, so "still" is "the same".
+    const loStill = Math.abs(dLo) <= 0.5;
+    const hiStill = Math.abs(dHi) <= 0.5;
+    let cut = 0;
+    if (this.cutSide[axis] < 0 && loStill) cut = -1;
+    else if (this.cutSide[axis] > 0 && hiStill) cut = 1;
+    else {
+      // Where the object went since the last observation, by its velocity.
+      const m = this.kf.v(axis) * (this.life - this.seenTime[(this.seenNext + observed - 1) % observed]);
+      if (Math.abs(m) < 0.5) return 0;
+      // Moved by at least half a pixel (a whole one) its way, and by no more than twice that and 2 px.
+      const reach = 2 * Math.abs(m) + 2;
+      if (loStill && dHi * m > 0 && Math.abs(dHi) >= 0.5 && Math.abs(dHi) <= reach) cut = -1;
+      else if (hiStill && dLo * m > 0 && Math.abs(dLo) >= 0.5 && Math.abs(dLo) <= reach) cut = 1;
+    }
+    if (cut < 0) b[e + axis] = hi - size + 1;
+    else if (cut > 0) b[e + axis + 2] = lo + size - 1;
+    return cut;
   }
 
   /**
@@ -368,6 +423,18 @@ class Track {
     this.kf.update(axis, (low + high) / 2);
     this.kf.update(axis + 2, size);
   }
+}
+
+/** Whether at least half of blob b lies inside the box of one of `cut`'s tracks (`box` is scratch of 4 numbers). */
+function partOfCut(cut: readonly Track[], b: Box, box: Float64Array): boolean {
+  const area = (b[2] - b[0] + 1) * (b[3] - b[1] + 1);
+  for (const t of cut) {
+    t.box(box);
+    const w = Math.min(b[2], box[2]) - Math.max(b[0], box[0]) + 1;
+    const h = Math.min(b[3], box[3]) - Math.max(b[1], box[1]) + 1;
+    if (w > 0 && h > 0 && w * h >= 0.5 * area) return true;
+  }
+  return false;
 }
 
 /**
@@ -707,12 +774,20 @@ export class Tracker {
       kept.push(t);
     }
     // New tentative tracks for the blobs nobody took.
+    // Not for a blob that is mostly inside the box of a track an occluder cuts: the rest of that object, seen on the
+    // occluder's other side (sixteen seeds: 2011 → 1959 ID switches, MOTA 0.385 → 0.388).
+    const cutTracks = this.#stage;
+    for (let i = 0; i < nt; i++) {
+      const t = tracks[i];
+      if (t.matched && (t.cutSide[0] !== 0 || t.cutSide[1] !== 0)) cutTracks.push(t);
+    }
     for (let j = 0; j < n; j++) {
-      if (taken[j]) continue;
+      if (taken[j] || (cutTracks.length > 0 && partOfCut(cutTracks, boxes[j], this.#edges))) continue;
       const t = new Track(this.#nextId++, boxes[j], j, s);
       if (look) t.observe(look, j);
       kept.push(t);
     }
+    cutTracks.length = 0;
     this.#tracks = kept;
 
     // Trails, lines, zones: confirmed (and coasting) tracks only.

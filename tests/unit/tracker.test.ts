@@ -129,6 +129,36 @@ describe('Tracker', () => {
     expect(nearest(results[109], 3 * 109 + 15, 90).id).toBe(id);
   });
 
+  it('follows an object behind a pillar narrower than it by the edge it can see: its size held, its id and its crossing kept', () => {
+    // A 30 px object walks right at 2 px a frame behind a 20 px pillar with a counting line down its middle. Its blob
+    // is what shows: the part left of the pillar, whose right edge stands still at the pillar while it shrinks, then
+    // the part right of it, whose left edge stands still while it grows. Measured as they are, the track's centre
+    // crept at half the object's speed and its size shrank with the blob; the object came out as a new track and
+    // its crossing was never counted.
+    const pillar: [number, number] = [150, 169];
+    const line = { id: 'l', a: [160, 200] as const, b: [160, 0] as const };
+    const boxAt = (t: number): Box => [2 * t, 60, 2 * t + 29, 119];
+    const visible = (b: Box): Box[] =>
+      ([
+        [b[0], b[1], Math.min(b[2], pillar[0] - 1), b[3]],
+        [Math.max(b[0], pillar[1] + 1), b[1], b[2], b[3]],
+      ] as Box[]).filter((p) => p[2] - p[0] + 1 >= 3);
+    const results = run({ lines: [line] }, 120, (t) => visible(boxAt(t)));
+    const id = nearest(results[50], 2 * 50 + 15, 90).id;
+    // Frames 61–72: the object's right part behind the pillar, its left part the only blob.
+    for (let t = 61; t <= 72; t++) {
+      const k = results[t].tracks.find((k) => k.id === id)!;
+      const b = boxAt(t);
+      expect(k.blob, `frame ${t}`).toBeGreaterThanOrEqual(0);
+      expect(k.box[2] - k.box[0] + 1, `frame ${t}: width`).toBeGreaterThan(27);
+      expect(Math.abs(k.cx - (b[0] + b[2]) / 2), `frame ${t}: centre`).toBeLessThan(2);
+    }
+    // Its right part, once out, is that object's, not a new one's.
+    expect(results.flatMap((r) => r.events).filter((e) => e.type === 'entered')).toHaveLength(1);
+    expect(nearest(results[119], 2 * 119 + 15, 90).id).toBe(id);
+    expect(results[119].counts.l).toEqual({ forward: 1, backward: 0 });
+  });
+
   it('coasts at the velocity its observations show, not at a jump of its last blob', () => {
     // 3 px a frame (90 px/s); at frame 30 the blob reaches 40 px further right (joined to something passing, say),
     // then nothing for 20 frames (hidden), then the object again where it walked on to.
