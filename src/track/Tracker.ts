@@ -425,15 +425,13 @@ class Track {
   }
 }
 
-/** Whether at least half of blob b lies inside the box of one of `cut`'s tracks (`box` is scratch of 4 numbers). */
-function partOfCut(cut: readonly Track[], b: Box, box: Float64Array): boolean {
-  const area = (b[2] - b[0] + 1) * (b[3] - b[1] + 1);
-  for (const t of cut) {
-    t.box(box);
-    const w = Math.min(b[2], box[2]) - Math.max(b[0], box[0]) + 1;
-    const h = Math.min(b[3], box[3]) - Math.max(b[1], box[1]) + 1;
-    if (w > 0 && h > 0 && w * h >= 0.5 * area) return true;
-  }
+/**
+ * Whether at least half of blob j (its bounds at bb[4j .. 4j + 4)) lies inside the box of one of `cut`'s tracks;
+ * `blob` and `box` are scratch of 4 numbers.
+ */
+function partOfCut(cut: readonly Track[], bb: Float64Array, j: number, blob: Float64Array, box: Float64Array): boolean {
+  for (let k = 0; k < 4; k++) blob[k] = bb[4 * j + k];
+  for (const t of cut) if (covered(blob, t.box(box), 0) >= 0.5) return true;
   return false;
 }
 
@@ -487,7 +485,8 @@ export class Tracker {
   readonly #pairs = new SparsePairs();
   // Work arrays kept from frame to frame (grown, never shrunk): per blob, centres and diagonals, near lists, flags,
   // the tracks covering it, its group's first and last member; per covering pair its track and blob; per track
-  // the next member of its group; a group's members and their edges; a matching stage's tracks and free blobs.
+  // the next member of its group; a group's members and their edges; a matching stage's tracks (later the tracks an
+  // occluder cuts) and free blobs; one blob's bounds.
   readonly #grid = new CentreGrid(128);
   #bx: Float64Array = new Float64Array(64);
   #by: Float64Array = new Float64Array(64);
@@ -505,6 +504,7 @@ export class Tracker {
   #coverBlob: Int32Array = new Int32Array(64);
   #nextMember: Int32Array = new Int32Array(64);
   #edges: Float64Array = new Float64Array(64);
+  readonly #blob = new Float64Array(4);
   #rowPairs: Int32Array = new Int32Array(64);
   #colPairs: Int32Array = new Int32Array(64);
   #colTotal: Float64Array = new Float64Array(64);
@@ -782,7 +782,7 @@ export class Tracker {
       if (t.matched && (t.cutSide[0] !== 0 || t.cutSide[1] !== 0)) cutTracks.push(t);
     }
     for (let j = 0; j < n; j++) {
-      if (taken[j] || (cutTracks.length > 0 && partOfCut(cutTracks, boxes[j], this.#edges))) continue;
+      if (taken[j] || (cutTracks.length > 0 && partOfCut(cutTracks, bb, j, this.#blob, this.#edges))) continue;
       const t = new Track(this.#nextId++, boxes[j], j, s);
       if (look) t.observe(look, j);
       kept.push(t);
