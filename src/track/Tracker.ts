@@ -7,6 +7,8 @@
  * - Lost tracks coast for `maxUnseen` seconds at their last size and at the velocity their recent observations show
  *   (Track.coast), with a gate that widens with their uncertainty up to half a diagonal, and are matched after the
  *   tracks seen last frame (DeepSORT's cascade, by recency): an object that passes behind a pillar keeps its id.
+ * - A confirmed track seen last frame takes no blob far from its predicted box (beyond half its narrower side, its
+ *   move and its uncertainty), however near their centres: its object is where it predicts, to within that.
  * - A blob with one edge standing still while its object moves (a pillar it walks behind or comes out from) measures
  *   the object by its other edge, at the track's size (Track.#occluded); a blob mostly inside such a track's box is
  *   the rest of that object, seen on the pillar's far side, and starts no track.
@@ -99,6 +101,13 @@ function covered(p: Float64Array, q: Float64Array, at: number): number {
   const w = Math.min(p[2], q[at + 2]) - Math.max(p[0], q[at]) + 1;
   const h = Math.min(p[3], q[at + 3]) - Math.max(p[1], q[at + 1]) + 1;
   return w <= 0 || h <= 0 ? 0 : (w * h) / ((p[2] - p[0] + 1) * (p[3] - p[1] + 1));
+}
+
+/** How far box q (its bounds at q[at .. at + 4)) lies from box p: the length of the gap between them, 0 if they touch. */
+function boxGap(p: Float64Array, q: Float64Array, at: number): number {
+  const gx = Math.max(0, q[at] - p[2], p[0] - q[at + 2]);
+  const gy = Math.max(0, q[at + 1] - p[3], p[1] - q[at + 3]);
+  return Math.sqrt(gx * gx + gy * gy);
 }
 
 /** Which side of the line a point is on: > 0 on the right of a→b as seen on screen (image y grows downward). */
@@ -329,6 +338,19 @@ class Track {
     const at = j * bins;
     for (let b = 0; b < bins; b++) apart += Math.abs(a[b] - hists[at + b]);
     return 1 - (sum + total - apart) / (2 * sum);
+  }
+
+  /** The predicted box's narrower side (pixels). */
+  get narrowSide(): number {
+    const p = this.predicted;
+    return Math.min(p[2] - p[0], p[3] - p[1]) + 1;
+  }
+
+  /** How far its centre moves in dt seconds at its estimated velocity (pixels). */
+  move(dt: number): number {
+    const vx = this.kf.v(0);
+    const vy = this.kf.v(1);
+    return Math.sqrt(vx * vx + vy * vy) * dt;
   }
 
   /** Position uncertainty of the centre (pixels, one standard deviation). */
@@ -719,6 +741,13 @@ export class Tracker {
           const d = Math.sqrt(dx * dx + dy * dy);
           const o = d > (diag + diagonal[j]) / 2 ? 0 : boxIou(p[0], p[1], p[2], p[3], bb[4 * j], bb[4 * j + 1], bb[4 * j + 2], bb[4 * j + 3]);
           if (o === 0 && d > reach) continue;
+          // A confirmed track seen last frame knows where its object is to within its motion: a blob that neither
+          // overlaps its prediction nor lies within half the prediction's narrower side of it, plus the frame's
+          // move and the prediction's uncertainty, is another object, however near the centres (a tall track's
+          // diagonal reaches far: one jumped 180 px to a sliver of another object beside a pillar). Tentative tracks
+          // have no velocity yet and keep the wide gate (sixteen seeds: ID switches 1959 → 1728, line error
+          // 20.4 → 19.1 %).
+          if (o === 0 && recent && t.state !== 'tentative' && boxGap(p, bb, 4 * j) > 0.5 * t.narrowSide + t.move(dt) + widen) continue;
           pairs.add(r, c, s.iouWeight * (1 - o) + (1 - s.iouWeight) * Math.min(1, d / reach));
         }
       }

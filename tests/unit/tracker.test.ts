@@ -102,6 +102,21 @@ describe('Tracker', () => {
     expect(results.flatMap((r) => r.events).filter((e) => e.type === 'entered')).toHaveLength(1);
   });
 
+  it('does not give a tall object hiding behind a pillar the blob of another that steps out beside it, far from its box', () => {
+    // A: 24×100, its diagonal 103 px, so its centre gate reaches 150 px. Hidden from frame 20 to 44.
+    const a: Mover = { x: 100, y: 60, vx: 2, vy: 0, w: 24, h: 100 };
+    // B steps out at frame 20, 90 px from A's centre and 67 px from A's predicted box, and walks on ahead of it.
+    const b: Mover = { x: 190, y: 60, vx: 2, vy: 0, w: 24, h: 100 };
+    const results = run({}, 70, (t) => blobs(t < 20 ? [a] : [a, b], t, [[150, 200]]));
+    const where = (m: Mover, t: number): [number, number] => [m.x + m.vx * t + m.w / 2, m.y + m.h / 2];
+    expect(results[25].tracks.every((t) => t.blob < 0 || t.cx > 200)).toBe(true); // A hidden
+    const idA = nearest(results[19], ...where(a, 19)).id;
+    const idB = nearest(results[30], ...where(b, 30)).id;
+    expect(idB).not.toBe(idA);
+    expect(nearest(results[69], ...where(a, 69)).id).toBe(idA);
+    expect(nearest(results[69], ...where(b, 69)).id).toBe(idB);
+  });
+
   it('holds the size of a track while it is unseen: one walking into a pillar, its blob shrinking to nothing, keeps a box', () => {
     // The blob is the part of the object left of the pillar, then right of it: it shrinks by 3 px a frame going in
     // and grows coming out. A size carried on at the shrinking rate would be gone (x1 < x0) a few frames after the
