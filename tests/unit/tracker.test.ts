@@ -117,6 +117,21 @@ describe('Tracker', () => {
     expect(nearest(results[69], ...where(b, 69)).id).toBe(idB);
   });
 
+  it('does not give a tall object lost behind a pillar the blob of another that steps out later, far from its box', () => {
+    // A as above, hidden from frame 20 to 44; B steps out at frame 25, 100 px right of A's predicted box (centres
+    // 124 px apart, within A's centre gate), and walks on ahead of it.
+    const a: Mover = { x: 100, y: 60, vx: 2, vy: 0, w: 24, h: 100 };
+    const b: Mover = { x: 223, y: 60, vx: 2, vy: 0, w: 24, h: 100 };
+    const results = run({}, 70, (t) => blobs(t < 25 ? [a] : [a, b], t, [[150, 200]]));
+    const where = (m: Mover, t: number): [number, number] => [m.x + m.vx * t + m.w / 2, m.y + m.h / 2];
+    const idA = nearest(results[19], ...where(a, 19)).id;
+    expect(results[24].tracks.find((t) => t.id === idA)?.state).toBe('lost');
+    const idB = nearest(results[35], ...where(b, 35)).id;
+    expect(idB).not.toBe(idA);
+    expect(nearest(results[69], ...where(a, 69)).id).toBe(idA);
+    expect(nearest(results[69], ...where(b, 69)).id).toBe(idB);
+  });
+
   it('holds the size of a track while it is unseen: one walking into a pillar, its blob shrinking to nothing, keeps a box', () => {
     // The blob is the part of the object left of the pillar, then right of it: it shrinks by 3 px a frame going in
     // and grows coming out. A size carried on at the shrinking rate would be gone (x1 < x0) a few frames after the
@@ -290,6 +305,19 @@ describe('Tracker', () => {
     const results = run({ lines: [line] }, 110, (t) => blobs(movers, t));
     expect(results[109].counts.middle).toEqual({ forward: 5, backward: 3 });
     expect(results.flatMap((r) => r.events).filter((e) => e.type === 'crossed')).toHaveLength(8);
+  });
+
+  it('counts two objects that cross a line in one blob and are still one blob when the clip ends, each once', () => {
+    const line = { id: 'l', a: [250, 240] as const, b: [250, 0] as const };
+    // B catches up with A at frame 35 and passes it at frame 132: one blob from before the line to the end, A
+    // leading (its right edge the blob's), B behind (its left edge the blob's).
+    const a: Mover = { x: 60, y: 100, vx: 3, vy: 0, w: 30, h: 60 };
+    const b: Mover = { x: 10, y: 100, vx: 3.6, vy: 0, w: 30, h: 60 };
+    const results = run({ lines: [line] }, 100, (t) => blobs([a, b], t));
+    expect(results.slice(40).every((r) => r.tracks.filter((t) => t.state !== 'tentative').every((t) => t.merged))).toBe(true);
+    expect(results[99].counts.l).toEqual({ forward: 2, backward: 0 });
+    const crossed = results.flatMap((r) => r.events).filter((e) => e.type === 'crossed');
+    expect(new Set(crossed.map((e) => e.id)).size).toBe(2);
   });
 
   it('counts an object that stops on a line and jitters across it once, and one that crosses in a group once', () => {
