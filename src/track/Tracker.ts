@@ -6,7 +6,8 @@
  *
  * - Lost tracks coast for `maxUnseen` seconds at their last size and at the velocity their recent observations show
  *   (Track.coast), with a gate that widens with their uncertainty up to half a diagonal, and are matched after the
- *   tracks seen last frame (DeepSORT's cascade, by recency): an object that passes behind a pillar keeps its id.
+ *   tracks seen last frame (DeepSORT's cascade, by recency; confirmed tracks before tentative ones): an object that
+ *   passes behind a pillar keeps its id.
  * - A confirmed track takes no blob far from its predicted box (seen last frame: beyond half its narrower side, its
  *   move and its uncertainty; lost: a whole side, its move since last seen and its uncertainty), however near their
  *   centres: its object is where it predicts, to within that.
@@ -710,17 +711,21 @@ export class Tracker {
       measureGroup(group, count, boxes[j], this.#edges);
     }
 
-    // Matching in order of recency: tracks seen last frame (and new ones), then lost ones, each against what is left.
+    // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
+    // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. Together, a tentative track made last frame
+    // from a fragment (a blob split by a gap in the foreground) took the object's whole blob back from its own track
+    // where their costs came near, and the track was lost: sixteen seeds, ID switches 1701 → 1613, IDF1 0.508 →
+    // 0.519, MOTA 0.390 → 0.397, line error 17.7 → 18.4 %.
     const column = this.#column;
     const free = this.#free;
     const stage = this.#stage;
     const pairs = this.#pairs;
-    for (let round = 0; round < 2; round++) {
-      const recent = round === 0;
+    for (let round = 0; round < 3; round++) {
+      const recent = round < 2;
       let rows = 0;
       for (let i = 0; i < nt; i++) {
         const t = tracks[i];
-        if (!t.grouped && (t.unseen === 0) === recent) stage[rows++] = t;
+        if (!t.grouped && (t.unseen > 0 ? 2 : t.state === 'tentative' ? 1 : 0) === round) stage[rows++] = t;
       }
       let cols = 0;
       for (let j = 0; j < n; j++) column[j] = taken[j] ? -1 : ((free[cols] = j), cols++);

@@ -132,6 +132,21 @@ describe('Tracker', () => {
     expect(nearest(results[69], ...where(b, 69)).id).toBe(idB);
   });
 
+  it('keeps an object its id when its blob splits in two for two frames: the new track of a fragment does not take it back whole', () => {
+    // A 30×80 object whose blob shows a gap down it in frames 20 and 21 (the foreground missing a strip): two blobs,
+    // the right one the larger. Its own track takes one part, a tentative track is made from the other.
+    for (const [share, gap] of [[0.6, 4], [0.6, 8], [0.65, 8]]) {
+      const results = run({}, 40, (t) => {
+        const [x, y, w, h] = [50 + 2 * t, 60, 30, 80];
+        if (t < 20 || t > 21) return [[x, y, x + w - 1, y + h - 1]];
+        const cut = x + Math.round(share * w);
+        return [[x, y, cut - gap, y + h - 1], [cut, y, x + w - 1, y + h - 1]];
+      });
+      const ids = new Set(results.slice(24).flatMap((r) => r.tracks.filter((t) => t.blob >= 0 && t.state !== 'tentative').map((t) => t.id)));
+      expect([...ids], `share ${share}, gap ${gap}`).toEqual([nearest(results[19], 65 + 38, 100).id]);
+    }
+  });
+
   it('holds the size of a track while it is unseen: one walking into a pillar, its blob shrinking to nothing, keeps a box', () => {
     // The blob is the part of the object left of the pillar, then right of it: it shrinks by 3 px a frame going in
     // and grows coming out. A size carried on at the shrinking rate would be gone (x1 < x0) a few frames after the
