@@ -712,10 +712,10 @@ export class Tracker {
     }
 
     // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
-    // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. Together, a tentative track made last frame
-    // from a fragment (a blob split by a gap in the foreground) took the object's whole blob back from its own track
-    // where their costs came near, and the track was lost: sixteen seeds, ID switches 1701 → 1613, IDF1 0.508 →
-    // 0.519, MOTA 0.390 → 0.397, line error 17.7 → 18.4 %.
+    // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. In one round, a tentative track made last
+    // frame from a fragment (a blob split by a gap in the foreground) took the object's whole blob back from its own
+    // track where their costs came near, and the track was lost: sixteen seeds, ID switches 1701 → 1613, IDF1
+    // 0.508 → 0.519, MOTA 0.390 → 0.397, line error 17.7 → 18.4 %.
     const column = this.#column;
     const free = this.#free;
     const stage = this.#stage;
@@ -740,6 +740,16 @@ export class Tracker {
         // and a lost track with such a gate takes whatever blob appears anywhere near, often another object coming
         // into view (bench/trackEval.js, sixteen seeds: IDF1 +0.02, ID switches −5 % with the bound).
         const widen = Math.min(3 * t.spread, 0.5 * diag);
+        // A track knows where its object is to within its motion: a blob that neither overlaps its prediction nor
+        // lies near it is another object, however near the centres (a tall track's diagonal reaches far: one
+        // jumped 180 px to a sliver of another object beside a pillar). Near: for a track seen last frame, half
+        // the prediction's narrower side plus the frame's move and the prediction's uncertainty (a new track's
+        // velocity is unknown, but its uncertainty is large); for a lost one, a whole side plus its move since it
+        // was last seen (its object may have sped up behind a pillar) and its uncertainty (sixteen seeds: ID
+        // switches 1959 → 1728 for the confirmed tracks seen last frame, → 1701 with the lost ones; line error
+        // 20.4 → 19.1 → 18.8 %; with tentative ones too, after the confirmed-first order below, 1613 → 1609 and
+        // 18.4 → 18.1 %).
+        const nearBox = (recent ? 0.5 * t.narrowSide + t.move(dt) : t.narrowSide + t.move(t.unseen + dt)) + widen;
         const px = (p[0] + p[2]) / 2;
         const py = (p[1] + p[3]) / 2;
         for (let k = 0, found = grid.near(px, py, s.gate * Math.max(diag, maxBlob) + widen, near); k < found; k++) {
@@ -756,16 +766,7 @@ export class Tracker {
           const d = Math.sqrt(dx * dx + dy * dy);
           const o = d > (diag + diagonal[j]) / 2 ? 0 : boxIou(p[0], p[1], p[2], p[3], bb[4 * j], bb[4 * j + 1], bb[4 * j + 2], bb[4 * j + 3]);
           if (o === 0 && d > reach) continue;
-          // A track knows where its object is to within its motion: a blob that neither overlaps its prediction nor
-          // lies near it is another object, however near the centres (a tall track's diagonal reaches far: one
-          // jumped 180 px to a sliver of another object beside a pillar). Near: for a track seen last frame, half
-          // the prediction's narrower side plus the frame's move and the prediction's uncertainty (a new track's
-          // velocity is unknown, but its uncertainty is large); for a lost one, a whole side plus its move since it
-          // was last seen (its object may have sped up behind a pillar) and its uncertainty (sixteen seeds: ID
-          // switches 1959 → 1728 for the confirmed tracks seen last frame, → 1701 with the lost ones; line error
-          // 20.4 → 19.1 → 18.8 %; with tentative ones too, after the confirmed-first order below, 1613 → 1609 and
-          // 18.4 → 18.1 %).
-          if (o === 0 && boxGap(p, bb, 4 * j) > (recent ? 0.5 * t.narrowSide + t.move(dt) : t.narrowSide + t.move(t.unseen + dt)) + widen) continue;
+          if (o === 0 && boxGap(p, bb, 4 * j) > nearBox) continue;
           pairs.add(r, c, s.iouWeight * (1 - o) + (1 - s.iouWeight) * Math.min(1, d / reach));
         }
       }

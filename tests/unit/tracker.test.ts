@@ -143,7 +143,8 @@ describe('Tracker', () => {
         return [[x, y, cut - gap, y + h - 1], [cut, y, x + w - 1, y + h - 1]];
       });
       const ids = new Set(results.slice(24).flatMap((r) => r.tracks.filter((t) => t.blob >= 0 && t.state !== 'tentative').map((t) => t.id)));
-      expect([...ids], `share ${share}, gap ${gap}`).toEqual([nearest(results[19], 65 + 38, 100).id]);
+      // Frame 19: the object whole, its centre at (50 + 2·19 + 15, 60 + 40).
+      expect([...ids], `share ${share}, gap ${gap}`).toEqual([nearest(results[19], 50 + 2 * 19 + 15, 100).id]);
     }
   });
 
