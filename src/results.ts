@@ -90,6 +90,8 @@ export interface TrackInfo {
   unseen: number;
   /** It shares one blob with other tracks this frame (a crossing or a group): coasting, its id kept. */
   merged: boolean;
+  /** The blob (index into this frame's `features`) of the group it is in while `merged`, -1 otherwise. */
+  group: number;
   /** Recent centres, oldest first (up to `trailLength`; none when it is 0). */
   trail: (readonly [number, number])[];
 }

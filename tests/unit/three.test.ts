@@ -110,6 +110,7 @@ describe('TrackOverlay', () => {
     age: 5,
     unseen: 0,
     merged: false,
+    group: -1,
     trail: Array.from({ length: trail }, (_, i) => [i, i] as const),
   });
 

@@ -1,7 +1,7 @@
 // The tracker over scripted blobs (no GPU): ids through a crossing where two blobs merge into one, through an
 // occlusion of more than a second behind a pillar, through noise; counting lines by direction; zones; options.
 import { describe, expect, it } from 'vitest';
-import { Tracker, defaultTrackerSettings, trackerSettings, InvalidOptionError, type Box, type TrackerSettings, type TrackResults } from '../../index.js';
+import { Tracker, defaultTrackerSettings, seenTracks, trackerSettings, InvalidOptionError, type Box, type FrameResult, type TrackerSettings, type TrackResults } from '../../index.js';
 
 interface Mover {
   x: number;
@@ -62,6 +62,84 @@ describe('Tracker', () => {
     expect(nearest(end, ax, ay).id).toBe(idA);
     expect(nearest(end, bx, by).id).toBe(idB);
     expect(results.flatMap((r) => r.events).filter((e) => e.type === 'left')).toEqual([]);
+  });
+
+  /**
+   * Two 20×50 objects walk towards each other at 3 px a frame, meet as one blob (frame 31), stand still in it from
+   * frame 34 for 20 frames, then walk on past each other. Their tracks coast on at their old speed meanwhile, so their
+   * estimates leave the blob at 3 px a frame.
+   */
+  const standStill = () => {
+    const frames: { blobs: Box[]; a: Box; b: Box }[] = [];
+    for (let t = 0, ax = 20, bx = 220, still = -1; t < 100; t++) {
+      const a: Box = [ax, 100, ax + 19, 149];
+      const b: Box = [bx, 104, bx + 19, 153];
+      frames.push({ blobs: overlap(a, b) ? [union(a, b)] : [a, b], a, b });
+      if (still < 0 && a[2] - b[0] + 1 >= 15) still = 20;
+      if (still > 0) {
+        still--;
+        continue;
+      }
+      ax += 3;
+      bx -= 3;
+    }
+    return frames;
+  };
+  const share = (p: readonly number[], q: readonly number[]) =>
+    (Math.max(0, Math.min(p[2], q[2]) - Math.max(p[0], q[0]) + 1) * Math.max(0, Math.min(p[3], q[3]) - Math.max(p[1], q[1]) + 1)) / ((p[2] - p[0] + 1) * (p[3] - p[1] + 1));
+
+  it('keeps a group member in its group while a third of its estimate is in the blob, rather than giving the blob to the other', () => {
+    const frames = standStill();
+    const results = run({}, frames.length, (t) => frames[t].blobs);
+    // Frames 34 to 38: the estimates hold 19/20 … 7/20 of their width in the blob. At half (the rule before), one
+    // track fell out at frame 37 and the other took the blob as its own, resized to both objects.
+    for (let t = 34; t <= 38; t++) {
+      const confirmed = results[t].tracks.filter((k) => k.state !== 'tentative');
+      expect(confirmed.map((k) => [k.merged, k.group]), `frame ${t}`).toEqual([
+        [true, 0],
+        [true, 0],
+      ]);
+      for (const k of confirmed) expect(share(k.box, frames[t].blobs[0]), `frame ${t}, track ${k.id}`).toBeGreaterThanOrEqual(0.3);
+    }
+  });
+
+  it('reports a group member as seen only where its estimate lies mostly in its group blob', () => {
+    const frames = standStill();
+    const results = run({}, frames.length, (t) => frames[t].blobs);
+    let reported = 0;
+    let left = 0;
+    results.forEach((r, t) => {
+      const blobs = frames[t].blobs;
+      const features = { x0: Uint32Array.from(blobs, (b) => b[0]), y0: Uint32Array.from(blobs, (b) => b[1]), x1: Uint32Array.from(blobs, (b) => b[2]), y1: Uint32Array.from(blobs, (b) => b[3]) };
+      const seen = new Map(seenTracks({ seq: t, tracks: r, features } as unknown as FrameResult).map((k) => [k.id, k.box]));
+      for (const k of r.tracks.filter((k) => k.merged && k.state === 'confirmed')) {
+        const inside = share(k.box, blobs[k.group]);
+        if (inside >= 0.8) {
+          reported++;
+          expect(seen.get(k.id), `frame ${t}, track ${k.id}`).toEqual(k.box.map(Math.round));
+        } else if (inside < 0.7) {
+          left++;
+          expect(seen.has(k.id), `frame ${t}, track ${k.id}, ${inside.toFixed(2)} inside`).toBe(false);
+        }
+      }
+    });
+    expect(reported).toBeGreaterThan(5);
+    expect(left).toBeGreaterThan(2);
+  });
+
+  it('keeps a track that has a blob of its own out of a group whose blob holds a third of its box', () => {
+    // A stands still below the path of B and C, which meet as one blob over it: that blob's box holds 0.4 of A's box
+    // (their silhouettes do not touch; the boxes overlap), A's own blob all of it.
+    const a: Box = [100, 36, 129, 95];
+    const b: Mover = { x: 0, y: 0, vx: 3, vy: 0, w: 30, h: 60 };
+    const c: Mover = { x: 230, y: 0, vx: -3, vy: 0, w: 30, h: 60 };
+    const results = run({}, 70, (t) => [...blobs([b, c], t), a]);
+    expect(results.some((r) => r.tracks.filter((k) => k.merged).length === 2)).toBe(true);
+    const id = nearest(results[5], 115, 66).id;
+    for (let t = 5; t < 70; t++) {
+      const k = results[t].tracks.find((k) => k.id === id)!;
+      expect([k.merged, k.blob], `frame ${t}`).toEqual([false, blobs([b, c], t).length]);
+    }
   });
 
   it('measures a group member on an axis whose both edges are its own: a tall object turning while a short one passes', () => {
