@@ -199,9 +199,8 @@ class Track {
   /** The box predicted for this frame, before any measurement (written in place each frame), and its diagonal. */
   readonly predicted = new Float64Array(4);
   predictedDiagonal = 0;
-  /** This frame: given a blob of its own; coasting in a group's blob, and which blob that is (-1 none). */
+  /** This frame: given a blob of its own; coasting in a group's blob, the index of that blob (-1: in no group). */
   matched = false;
-  grouped = false;
   group = -1;
   /** In a group this frame: the axes on which it owns an edge of the group's blob (bit 1 x, bit 2 y; measureGroup). */
   ownsEdges = 0;
@@ -272,7 +271,6 @@ class Track {
     this.blob = -1;
     this.predictedDiagonal = diagonalOf(this.box(this.predicted));
     this.matched = false;
-    this.grouped = false;
     this.group = -1;
     this.ownsEdges = 0;
   }
@@ -720,7 +718,6 @@ export class Tracker {
       taken[j] = 1;
       const i = this.#coverTrack[c];
       const t = tracks[i];
-      t.grouped = true;
       t.group = j;
       groups = appendToList(head, tail, nextMember, groupBlobs, groups, j, i);
     }
@@ -746,7 +743,7 @@ export class Tracker {
       let rows = 0;
       for (let i = 0; i < nt; i++) {
         const t = tracks[i];
-        if (!t.grouped && (t.unseen > 0 ? 2 : t.state === 'tentative' ? 1 : 0) === round) stage[rows++] = t;
+        if (t.group < 0 && (t.unseen > 0 ? 2 : t.state === 'tentative' ? 1 : 0) === round) stage[rows++] = t;
       }
       let cols = 0;
       for (let j = 0; j < n; j++) column[j] = taken[j] ? -1 : ((free[cols] = j), cols++);
@@ -775,17 +772,17 @@ export class Tracker {
         const py = (p[1] + p[3]) / 2;
         // A blob that overlaps the prediction or lies within nearBox of it has its centre within half of both boxes'
         // widths and nearBox of the prediction's on x (heights on y): most blobs the centre gate lets through are not.
-        const pw = (p[2] - p[0] + 1) / 2 + nearBox;
-        const ph = (p[3] - p[1] + 1) / 2 + nearBox;
+        const halfX = (p[2] - p[0] + 1) / 2 + nearBox;
+        const halfY = (p[3] - p[1] + 1) / 2 + nearBox;
         const reachAll = s.gate * Math.max(diag, maxBlob) + widen;
-        const found = grid.near(px, py, Math.min(reachAll, pw + maxWidth / 2), near, Math.min(reachAll, ph + maxHeight / 2));
+        const found = grid.near(px, py, Math.min(reachAll, halfX + maxWidth / 2), near, Math.min(reachAll, halfY + maxHeight / 2));
         for (let k = 0; k < found; k++) {
           const j = near[k];
           const c = column[j];
           if (c < 0) continue;
           const dx = px - bx[j];
           const dy = py - by[j];
-          if (Math.abs(dx) > pw + (bb[4 * j + 2] - bb[4 * j] + 1) / 2 || Math.abs(dy) > ph + (bb[4 * j + 3] - bb[4 * j + 1] + 1) / 2) continue;
+          if (Math.abs(dx) > halfX + (bb[4 * j + 2] - bb[4 * j] + 1) / 2 || Math.abs(dy) > halfY + (bb[4 * j + 3] - bb[4 * j + 1] + 1) / 2) continue;
           const reach = s.gate * Math.max(diag, diagonal[j]) + widen;
           // Farther apart than both half-diagonals together: no overlap, and out of reach if past it. Most listed blobs
           // are clearly past both (squares compared, with a margin for rounding, before a square root is taken).
@@ -830,7 +827,7 @@ export class Tracker {
         } else if (t.state === 'lost') {
           t.state = 'confirmed';
         }
-      } else if (t.grouped) {
+      } else if (t.group >= 0) {
         // Seen, in a group: coasting, alive (measureGroup may have measured an axis it owns; its size stays as is).
         t.coast();
         t.merged = true;
