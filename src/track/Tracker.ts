@@ -22,7 +22,8 @@
  *   blobs' histograms, and a pair costs more the less of that histogram the blob holds (Track.appearanceCost): an
  *   appearance cue that tells two objects apart where boxes and motion cannot (after a group splits, a track lost
  *   beside another object). Containment rather than similarity: a group's blob holds each member's histogram.
- * - Counting lines count each confirmed track's crossings, by direction; zones count occupancy and dwell time.
+ * - Counting lines count each confirmed track's crossings, by direction, and the crossing of an object a track
+ *   comes out of a meeting at the line following (lineTurn.ts); zones count occupancy and dwell time.
  */
 import { assignSparse, SparsePairs } from './assign.js';
 import { CentreGrid } from './CentreGrid.js';
@@ -30,6 +31,7 @@ import type { FrameSize } from '../PerFrame.js';
 import { boxIou } from './boxIou.js';
 import { boxShare } from './boxShare.js';
 import { KalmanBox } from './KalmanBox.js';
+import { TURN_WORDS, turnCoasting, turnReset, turnSeen } from './lineTurn.js';
 import { appendToList, atLeast, doubled } from './scratch.js';
 import type { TrackEvent, TrackInfo, TrackResults } from '../results.js';
 
@@ -115,6 +117,12 @@ function boxGap(p: Float64Array, q: Float64Array, at: number): number {
 /** Which side of the line a point is on: > 0 on the right of a→b as seen on screen (image y grows downward). */
 const side = (l: CountingLine, x: number, y: number) => (l.b[0] - l.a[0]) * (y - l.a[1]) - (l.b[1] - l.a[1]) * (x - l.a[0]);
 
+/** Whether a box's corners lie on both sides of the line (through it, not only its segment). */
+function boxAcross(l: CountingLine, b: Box): boolean {
+  const s = Math.sign(side(l, b[0], b[1]));
+  return Math.sign(side(l, b[2], b[1])) !== s || Math.sign(side(l, b[0], b[3])) !== s || Math.sign(side(l, b[2], b[3])) !== s;
+}
+
 /** Whether the segments p→q and a→b cross. */
 function crosses(l: CountingLine, px: number, py: number, qx: number, qy: number): boolean {
   const s1 = side(l, px, py);
@@ -124,11 +132,15 @@ function crosses(l: CountingLine, px: number, py: number, qx: number, qy: number
   return Math.sign(t(l.a[0], l.a[1])) !== Math.sign(t(l.b[0], l.b[1]));
 }
 
+/** Numbers per line in Track.lineSide: side, x, y, then the turn's (lineTurn.ts). */
+const LINE_WORDS = 3 + TURN_WORDS;
+
 /** Where a track was last seen clearly on one side of line k (Track.lineSide). */
 function note(seen: Float64Array, k: number, sign: number, x: number, y: number): void {
-  seen[3 * k] = sign;
-  seen[3 * k + 1] = x;
-  seen[3 * k + 2] = y;
+  const at = LINE_WORDS * k;
+  seen[at] = sign;
+  seen[at + 1] = x;
+  seen[at + 2] = y;
 }
 
 /** Whether (x, y) is inside a polygon given as x0, y0, x1, y1, … (even-odd rule). */
@@ -210,7 +222,10 @@ class Track {
   readonly dwell: Float64Array;
   /** The zones it is inside, in the order it entered them (the order of its zoneLeft events when it leaves). */
   readonly zonesIn: number[] = [];
-  /** Per line (three numbers each): the side it was last seen clearly on (±1, 0 not yet), and where. */
+  /**
+   * Per line (LINE_WORDS numbers each): the side it was last seen clearly on (±1, 0 not yet), and where; then
+   * TURN_WORDS numbers for a turn about the line being watched (lineTurn.ts).
+   */
   readonly lineSide: Float64Array;
   /** Seconds since it was first seen. */
   life = 0;
@@ -244,7 +259,7 @@ class Track {
     this.blob = blob;
     this.predicted.set(box);
     this.dwell = new Float64Array(s.zones.length).fill(NaN);
-    this.lineSide = new Float64Array(3 * s.lines.length);
+    this.lineSide = new Float64Array(LINE_WORDS * s.lines.length);
     if (s.trailLength > 0) this.trail.push([cx, cy]);
   }
 
@@ -269,7 +284,17 @@ class Track {
     this.life += dt;
     this.age++;
     this.blob = -1;
-    this.predictedDiagonal = diagonalOf(this.box(this.predicted));
+    // Written here rather than through `box` and `diagonalOf`, which also take other kinds of arrays: in V8 the
+    // shared, polymorphic calls cost this loop over every track about twice its time (bench/tracker.js).
+    const kf = this.kf;
+    const w = Math.max(1, kf.p(2));
+    const h = Math.max(1, kf.p(3));
+    const p = this.predicted;
+    p[0] = kf.p(0) - w / 2 + 0.5;
+    p[1] = kf.p(1) - h / 2 + 0.5;
+    p[2] = kf.p(0) + w / 2 - 0.5;
+    p[3] = kf.p(1) + h / 2 - 0.5;
+    this.predictedDiagonal = Math.sqrt(w * w + h * h);
     this.matched = false;
     this.group = -1;
     this.ownsEdges = 0;
@@ -621,6 +646,72 @@ export class Tracker {
     }
   }
 
+  /** Counting lines, for one track after this frame's update. */
+  #countLines(t: Track, boxes: readonly Box[], events: TrackEvent[], timeUs: number): void {
+    const s = this.#s;
+    const cx = t.kf.p(0);
+    const cy = t.kf.p(1);
+    // Lines: a track counts when it is seen (matched to its own blob) clearly on the other side of the line from
+    // where it was last seen clearly on one side, and its way between the two crosses the line's segment. Not
+    // while coasting, not from a jitter about the line (a tenth of the box's height is "clearly"), and a crossing
+    // while tentative counts once the track is confirmed. In a group, a member counts where it owns an edge of the
+    // group's blob across the line (its estimate there agrees with what is seen): objects that walk together over
+    // the line and stay together past the clip's end or a track's loss were not counted before (sixteen seeds:
+    // line error 18.8 → 17.7 %; any member counting by its estimate, also 17.7 % but with more counts over the
+    // truth, 89 against 68: a member coasting on at the speed of an object that stopped in the group). Otherwise
+    // a crossing in a group counts when the object is seen again. A track that comes out of a meeting at the line
+    // following the other object counts that object's crossing (lineTurn.ts).
+    if (t.blob < 0 && t.state !== 'tentative') {
+      for (let k = 0; k < s.lines.length; k++) {
+        const l = s.lines[k];
+        const len = this.#lineLength[k];
+        // Unit normal's parts (absolute), and where along the segment the estimate lies.
+        const nx = Math.abs(l.b[1] - l.a[1]) / len;
+        const ny = Math.abs(l.b[0] - l.a[0]) / len;
+        const along = ((cx - l.a[0]) * (l.b[0] - l.a[0]) + (cy - l.a[1]) * (l.b[1] - l.a[1])) / len;
+        const across = t.group >= 0 && boxAcross(l, boxes[t.group]);
+        turnCoasting(t.lineSide, LINE_WORDS * k + 3, side(l, cx, cy) / len, (nx * t.kf.p(2) + ny * t.kf.p(3)) / 2, along >= 0 && along <= len, across);
+      }
+    }
+    if (t.blob < 0 && t.ownsEdges === 0) return;
+    const margin = 0.1 * t.kf.p(3);
+    const seen = t.lineSide;
+    for (let k = 0; k < s.lines.length; k++) {
+      const l = s.lines[k];
+      if (t.blob < 0 && (t.ownsEdges & this.#lineAcross[k]) === 0) continue;
+      const d = side(l, cx, cy) / this.#lineLength[k];
+      if (Math.abs(d) < margin) continue;
+      const sign = Math.sign(d);
+      const was = seen[LINE_WORDS * k];
+      if (was === 0 || (t.state === 'tentative' && sign === was)) {
+        note(seen, k, sign, cx, cy);
+        continue;
+      }
+      if (t.state === 'tentative' || sign === was) {
+        if (t.state === 'tentative') continue;
+        note(seen, k, was, cx, cy);
+        if (t.blob < 0) continue;
+        // Its speed toward the line: its velocity's part along the line's normal, turned to point at the line.
+        const toward = (-was * ((l.b[0] - l.a[0]) * t.kf.v(1) - (l.b[1] - l.a[1]) * t.kf.v(0))) / this.#lineLength[k];
+        if (turnSeen(seen, LINE_WORDS * k + 3, Math.abs(d), toward, t.kf.p(3), t.life)) this.#count(events, t.id, timeUs, l.id, d);
+        continue;
+      }
+      turnReset(seen, LINE_WORDS * k + 3);
+      const wx = seen[LINE_WORDS * k + 1];
+      const wy = seen[LINE_WORDS * k + 2];
+      note(seen, k, sign, cx, cy);
+      if (!crosses(l, wx, wy, cx, cy)) continue; // went round the line's end
+      this.#count(events, t.id, timeUs, l.id, d);
+    }
+  }
+
+  /** A crossing of a line onto the side `d` (signed distance) is on; forward is from the left of a→b to its right. */
+  #count(events: TrackEvent[], id: number, timeUs: number, line: string, d: number): void {
+    const direction = d > 0 ? 'forward' : 'backward';
+    this.#counts[line][direction]++;
+    events.push({ type: 'crossed', id, timeUs, line, direction });
+  }
+
   /** A covering pair (track i's prediction mostly inside blob j), appended at `at`. */
   #cover(at: number, i: number, j: number): void {
     if (at === this.#coverTrack.length) {
@@ -872,43 +963,10 @@ export class Tracker {
         // Trimmed now and then, not shifted every frame.
         if (t.trail.length >= 2 * s.trailLength) t.trail.splice(0, t.trail.length - s.trailLength);
       }
-      // Lines: a track counts when it is seen (matched to its own blob) clearly on the other side of the line from
-      // where it was last seen clearly on one side, and its way between the two crosses the line's segment. Not
-      // while coasting, not from a jitter about the line (a tenth of the box's height is "clearly"), and a crossing
-      // while tentative counts once the track is confirmed. In a group, a member counts where it owns an edge of the
-      // group's blob across the line (its estimate there agrees with what is seen): objects that walk together over
-      // the line and stay together past the clip's end or a track's loss were not counted before (sixteen seeds:
-      // line error 18.8 → 17.7 %; any member counting by its estimate, also 17.7 % but with more counts over the
-      // truth, 89 against 68: a member coasting on at the speed of an object that stopped in the group). Otherwise
-      // a crossing in a group counts when the object is seen again.
-      if (t.blob < 0 && t.ownsEdges === 0) continue;
-      const margin = 0.1 * t.kf.p(3);
-      const seen = t.lineSide;
-      for (let k = 0; k < s.lines.length; k++) {
-        const l = s.lines[k];
-        if (t.blob < 0 && (t.ownsEdges & this.#lineAcross[k]) === 0) continue;
-        const d = side(l, cx, cy) / this.#lineLength[k];
-        if (Math.abs(d) < margin) continue;
-        const sign = Math.sign(d);
-        const was = seen[3 * k];
-        if (was === 0 || (t.state === 'tentative' && sign === was)) {
-          note(seen, k, sign, cx, cy);
-          continue;
-        }
-        if (t.state === 'tentative' || sign === was) {
-          if (t.state !== 'tentative') note(seen, k, was, cx, cy);
-          continue;
-        }
-        const wx = seen[3 * k + 1];
-        const wy = seen[3 * k + 2];
-        note(seen, k, sign, cx, cy);
-        if (!crosses(l, wx, wy, cx, cy)) continue; // went round the line's end
-        // Forward: from the left of a→b to its right.
-        const direction = d > 0 ? 'forward' : 'backward';
-        this.#counts[l.id][direction]++;
-        events.push({ type: 'crossed', id: t.id, timeUs, line: l.id, direction });
-      }
     }
+    // A method of its own: written in this loop, V8 optimised the steps above worse (bench/tracker.js, development
+    // machine: the trails-and-lines phase 9 → 12 µs a frame and the pairs' 21 → 25 µs, with 50 blobs).
+    if (s.lines.length > 0) for (const t of kept) this.#countLines(t, boxes, events, timeUs);
     const zones: TrackResults['zones'] = {};
     const occupancy: number[] = [];
     const dwell: number[][] = [];

@@ -430,6 +430,35 @@ describe('Tracker', () => {
     expect(results[99].counts.l).toEqual({ forward: 3, backward: 0 });
   });
 
+  it('counts both crossings when two objects stop face to face at a line, pass each other, and their tracks come out following each other', () => {
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    // A walks east to x 130 and B west to x 150 (boxes 130–149 and 150–169: side by side, the line between them),
+    // both stand for `stand` frames, then walk on through each other: one blob from the moment they overlap.
+    for (const stand of [10, 30]) {
+      const xA = (t: number) => (t < 30 ? 40 + 3 * t : t < 30 + stand ? 130 : 130 + 3 * (t - 30 - stand));
+      const xB = (t: number) => (t < 30 ? 240 - 3 * t : t < 30 + stand ? 150 : 150 - 3 * (t - 30 - stand));
+      const at = (t: number): Box[] => blobs([{ x: xA(t), y: 100, vx: 0, vy: 0, w: 20, h: 50 }, { x: xB(t), y: 100, vx: 0, vy: 0, w: 20, h: 50 }], 0);
+      const results = run({ lines: [line] }, 110 + stand, at);
+      const first = nearest(results[20], xA(20) + 10, 125).id;
+      // The scene this test is about: the track that walked in from the west leaves to the west, on B.
+      expect(nearest(results[109 + stand], xB(109 + stand) + 10, 125).id).toBe(first);
+      expect(results[109 + stand].counts.l).toEqual({ forward: 1, backward: 1 });
+    }
+  });
+
+  it('counts nothing for an object that meets a passer-by at a line, stands for two seconds and walks back', () => {
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    // A walks east and stops short of the line (x 127–146) at frame 25; C walks south along the line (x 145–164),
+    // one blob with A from about frame 28 to 52; A stands until frame 85, then walks back west. A's track comes out
+    // of the meeting on its side, as one that came out following another object would, but stands for more than a
+    // second before it goes off: no crossing.
+    const xA = (t: number) => (t < 25 ? 40 + 3.5 * t : t < 85 ? 127.5 : 127.5 - 3.5 * (t - 85));
+    const at = (t: number): Box[] => blobs([{ x: xA(t), y: 100, vx: 0, vy: 0, w: 20, h: 50 }, { x: 145, y: -60 + 4 * t, vx: 0, vy: 0, w: 20, h: 50 }], 0);
+    const results = run({ lines: [line] }, 140, at);
+    expect(results.some((r) => r.tracks.filter((k) => k.merged).length === 2)).toBe(true);
+    expect(results[139].counts.l).toEqual({ forward: 0, backward: 0 });
+  });
+
   it('counts occupancy and dwell time in a zone', () => {
     const zone = { id: 'box', polygon: [[100, 0], [200, 0], [200, 200], [100, 200]] as [number, number][] };
     const a: Mover = { x: 0, y: 50, vx: 5, vy: 0, w: 20, h: 20 };
