@@ -31,7 +31,7 @@ import type { FrameSize } from '../PerFrame.js';
 import { boxIou } from './boxIou.js';
 import { boxShare } from './boxShare.js';
 import { KalmanBox } from './KalmanBox.js';
-import { TURN_WORDS, turnCoasting, turnReset, turnSeen } from './lineTurn.js';
+import { TURN_WORDS, turnCoasting, turnReset, turnSeen, turnToward } from './lineTurn.js';
 import { appendToList, atLeast, doubled } from './scratch.js';
 import type { TrackEvent, TrackInfo, TrackResults } from '../results.js';
 
@@ -546,6 +546,8 @@ export class Tracker {
   readonly #counts: TrackResults['counts'] = {};
   readonly #countIds: string[];
   readonly #lineLength: number[];
+  /** Per line, its direction a→b as a unit vector (x, y): along it, and across it turned a quarter. */
+  readonly #lineUnit: Float64Array;
   /** Per line, the axis a crossing moves along most (bit 1 x: a line nearer vertical; bit 2 y), as `ownsEdges`. */
   readonly #lineAcross: number[];
   /** The zones' polygons, flat. */
@@ -584,6 +586,7 @@ export class Tracker {
     for (const l of settings.lines) this.#counts[l.id] = { forward: 0, backward: 0 };
     this.#countIds = Object.keys(this.#counts);
     this.#lineLength = settings.lines.map((l) => Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]));
+    this.#lineUnit = Float64Array.from(settings.lines.flatMap((l, k) => [(l.b[0] - l.a[0]) / this.#lineLength[k], (l.b[1] - l.a[1]) / this.#lineLength[k]]));
     this.#lineAcross = settings.lines.map((l) => (Math.abs(l.b[1] - l.a[1]) >= Math.abs(l.b[0] - l.a[0]) ? 1 : 2));
     this.#polygons = settings.zones.map((z) => Float64Array.from(z.polygon.flat()));
   }
@@ -663,14 +666,16 @@ export class Tracker {
     // following the other object counts that object's crossing (lineTurn.ts).
     if (t.blob < 0 && t.state !== 'tentative') {
       for (let k = 0; k < s.lines.length; k++) {
+        if (!turnToward(t.lineSide, LINE_WORDS * k + 3)) continue;
         const l = s.lines[k];
-        const len = this.#lineLength[k];
-        // Unit normal's parts (absolute), and where along the segment the estimate lies.
-        const nx = Math.abs(l.b[1] - l.a[1]) / len;
-        const ny = Math.abs(l.b[0] - l.a[0]) / len;
-        const along = ((cx - l.a[0]) * (l.b[0] - l.a[0]) + (cy - l.a[1]) * (l.b[1] - l.a[1])) / len;
+        const ux = this.#lineUnit[2 * k];
+        const uy = this.#lineUnit[2 * k + 1];
+        // Where along the segment the estimate lies, its signed distance across, and half its box's extent across.
+        const along = (cx - l.a[0]) * ux + (cy - l.a[1]) * uy;
+        const d = (cy - l.a[1]) * ux - (cx - l.a[0]) * uy;
+        const reach = (Math.abs(uy) * t.kf.p(2) + Math.abs(ux) * t.kf.p(3)) / 2;
         const across = t.group >= 0 && boxAcross(l, boxes[t.group]);
-        turnCoasting(t.lineSide, LINE_WORDS * k + 3, side(l, cx, cy) / len, (nx * t.kf.p(2) + ny * t.kf.p(3)) / 2, along >= 0 && along <= len, across);
+        turnCoasting(t.lineSide, LINE_WORDS * k + 3, d, reach, along >= 0 && along <= this.#lineLength[k], across);
       }
     }
     if (t.blob < 0 && t.ownsEdges === 0) return;
@@ -692,7 +697,7 @@ export class Tracker {
         note(seen, k, was, cx, cy);
         if (t.blob < 0) continue;
         // Its speed toward the line: its velocity's part along the line's normal, turned to point at the line.
-        const toward = (-was * ((l.b[0] - l.a[0]) * t.kf.v(1) - (l.b[1] - l.a[1]) * t.kf.v(0))) / this.#lineLength[k];
+        const toward = -was * (this.#lineUnit[2 * k] * t.kf.v(1) - this.#lineUnit[2 * k + 1] * t.kf.v(0));
         if (turnSeen(seen, LINE_WORDS * k + 3, Math.abs(d), toward, t.kf.p(3), t.life)) this.#count(events, t.id, timeUs, l.id, d);
         continue;
       }

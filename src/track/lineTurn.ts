@@ -33,13 +33,18 @@ const towardSpeed = 0.25;
 const awayStep = 0.25;
 const awayWithin = 1;
 
+/** Whether the track walked toward the line when last seen (and turnCoasting has anything to look at). */
+export function turnToward(turn: Float64Array, at: number): boolean {
+  return turn[at] === TOWARD;
+}
+
 /**
  * A confirmed or lost track coasting this frame (lost, or in a group): `d` is its estimate's distance from the line
  * (signed), `reach` half its box's extent across the line, `inSegment` whether it lies beside the line's segment,
  * `groupAcross` whether it is in a group whose blob's box lies across the line (the meeting is at the line).
  */
 export function turnCoasting(turn: Float64Array, at: number, d: number, reach: number, inSegment: boolean, groupAcross: boolean): void {
-  if (turn[at] === TOWARD && inSegment && (groupAcross || Math.abs(d) <= reach)) turn[at] = REACHED;
+  if (turnToward(turn, at) && inSegment && (groupAcross || Math.abs(d) <= reach)) turn[at] = REACHED;
 }
 
 /**
