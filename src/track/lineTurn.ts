@@ -8,10 +8,10 @@
  * An object that truly turns back at the line while hidden is counted too: rarer in surveillance footage than two
  * objects meeting there.
  *
- * Sixteen seeds of bench/trackEval.js: line error 17.1 → 16.8 %; held-out seeds 17–19: 17.4 → 13.6 % (BENCHMARKS.md).
+ * Sixteen seeds of bench/trackEval.js: line error 17.1 → 16.6 %; held-out seeds 17–19: 17.4 → 13.6 % (BENCHMARKS.md).
  *
- * State per line, TURN_WORDS numbers from `at` in the track's array: the stage and, once seen again, its distance
- * from the line and when.
+ * State per line, TURN_WORDS numbers from `at` in the track's array: the stage and, once seen again, how far its blob
+ * reached from the line and when.
  */
 export const TURN_WORDS = 3;
 
@@ -27,8 +27,9 @@ const AGAIN = 3;
  */
 const towardSpeed = 0.25;
 /**
- * Walking away once seen again: a quarter of its height farther from the line than where it came out, within a
- * second (as fast on average as walking is, above).
+ * Walking away once seen again: its blob's edge farthest from the line a quarter of its height farther from it than
+ * where it came out, within a second (as fast on average as walking is, above). The far edge, not the centre: a blob
+ * that only shrinks toward its far side (an object fading into the background) moves its centre, not that edge.
  */
 const awayStep = 0.25;
 const awayWithin = 1;
@@ -48,10 +49,10 @@ export function turnCoasting(turn: Float64Array, at: number, d: number, reach: n
 }
 
 /**
- * A confirmed track seen clearly in its own blob on the side of the line it was last seen clearly on: `far` its
- * distance from the line, `toward` its speed toward the line (pixels a second, negative away), `height` its box's,
- * `now` its age in seconds. Returns whether it counts a crossing onto this side (the object it now follows came over
- * the line).
+ * A confirmed track seen clearly in its own blob on the side of the line it was last seen clearly on: `far` the
+ * distance from the line of its blob's edge farthest from it, `toward` its speed toward the line (pixels a second,
+ * negative away), `height` its box's, `now` its age in seconds. Returns whether it counts a crossing onto this side
+ * (the object it now follows came over the line).
  */
 export function turnSeen(turn: Float64Array, at: number, far: number, toward: number, height: number, now: number): boolean {
   const stage = turn[at];

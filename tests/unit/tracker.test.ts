@@ -459,6 +459,22 @@ describe('Tracker', () => {
     expect(results[139].counts.l).toEqual({ forward: 0, backward: 0 });
   });
 
+  it('counts nothing for an object that meets a passer-by at a line and whose blob then shrinks toward its far side', () => {
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    // As above, but A stays; from frame 60, within a second of its track coming out of the meeting, its blob shrinks
+    // from its east side, 2 px a frame, until gone (an object fading into the background): its centre walks away
+    // from the line, its far edge does not.
+    const xA = (t: number) => (t < 25 ? 40 + 3.5 * t : 127.5);
+    const at = (t: number): Box[] => {
+      const w = t < 60 ? 20 : 20 - 2 * (t - 60);
+      const c: Mover = { x: 145, y: -60 + 4 * t, vx: 0, vy: 0, w: 20, h: 50 };
+      return blobs(w > 2 ? [{ x: xA(t), y: 100, vx: 0, vy: 0, w, h: 50 }, c] : [c], 0);
+    };
+    const results = run({ lines: [line] }, 120, at);
+    expect(results.some((r) => r.tracks.filter((k) => k.merged).length === 2)).toBe(true);
+    expect(results[119].counts.l).toEqual({ forward: 0, backward: 0 });
+  });
+
   it('counts occupancy and dwell time in a zone', () => {
     const zone = { id: 'box', polygon: [[100, 0], [200, 0], [200, 200], [100, 200]] as [number, number][] };
     const a: Mover = { x: 0, y: 50, vx: 5, vy: 0, w: 20, h: 20 };
