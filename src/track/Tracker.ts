@@ -670,9 +670,10 @@ export class Tracker {
         const l = s.lines[k];
         const ux = this.#lineUnit[2 * k];
         const uy = this.#lineUnit[2 * k + 1];
-        // Where along the segment the estimate lies, its signed distance across, and half its box's extent across.
+        // Where along the segment the estimate lies, its signed distance across (as below), and half its box's
+        // extent across.
         const along = (cx - l.a[0]) * ux + (cy - l.a[1]) * uy;
-        const d = (cy - l.a[1]) * ux - (cx - l.a[0]) * uy;
+        const d = side(l, cx, cy) / this.#lineLength[k];
         const reach = (Math.abs(uy) * t.kf.p(2) + Math.abs(ux) * t.kf.p(3)) / 2;
         const across = t.group >= 0 && boxAcross(l, boxes[t.group]);
         turnCoasting(t.lineSide, LINE_WORDS * k + 3, d, reach, along >= 0 && along <= this.#lineLength[k], across);
@@ -696,14 +697,14 @@ export class Tracker {
         if (t.state === 'tentative') continue;
         note(seen, k, was, cx, cy);
         if (t.blob < 0) continue;
+        const ux = this.#lineUnit[2 * k];
+        const uy = this.#lineUnit[2 * k + 1];
         // Its speed toward the line: its velocity's part along the line's normal, turned to point at the line.
-        const toward = -was * (this.#lineUnit[2 * k] * t.kf.v(1) - this.#lineUnit[2 * k + 1] * t.kf.v(0));
+        const toward = -was * (ux * t.kf.v(1) - uy * t.kf.v(0));
         // How far its blob's edge farthest from the line is: it moves away with an object that walks away, and
         // stands where the blob only shrinks toward it (a centre moved 5.5 px in 0.9 s by a fading blob beside the
         // line counted a turn on the street clip in Chromium).
         const b = boxes[t.blob];
-        const ux = this.#lineUnit[2 * k];
-        const uy = this.#lineUnit[2 * k + 1];
         // Its distance on this side is linear in x and y: the farthest corner takes the larger term of each.
         const ex = -was * uy;
         const ey = was * ux;
