@@ -6,7 +6,9 @@
  * as py-motmetrics, IoU 0.5; objects less than 40 % visible are ignored) and by a counting line down the middle.
  * The clips are seeded synthetic fixed-camera scenes (src/reference/surveillanceScene.ts), one per situation:
  * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
- * Under the table: both trackers' recall and their ID switches per unit of recall (MOTChallenge's ID switch ratio).
+ * Under the table: which truth crossings of the line flowmark counted, by what the blobs showed of the crossing object
+ * (alone in its blob, sharing one with another object, hidden; bench/crossingViews.ts), and both trackers' recall and
+ * their ID switches per unit of recall (MOTChallenge's ID switch ratio).
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
@@ -36,6 +38,7 @@ import { fromVideoFile, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
+import { crossingViews, type CrossingViews } from './crossingViews.js';
 import { runMain } from './timing.js';
 import { benchArgs } from './args.js';
 
@@ -119,6 +122,7 @@ async function main(): Promise<void> {
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const totals = { ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0] };
+  const views: CrossingViews = { views: { alone: { crossings: 0, counted: 0 }, shared: { crossings: 0, counted: 0 }, hidden: { crossings: 0, counted: 0 } }, unattributed: 0 };
   try {
     for (const [name, options] of situations) {
       if (values.only && values.only !== name) continue;
@@ -166,6 +170,12 @@ async function main(): Promise<void> {
           console.log(`|   ${who}: truth ${x.truth}, hypotheses ${x.hypotheses}, misses ${x.misses}, false positives ${x.falsePositives}, IDP ${f2(x.idp)}, IDR ${f2(x.idr)} | | | | | | | | | | |`);
         }
       }
+      const v = crossingViews(truth, results, 'middle', W / 2);
+      for (const k of ['alone', 'shared', 'hidden'] as const) {
+        views.views[k].crossings += v.views[k].crossings;
+        views.views[k].counted += v.views[k].counted;
+      }
+      views.unattributed += v.unattributed;
       totals.ours.push(so);
       totals.base.push(sb);
       totals.line[0] += want.forward + want.backward;
@@ -183,6 +193,12 @@ async function main(): Promise<void> {
     };
     const [ro, rb] = [perRecall(totals.ours), perRecall(totals.base)];
     console.log(`| **mean / total** | | **${f2(mean(totals.ours, 'mota'))}** | **${f2(mean(totals.ours, 'idf1'))}** | **${sum(totals.ours)}** | ${f2(mean(totals.base, 'mota'))} | ${f2(mean(totals.base, 'idf1'))} | ${sum(totals.base)} | ${totals.line[0]} | error ${((100 * totals.line[1]) / totals.line[0]).toFixed(1)} % | error ${((100 * totals.line[2]) / totals.line[0]).toFixed(1)} % |`);
+    const all = Object.values(views.views).reduce((n, v) => n + v.crossings, 0);
+    const part = (k: keyof CrossingViews['views'], what: string) => {
+      const v = views.views[k];
+      return `${what} ${v.crossings} (${((100 * v.crossings) / all).toFixed(0)} %), ${v.crossings ? ((100 * v.counted) / v.crossings).toFixed(1) : '-'} % counted`;
+    };
+    console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/crossingViews.ts): ${part('alone', 'alone in its blob')}; ${part('shared', 'in a blob with another object')}; ${part('hidden', 'hidden or in no blob')}; counts given to no crossing: ${views.unattributed}.`);
     console.log(`\nRecall (all clips): flowmark ${f2(ro.recall)}, baseline ${f2(rb.recall)}. ID switches ÷ recall (MOTChallenge's ID switch ratio): flowmark ${ro.ratio.toFixed(0)}, baseline ${rb.ratio.toFixed(0)}, flowmark ÷ baseline ${f2(ro.ratio / rb.ratio)} (raw switches ${f2(sum(totals.ours) / sum(totals.base))}).`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // py-motmetrics computes them): perfect tracks, a miss, a false positive, an identity switch, a swap kept by
 // continuity, ignored truth.
 import { describe, expect, it } from 'vitest';
-import { lineCrossings, motScores, type MotBox } from '../../src/reference/motMetrics.js';
+import { lineCrossingEvents, lineCrossings, motScores, type MotBox } from '../../src/reference/motMetrics.js';
 
 const box = (frame: number, id: number, x: number, extra: Partial<MotBox> = {}): MotBox => ({ frame, id, x0: x, y0: 0, x1: x + 9, y1: 9, ...extra });
 
@@ -55,5 +55,10 @@ describe('motScores', () => {
     expect(lineCrossings(boxes, 29.5)).toEqual({ forward: 1, backward: 1 });
     expect(lineCrossings(boxes, 24.5)).toEqual({ forward: 1, backward: 1 });
     expect(lineCrossings(boxes, 50)).toEqual({ forward: 0, backward: 0 });
+    // Each crossing with the frame its centre is first on the new side.
+    expect(lineCrossingEvents(boxes, 29.5)).toEqual([
+      { frame: 2, id: 1, direction: 'forward' },
+      { frame: 3, id: 1, direction: 'backward' },
+    ]);
   });
 });

@@ -1,0 +1,82 @@
+// bench/crossingViews.ts on scripted frames: each truth crossing classed by what the blobs show of its object (alone,
+// sharing a blob, hidden or in no blob) and counted only by a count the same way, in time, from a track on the object.
+import { describe, expect, it } from 'vitest';
+import { crossingViews } from '../../bench/crossingViews.js';
+import type { MotBox } from '../../src/reference/motMetrics.js';
+import type { ComponentFeatures } from '../../src/componentFeatures.js';
+import type { FrameResult, TrackEvent, TrackInfo } from '../../src/results.js';
+
+type Rect = [number, number, number, number];
+
+/** A frame's result: its blobs (features' boxes) and the tracks and events the tracker reported. */
+function frame(seq: number, blobs: Rect[], tracks: { id: number; box: Rect }[] = [], events: TrackEvent[] = []): FrameResult {
+  const col = (k: number) => Uint32Array.from(blobs, (b) => b[k]);
+  const features = { label: Uint32Array.from(blobs, (_, i) => i + 1), x0: col(0), y0: col(1), x1: col(2), y1: col(3) } as unknown as ComponentFeatures;
+  const infos = tracks.map((t) => ({ id: t.id, state: 'confirmed', box: t.box }) as unknown as TrackInfo);
+  return { seq, timeUs: seq * 33_333, width: 200, height: 100, timings: [], features, tracks: { tracks: infos, events, counts: {}, zones: {} } };
+}
+
+const at = (frame: number, id: number, x: number, extra: Partial<MotBox> = {}): MotBox => ({ frame, id, x0: x, y0: 10, x1: x + 19, y1: 49, ...extra });
+const crossed = (id: number, direction: 'forward' | 'backward'): TrackEvent => ({ type: 'crossed', id, timeUs: 0, line: 'middle', direction });
+
+describe('crossingViews', () => {
+  // Object 1 walks right over x = 100 alone (its centre 99.5 at frame 4, 101.5 at frame 5); object 2 walks left at
+  // y 50..89 inside one blob with object 3; object 4 crosses right while barely visible.
+  const frames = 12;
+  const truth: MotBox[] = [];
+  for (let f = 0; f < frames; f++) {
+    truth.push(at(f, 1, 82 + 2 * f));
+    truth.push(at(f, 2, 120 - 4 * f, { y0: 50, y1: 89 }));
+    truth.push(at(f, 3, 124 - 4 * f, { y0: 50, y1: 89 }));
+    truth.push(at(f, 4, 70 + 3 * f, { y0: 0, y1: 8, ignore: f === 7 }));
+  }
+  const blobsOf = (f: number): Rect[] => [
+    [82 + 2 * f, 10, 101 + 2 * f, 49],
+    [120 - 4 * f, 50, 143 - 4 * f, 89],
+    [70 + 3 * f, 0, 89 + 3 * f, 8],
+  ];
+  const truthAt = (f: number, id: number) => truth.find((t) => t.frame === f && t.id === id)!;
+  const boxOf = (t: MotBox): Rect => [t.x0, t.y0, t.x1, t.y1];
+
+  it('classes each crossing by what the blobs show and counts those a track on the object counted', () => {
+    const results = Array.from({ length: frames }, (_, f) => {
+      // Track 11 on object 1 counts forward at frame 6; track 12 on object 2 counts backward at frame 8; a track
+      // on no object counts forward at frame 9.
+      const tracks = [
+        { id: 11, box: boxOf(truthAt(f, 1)) },
+        { id: 12, box: boxOf(truthAt(f, 2)) },
+        { id: 13, box: [150, 90, 160, 99] as Rect },
+      ];
+      const events = f === 6 ? [crossed(11, 'forward')] : f === 8 ? [crossed(12, 'backward')] : f === 9 ? [crossed(13, 'forward')] : [];
+      return frame(f, blobsOf(f), tracks, events);
+    });
+    const v = crossingViews(truth, results, 'middle', 100);
+    expect(v.views).toEqual({
+      alone: { crossings: 1, counted: 1 },
+      shared: { crossings: 2, counted: 1 },
+      hidden: { crossings: 1, counted: 0 },
+    });
+    // Object 4's crossing is forward and near in time, but track 13's box is not on it.
+    expect(v.unattributed).toBe(1);
+  });
+
+  it('gives a count to no crossing the other way, on another line, or more than 45 frames away', () => {
+    const results = Array.from({ length: frames }, (_, f) => {
+      const tracks = [{ id: 11, box: boxOf(truthAt(f, 1)) }];
+      const events = f === 6 ? [crossed(11, 'backward'), { ...crossed(11, 'forward'), line: 'other' }] : [];
+      return frame(f, blobsOf(f), tracks, events);
+    });
+    const v = crossingViews(truth, results, 'middle', 100);
+    expect(v.views.alone).toEqual({ crossings: 1, counted: 0 });
+    expect(v.unattributed).toBe(1);
+    // Object 1 crosses at frame 5; a count on it at frame 50 is in time, at frame 51 not.
+    for (const [when, counted] of [[50, 1], [51, 0]]) {
+      const long = Array.from({ length: 60 }, (_, f) => {
+        const box: Rect = [82 + 2 * f, 10, 101 + 2 * f, 49];
+        return frame(f, [box], [{ id: 11, box }], f === when ? [crossed(11, 'forward')] : []);
+      });
+      const one = Array.from({ length: 60 }, (_, f) => at(f, 1, 82 + 2 * f));
+      expect(crossingViews(one, long, 'middle', 100).views.alone).toEqual({ crossings: 1, counted });
+    }
+  });
+});
