@@ -226,6 +226,21 @@ describe('Tracker', () => {
     }
   });
 
+  it('makes no track of a piece of a tracked object: the object crosses a line once, under one id', () => {
+    // A 30×80 object walks right over a line at x = 160 (its centre there at frame 42). From frame 30 to 50 the
+    // foreground also shows a piece of it as a blob of its own inside its box (a strip of its texture cut off by
+    // noise): a new track there would follow the piece over the line and count the object a second time.
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    const results = run({ lines: [line] }, 80, (t) => {
+      const [x, y, w, h] = [20 + 3 * t, 60, 30, 80];
+      const whole: Box = [x, y, x + w - 1, y + h - 1];
+      return t < 30 || t > 50 ? [whole] : [whole, [x + 8, y + 30, x + 20, y + 44]];
+    });
+    expect(results[79].counts.l).toEqual({ forward: 1, backward: 0 });
+    const confirmed = new Set(results.flatMap((r) => r.tracks.filter((t) => t.state !== 'tentative').map((t) => t.id)));
+    expect(confirmed.size).toBe(1);
+  });
+
   it('holds the size of a track while it is unseen: one walking into a pillar, its blob shrinking to nothing, keeps a box', () => {
     // The blob is the part of the object left of the pillar, then right of it: it shrinks by 3 px a frame going in
     // and grows coming out. A size carried on at the shrinking rate would be gone (x1 < x0) a few frames after the
