@@ -429,6 +429,25 @@ describe('Tracker', () => {
     expect(new Set(crossed.map((e) => e.id)).size).toBe(2);
   });
 
+  it('counts both of two objects that walk over a line in one blob and come apart only after it', () => {
+    // Two 24×50 objects enter at the left edge one above the other, their boxes overlapping by 10 rows: one blob, one
+    // track. They walk right over the line at x = 160 together; from frame 70 the lower one also walks down, and
+    // from about frame 80 the two are blobs of their own, both past the line.
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    const at = (t: number, y: number, down: boolean): Box => {
+      const [x, dy] = [3 * t - 24, down && t > 70 ? 2 * (t - 70) : 0];
+      return [x, y + dy, x + 23, y + dy + 49];
+    };
+    const results = run({ lines: [line] }, 110, (t) => {
+      const [a, b] = [at(t, 60, false), at(t, 100, true)];
+      const visible = (q: Box): Box | null => (q[2] < 0 ? null : [Math.max(0, q[0]), q[1], q[2], q[3]]);
+      const [va, vb] = [visible(a), visible(b)];
+      if (!va || !vb) return [];
+      return overlap(va, vb) ? [union(va, vb)] : [va, vb];
+    });
+    expect(results[109].counts.l).toEqual({ forward: 2, backward: 0 });
+  });
+
   it('counts an object that stops on a line and jitters across it once, and one that crosses in a group once', () => {
     const line = { id: 'l', a: [100, 200] as const, b: [100, 0] as const };
     // Object 1 walks to the line, shakes about it for 30 frames, then walks on; objects 2 and 3 cross the line
