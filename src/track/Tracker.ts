@@ -496,9 +496,9 @@ const splitShare = 0.3;
 
 /**
  * A new track made from blob j, a part of which (`splitShare`) lies inside a recent box of a confirmed track with a
- * blob of its own this frame (cameFrom), is an object that came apart from that track's: two objects that came in side by side,
- * or met and walked on together, make one blob under one track, and that track's one count at a line was the only one
- * for both. Such a track takes the other's first sides of the lines as where it was last seen clearly, so that it
+ * blob of its own this frame (cameFrom), is an object that came apart from that track's: two objects that came in side
+ * by side, or met and walked on together, make one blob under one track, and that track's one count at a line was the
+ * only one for both. Such a track takes the other's first sides of the lines as where it was last seen clearly, so that it
  * counts the crossings it made with it once it is seen clearly on their other sides. Sixteen seeds of
  * bench/trackEval.js (counts only; tracks unchanged): line error 17.8 → 16.9 % at the middle line, 15.2 → 13.6 % at a
  * quarter of the width; held-out seeds 17–19: 15.6 → 13.9 % and 14.4 → 11.2 %. A share of 0.1 / 0.5 / 0.75: 16.9 /
