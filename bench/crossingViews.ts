@@ -13,6 +13,7 @@
  */
 import { lineCrossingEvents, type MotBox } from '../src/reference/motMetrics.js';
 import type { FrameResult } from '../src/results.js';
+import { boxShare } from '../src/track/boxShare.js';
 
 export type CrossingView = 'alone' | 'shared' | 'hidden';
 
@@ -27,11 +28,21 @@ const near = 5;
 const window = 45;
 const held = 0.3;
 
-/** The part of box a's area (inclusive bounds) inside box b. */
-function share(a: readonly number[], b: readonly number[]): number {
-  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]) + 1;
-  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]) + 1;
-  return w <= 0 || h <= 0 ? 0 : (w * h) / ((a[2] - a[0] + 1) * (a[3] - a[1] + 1));
+/** The part of box a's area (inclusive bounds, [x0, y0, x1, y1]) inside box b. */
+const share = (a: readonly number[], b: readonly number[]) => boxShare(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]);
+
+/** No crossings yet: the sum crossingViews' results are added into (addCrossingViews). */
+export function noCrossingViews(): CrossingViews {
+  return { views: { alone: { crossings: 0, counted: 0 }, shared: { crossings: 0, counted: 0 }, hidden: { crossings: 0, counted: 0 } }, unattributed: 0 };
+}
+
+/** Adds `v` (one clip's) into `into` (all clips so far). */
+export function addCrossingViews(into: CrossingViews, v: CrossingViews): void {
+  for (const k of ['alone', 'shared', 'hidden'] as const) {
+    into.views[k].crossings += v.views[k].crossings;
+    into.views[k].counted += v.views[k].counted;
+  }
+  into.unattributed += v.unattributed;
 }
 
 /**
@@ -92,11 +103,12 @@ export function crossingViews(truth: readonly MotBox[], results: readonly FrameR
     countedCrossing.add(i);
     usedCount.add(j);
   }
-  const views: CrossingViews['views'] = { alone: { crossings: 0, counted: 0 }, shared: { crossings: 0, counted: 0 }, hidden: { crossings: 0, counted: 0 } };
+  const result = noCrossingViews();
   crossings.forEach((c, i) => {
-    const v = views[view(c.frame, c.id)];
+    const v = result.views[view(c.frame, c.id)];
     v.crossings++;
     if (countedCrossing.has(i)) v.counted++;
   });
-  return { views, unattributed: counts.length - usedCount.size };
+  result.unattributed = counts.length - usedCount.size;
+  return result;
 }

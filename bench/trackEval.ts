@@ -39,7 +39,7 @@ import { fromVideoFile, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
-import { crossingViews, type CrossingViews } from './crossingViews.js';
+import { addCrossingViews, crossingViews, noCrossingViews, type CrossingViews } from './crossingViews.js';
 import { runMain } from './timing.js';
 import { benchArgs } from './args.js';
 
@@ -112,6 +112,16 @@ function fromCache(c: Cached): FrameResult[] {
 }
 
 const f2 = (x: number) => x.toFixed(3);
+
+type Counts = { forward: number; backward: number };
+
+/** Adds one clip's line counts into [truth's crossings, flowmark's error, the baseline's error] (errors each way). */
+function addLineErrors(total: number[], want: Counts, got: Counts, theirs: Counts): void {
+  const error = (c: Counts) => Math.abs(c.forward - want.forward) + Math.abs(c.backward - want.backward);
+  total[0] += want.forward + want.backward;
+  total[1] += error(got);
+  total[2] += error(theirs);
+}
 const row = (s: MotScores) => `${f2(s.mota)} | ${f2(s.idf1)} | ${s.idSwitches}`;
 
 async function main(): Promise<void> {
@@ -123,7 +133,7 @@ async function main(): Promise<void> {
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const totals = { ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], quarter: [0, 0, 0] };
-  const views: CrossingViews = { views: { alone: { crossings: 0, counted: 0 }, shared: { crossings: 0, counted: 0 }, hidden: { crossings: 0, counted: 0 } }, unattributed: 0 };
+  const views = noCrossingViews();
   try {
     for (const [name, options] of situations) {
       if (values.only && values.only !== name) continue;
@@ -167,31 +177,19 @@ async function main(): Promise<void> {
       const want = lineCrossings(truth, W / 2);
       const got = results.at(-1)!.tracks!.counts.middle;
       const theirs = lineCrossings(base, W / 2);
-      const line = (c: { forward: number; backward: number }) => `${c.forward} / ${c.backward}`;
+      const line = (c: Counts) => `${c.forward} / ${c.backward}`;
       console.log(`| ${name} | ${new Set(truth.map((t) => t.id)).size} | ${row(so)} | ${row(sb)} | ${line(want)} | ${line(got)} | ${line(theirs)} |`);
       if (values.details) {
         for (const [who, x] of [['flowmark', so], ['baseline', sb]] as const) {
           console.log(`|   ${who}: truth ${x.truth}, hypotheses ${x.hypotheses}, misses ${x.misses}, false positives ${x.falsePositives}, IDP ${f2(x.idp)}, IDR ${f2(x.idr)} | | | | | | | | | | |`);
         }
       }
-      const v = crossingViews(truth, results, 'middle', W / 2);
-      for (const k of ['alone', 'shared', 'hidden'] as const) {
-        views.views[k].crossings += v.views[k].crossings;
-        views.views[k].counted += v.views[k].counted;
-      }
-      views.unattributed += v.unattributed;
+      addCrossingViews(views, crossingViews(truth, results, 'middle', W / 2));
       totals.ours.push(so);
       totals.base.push(sb);
-      totals.line[0] += want.forward + want.backward;
-      totals.line[1] += Math.abs(got.forward - want.forward) + Math.abs(got.backward - want.backward);
-      totals.line[2] += Math.abs(theirs.forward - want.forward) + Math.abs(theirs.backward - want.backward);
+      addLineErrors(totals.line, want, got, theirs);
       // The same at a quarter of the width, clear of the pillar every situation but crossings has near the middle.
-      const wantQ = lineCrossings(truth, W / 4);
-      const gotQ = results.at(-1)!.tracks!.counts.quarter;
-      const theirsQ = lineCrossings(base, W / 4);
-      totals.quarter[0] += wantQ.forward + wantQ.backward;
-      totals.quarter[1] += Math.abs(gotQ.forward - wantQ.forward) + Math.abs(gotQ.backward - wantQ.backward);
-      totals.quarter[2] += Math.abs(theirsQ.forward - wantQ.forward) + Math.abs(theirsQ.backward - wantQ.backward);
+      addLineErrors(totals.quarter, lineCrossings(truth, W / 4), results.at(-1)!.tracks!.counts.quarter, lineCrossings(base, W / 4));
     }
     const mean = (xs: MotScores[], k: 'mota' | 'idf1') => xs.reduce((s, x) => s + x[k], 0) / xs.length;
     const sum = (xs: MotScores[]) => xs.reduce((s, x) => s + x.idSwitches, 0);
