@@ -1019,10 +1019,12 @@ export class Tracker {
       kept.push(t);
     }
     // New tentative tracks for the blobs nobody took, but not for a piece of an object a track has (partOfTracked).
+    // The tracks matched this frame, listed once a blob is left over (most frames, none is).
     const held = this.#stage;
-    for (let i = 0; i < nt; i++) if (tracks[i].matched) held.push(tracks[i]);
     for (let j = 0; j < n; j++) {
-      if (taken[j] || partOfTracked(held, bb, j, this.#blob, this.#edges)) continue;
+      if (taken[j]) continue;
+      if (held.length === 0) for (let i = 0; i < nt; i++) if (tracks[i].matched) held.push(tracks[i]);
+      if (partOfTracked(held, bb, j, this.#blob, this.#edges)) continue;
       const t = new Track(this.#nextId++, boxes[j], j, s);
       if (s.lines.length > 0) inheritSides(t, held, bb, j);
       if (look) t.observe(look, j);
