@@ -10,7 +10,11 @@
  *
  *   node dist/bench/latency.js [--sizes 1280x720,2048x2048] [--algorithms shibata,c2fl] [--passes 8]
  *                              [--frames 200] [--warmup 20] [--g 4] [--chains yes|no] [--source upload|gpu]
- *                              [--profile yes|no] [--trace FILE] [--dawn backend=vulkan]
+ *                              [--profile yes|no] [--split] [--trace FILE] [--dawn backend=vulkan]
+ *
+ * With timestamps, a second table gives each pass's GPU ms (median over the cell's frames, mean over densities);
+ * `--split` times every stage of the labeling and the features in a pass of its own there (analysis: adds pass
+ * boundaries, so the wall times of a split run are not the production ones).
  *
  * `--trace FILE` splits every frame's wall time into phases, from `queue.submit` and `mapAsync` wrapped by this
  * benchmark (the library is unchanged): prepare (result → emission: release, next item, upload), record (emission
@@ -23,7 +27,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
-import { GpuContext, features, fromGpuBuffers, fromPixels, label, readResults, threshold, type FrameResult, type GpuFrame, type LabelAlgorithm, type PixelImage } from '../index.js';
+import { GpuContext, fromGpuBuffers, fromPixels, readResults, threshold, type FrameResult, type GpuFrame, type LabelAlgorithm, type PixelImage } from '../index.js';
+import { labelWith } from '../nodes/label.js';
+import { featuresWith } from '../nodes/features.js';
 import { tap, type Observable, type OperatorFunction } from 'rxjs';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { randomBlocks } from '../src/reference/images.js';
@@ -43,11 +49,15 @@ const { values } = benchArgs(import.meta.url, {
   profile: { type: 'string', default: 'yes' },
   dawn: { type: 'string', multiple: true, default: [] },
   trace: { type: 'string' },
+  split: { type: 'boolean', default: false },
 }, ['frames', 'warmup', 'g']);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);
 const g = Number(values.g);
 const passes = values.passes === 'until-converged' ? 'until-converged' : Number(values.passes);
+const analysis = { split: values.split as boolean, repeat: 1 };
+const label = (o: Parameters<typeof labelWith>[0]) => labelWith(o, analysis);
+const features = (o: Parameters<typeof featuresWith>[0]) => featuresWith(o, analysis);
 
 const gpuOf = (r: FrameResult, prefix = '') => r.timings.filter((t) => t.name.startsWith(prefix)).reduce((s, t) => s + t.ms, 0);
 
@@ -102,6 +112,8 @@ interface Cell {
    * every frame's features would grow its heap and time the collector, not the pipeline.) */
   gpu: number[];
   labelGpu: number[];
+  /** GPU ms of each named pass, per counted frame. */
+  passGpu: Map<string, number[]>;
   /** `--trace`: each counted frame's phases (ms), and `setImmediate` calls in all counted frames. */
   phases: Phases[];
   immediates: number;
@@ -119,6 +131,7 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
   const prepare: number[] = [];
   const gpu: number[] = [];
   const labelGpu: number[] = [];
+  const passGpu = new Map<string, number[]>();
   const phases: Phases[] = [];
   let lastResult: FrameResult | null = null;
   let immediatesAtStart = marks.immediates;
@@ -147,6 +160,10 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
             prepare.push(emitted - last);
             gpu.push(gpuOf(r));
             labelGpu.push(gpuOf(r, labelPass));
+            for (const t of r.timings) {
+              if (!passGpu.has(t.name)) passGpu.set(t.name, []);
+              passGpu.get(t.name)!.push(t.ms);
+            }
             if (values.trace) {
               phases.push({ prepare: emitted - last, record: marks.submitStart - emitted, submit: marks.submitEnd - marks.submitStart, wait: marks.mapped - marks.submitEnd, decode: now - marks.mapped });
             }
@@ -160,7 +177,7 @@ async function measure(ctx: GpuContext, img: PixelImage, ops: OperatorFunction<G
       }),
   );
   buffer?.destroy();
-  return { spans, wall, prepare, gpu, labelGpu, phases, immediates: marks.immediates - immediatesAtStart, last: lastResult! };
+  return { spans, wall, prepare, gpu, labelGpu, passGpu, phases, immediates: marks.immediates - immediatesAtStart, last: lastResult! };
 }
 
 const f3 = (x: number) => x.toFixed(3);
@@ -191,7 +208,7 @@ async function main(): Promise<void> {
     // (clocks, other load) touches all of them alike and their ratios hold.
     // Rows wait for the clock's samples of their cell, read once the size is done (no pause between cells).
     const rows = new Map<string, (() => string)[]>(runs.map(([name]) => [name, []]));
-    const stats = new Map(runs.map(([name]) => [name, { p50s: [] as number[], ratios: [] as number[], gpus: [] as number[] }]));
+    const stats = new Map(runs.map(([name]) => [name, { p50s: [] as number[], ratios: [] as number[], gpus: [] as number[], passes: new Map<string, number[]>() }]));
     for (let i = 0; i <= 10; i++) {
       const d = i / 10;
       const img: PixelImage = { width: w, height: h, format: 'gray', data: randomBlocks(w, h, d, g, 100 + i) };
@@ -210,6 +227,10 @@ async function main(): Promise<void> {
         st.p50s.push(p50);
         st.ratios.push(p99 / p50);
         st.gpus.push(gpu);
+        for (const [pass, ms] of cell.passGpu) {
+          if (!st.passes.has(pass)) st.passes.set(pass, []);
+          st.passes.get(pass)!.push(quantile(ms, 0.5));
+        }
         // Frames over twice the median, and how many of them overlapped a garbage collection.
         const slow = cell.spans.filter((_, k) => cell.wall[k] > 2 * p50);
         const inGc = slow.filter(([a, b]) => duringGc(a, b)).length;
@@ -241,6 +262,12 @@ async function main(): Promise<void> {
     console.log('| run | wall p50 ms | worst p99/p50 | GPU ms |');
     console.log('|---|---|---|---|');
     summary.forEach((l) => console.log(l));
+    if (ctx.features.timestamps) {
+      console.log(`\n${w}×${h}, GPU ms per pass (median over a cell's frames, mean over densities)${values.split ? ', every stage in a pass of its own' : ''}:\n`);
+      console.log('| run | pass | GPU ms |');
+      console.log('|---|---|---|');
+      for (const [name] of runs) for (const [pass, ms] of stats.get(name)!.passes) console.log(`| ${name} | ${pass} | ${f3(mean(ms))} |`);
+    }
   }
   if (values.trace) writeFileSync(values.trace, JSON.stringify(traces));
   clock.stop();

@@ -61,6 +61,9 @@ const MERGE_Y0: bool = false;
 #include "common/union.wgsl"
 #include "common/c2flTile.wgsl"
 
+// The border merge unites the parts across tile borders.
+fn joinParts(p: u32, q: u32) { unite(p, q); }
+
 // A part: the features record, then the pixel index of its local root.
 const PREC: u32 = REC + 1u;
 

@@ -25,7 +25,7 @@ afterAll(() => ctx?.destroy());
 
 const W = 41;
 const H = 41;
-/** Same size, different content; the spiral needs several passes of Shibata's (5 on lavapipe). */
+/** Same size, different content; the spiral crosses every tile border, so Shibata's first pass never finishes it. */
 const frames: PixelImage[] = [
   gray(W, H, zigzagSpiral(W)),
   ...Array.from({ length: 6 }, (_, i) => gray(W, H, randomBlocks(W, H, 0.3 + 0.1 * (i % 4), 1 + (i % 3), 70 + i))),
@@ -62,8 +62,8 @@ describe('frame ownership', () => {
             expect(r.labeling!.count, `${at}, frame ${i}`).toBe(ref.count);
             expect(firstDiff(r.labels!, ref.labels), `${at}, frame ${i}: first differing pixel`).toBe(-1);
           });
-          // Batches of 1, 2, 4...: more than 3 passes took at least three batches.
-          if (algorithm === 'shibata' && passes === 'until-converged') expect(results[0].labeling!.passes).toBeGreaterThan(3);
+          // Batches of 1, 2, 4...: more than 1 pass took a second batch, a submission of its own.
+          if (algorithm === 'shibata' && passes === 'until-converged') expect(results[0].labeling!.passes).toBeGreaterThan(1);
         }
       }
       expect(ctx.pool.stats().inUse).toBe(0);

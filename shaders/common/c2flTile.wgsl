@@ -1,6 +1,7 @@
 // The tile-local half of C2FL, shared by the labeling kernels (label/c2fl.wgsl) and the fused components kernels
-// (components.wgsl). Needs from the including shader: `params.width`/`params.height`, `mask`, `isFg`, and the
-// forest `L` with `find`/`unite` (for the border merge).
+// (components.wgsl), and Shibata's preparation and passes (label/shibata.wgsl). Needs from the including shader:
+// `params.width`/`params.height`, `mask`, `isFg`, `Lplain` and `Lquad` (views of the labels), and, for the border merge, `joinParts(p, q)`, which joins the
+// parts of two neighbours across a tile border (C2FL unites them; Shibata's passes link them a bounded way).
 const TS: u32 = 32u;           // tile side
 var<workgroup> sl: array<atomic<u32>, 1024>;
 
@@ -122,7 +123,9 @@ fn labelTile(wid: vec3<u32>, li: u32) -> vec4<u32> {
   return out;
 }
 
-// The border merge of one tile, by a workgroup of 64: 32 invocations along the top border, 32 along the left.
+// The border merge of one tile, by a workgroup of 64: 32 invocations along the top border, 32 along the left. It
+// joins the fewest pairs of neighbours across the borders that connect every part the borders connect: a pair is
+// skipped where a link made by another pair, or inside a tile, already covers it.
 fn mergeTileBorders(wid: vec3<u32>, li: u32) {
   let w = params.width;
   let h = params.height;
@@ -148,18 +151,37 @@ fn mergeTileBorders(wid: vec3<u32>, li: u32) {
     if (isFg(up)) {
       // Across the top border the left-to-up-left link may lie in this tile's left border or the tile above:
       // it is made somewhere, so the same skip as inside a tile holds.
-      if (!leftFg || !(hasLeft && isFg(up - 1u))) { unite(p, up); }
+      if (!leftFg || !(hasLeft && isFg(up - 1u))) { joinParts(p, up); }
     } else if (CONN8) {
-      if (hasLeft && !leftFg && isFg(up - 1u)) { unite(p, up - 1u); }
-      if (x + 1u < w && isFg(up + 1u) && !isFg(p + 1u)) { unite(p, up + 1u); }
+      if (hasLeft && !leftFg && isFg(up - 1u)) { joinParts(p, up - 1u); }
+      if (x + 1u < w && isFg(up + 1u) && !isFg(p + 1u)) { joinParts(p, up + 1u); }
     }
   } else {
     if (leftFg) {
-      unite(p, p - 1u);
+      joinParts(p, p - 1u);
     } else if (CONN8) {
       // Diagonals into the left tile that no horizontal or vertical link covers.
-      if (y > 0u && isFg(p - w - 1u) && !isFg(p - w)) { unite(p, p - w - 1u); }
-      if (y + 1u < h && isFg(p + w - 1u) && !isFg(p + w)) { unite(p, p + w - 1u); }
+      if (y > 0u && isFg(p - w - 1u) && !isFg(p - w)) { joinParts(p, p - w - 1u); }
+      if (y + 1u < h && isFg(p + w - 1u) && !isFg(p + w)) { joinParts(p, p + w - 1u); }
     }
   }
+}
+
+// A tile's labels (labelTile's) stored in `Lplain`, any width: four scalar stores.
+fn storeTileLabels(wid: vec3<u32>, li: u32, labels: vec4<u32>) {
+  let w = params.width;
+  let y = wid.y * TS + (li >> 3u);
+  let x0 = wid.x * TS + (li & 7u) * 4u;
+  if (y >= params.height) { return; }
+  for (var k = 0u; k < 4u; k++) {
+    if (x0 + k < w) { Lplain[y * w + x0 + k] = labels[k]; }
+  }
+}
+
+// The same in `Lquad`, for widths that are a multiple of 4: each invocation's four pixels are one aligned vec4 store.
+fn storeTileLabelsQuad(wid: vec3<u32>, li: u32, labels: vec4<u32>) {
+  let y = wid.y * TS + (li >> 3u);
+  let x0 = wid.x * TS + (li & 7u) * 4u;
+  if (y >= params.height || x0 >= params.width) { return; }
+  Lquad[(y * params.width + x0) >> 2u] = labels;
 }

@@ -7,28 +7,20 @@ override CONN8: bool = true;
 #include "common/union.wgsl"
 #include "common/c2flTile.wgsl"
 
+// The border merge unites the parts across tile borders.
+fn joinParts(p: u32, q: u32) { unite(p, q); }
 
-// Any width: four scalar stores.
+
+// Any width.
 @compute @workgroup_size(256)
 fn tileLabel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-  let labels = labelTile(wid, li);
-  let w = params.width;
-  let y = wid.y * TS + (li >> 3u);
-  let x0 = wid.x * TS + (li & 7u) * 4u;
-  if (y >= params.height) { return; }
-  for (var k = 0u; k < 4u; k++) {
-    if (x0 + k < w) { Lplain[y * w + x0 + k] = labels[k]; }
-  }
+  storeTileLabels(wid, li, labelTile(wid, li));
 }
 
-// Widths that are a multiple of 4: each invocation's four pixels are one aligned vec4 store.
+// Widths that are a multiple of 4.
 @compute @workgroup_size(256)
 fn tileLabelQuad(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-  let labels = labelTile(wid, li);
-  let y = wid.y * TS + (li >> 3u);
-  let x0 = wid.x * TS + (li & 7u) * 4u;
-  if (y >= params.height || x0 >= params.width) { return; }
-  Lquad[(y * params.width + x0) >> 2u] = labels;
+  storeTileLabelsQuad(wid, li, labelTile(wid, li));
 }
 
 // One workgroup of 64 per tile: 32 invocations along the top border, 32 along the left border.

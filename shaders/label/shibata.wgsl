@@ -1,72 +1,82 @@
-// Shibata-style fixed-pass labeling: a preparation kernel points each foreground pixel at its smallest earlier
-// neighbour; each propagation pass takes the minimum over the neighbourhood and a few pointer jumps, lowers both
-// the pixel and its old label to it with atomic minima, and where two trees meet hooks one under the other. The
-// last workgroup to finish a pass counts it and clears `pending` when no workgroup changed anything; every later
-// pass returns at once: a fixed pass count costs no host round trip and stops early on the GPU. The passes are
-// direct dispatches, not indirect ones sized on the GPU: Dawn validates every indirect dispatch with a dispatch of
-// its own, which cost far more than a pass that returns at once (BENCHMARKS.md); and the control is in the pass,
-// not a kernel of its own after it.
-override WG: u32;
+// Fixed-pass labeling in the manner of Shibata & Yamamoto (a fixed number of passes with no host round trip, and
+// a flag when they were not enough), over tiles: a preparation kernel labels every 32×32 tile in workgroup memory
+// (C2FL's first stage, common/c2flTile.wgsl), and each propagation pass joins the tiles' parts across their
+// borders with bounded work (C2FL's border merge with bounded joins). The last workgroup to finish a pass counts
+// it and clears `pending` when no workgroup changed anything; every later pass returns at once: a fixed pass count
+// costs no host round trip and stops early on the GPU. The passes are direct dispatches, not indirect ones sized
+// on the GPU: Dawn validates every indirect dispatch with a dispatch of its own, which cost far more than a pass
+// that returns at once (BENCHMARKS.md); and the control is in the pass, not a kernel of its own after it.
+//
+// (Passes over every pixel, each taking the minimum label of its neighbourhood and a few pointer jumps from an
+// earlier neighbour's pointer, needed 4–8 passes on random frames on an H100 and were 1.3× c2fl's wall time one
+// frame at a time; over tiles, 2–4 passes of a few thousand invocations: BENCHMARKS.md, issue 10.)
 override CONN8: bool = true;
 override JUMPS: u32 = 6u;
-#include "common/index.wgsl"
 #include "common/labeling.wgsl"
+#include "common/c2flTile.wgsl"
 
-@compute @workgroup_size(WG)
-fn prepare(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let p = linearIndex(gid, nwg);
-  if (p >= params.pixels) { return; }
-  if (!isFg(p)) { Lplain[p] = BG; return; }
-  let w = params.width;
-  let x = p % w;
-  let y = p / w;
-  var m = p;
-  if (x > 0u && isFg(p - 1u)) { m = p - 1u; }
-  if (y > 0u) {
-    let up = p - w;
-    if (CONN8 && x + 1u < w && isFg(up + 1u)) { m = up + 1u; }
-    if (isFg(up)) { m = up; }
-    if (CONN8 && x > 0u && isFg(up - 1u)) { m = up - 1u; }
-  }
-  Lplain[p] = m;
+// The preparation labels each tile: every pixel then points at its part of the tile's first pixel, a root. Its
+// first invocation also resets `info` for the passes (one dispatch rather than a kernel of its own).
+fn resetInfo(wid: vec3<u32>, li: u32) {
+  if (wid.x != 0u || wid.y != 0u || li != 0u) { return; }
+  for (var i = 0u; i < 8u; i++) { atomicStore(&info[i], 0u); }
+  atomicStore(&info[2], 1u); // pending until a pass changes nothing
+}
+
+// Any width.
+@compute @workgroup_size(256)
+fn prepare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  resetInfo(wid, li);
+  storeTileLabels(wid, li, labelTile(wid, li));
+}
+
+// Widths that are a multiple of 4.
+@compute @workgroup_size(256)
+fn prepareQuad(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  resetInfo(wid, li);
+  storeTileLabelsQuad(wid, li, labelTile(wid, li));
 }
 
 var<workgroup> wgPending: u32;
 var<workgroup> wgChanged: atomic<u32>;
 
-// One propagation pass with O(1) work per pixel, so a pass has bounded latency whatever the image: each pixel takes
-// the minimum of its neighbourhood's labels, then up to JUMPS pointer jumps from it (stopping at a root), and lowers
-// itself and its old label to the result; where a neighbour's label was lower, its old label's parent is hooked
-// too. At a fixed point every label points at a root and neighbours agree, so "nothing changed" means the labels
-// are exact.
-//
-// Workgroups stride over tiles of TW×TH pixels, one invocation each (a bounded grid, so a pass after convergence,
-// which returns at once, launches few workgroups). A tile's labels, with a one-pixel halo, are first loaded into
-// workgroup memory with one coalesced atomic load per pixel, and neighbourhoods are read from there rather than with
-// eight scattered loads each (about 10% off a pass in steady state on an H100). A snapshot is enough: labels only
-// decrease, so a neighbour read a little early is a larger, still valid, label.
-//
-// The pass's control is its last workgroup: each adds to one word of `info` its arrival (low 16 bits) and whether
-// it changed anything (high bits) with a single atomic, so the last to arrive sees every other's contribution in
-// the value it gets back, and counts the pass, clears `pending` if nothing changed, and resets the word for the
-// next pass. (Grids stay under 2^16 workgroups.)
-const TW: u32 = 32u;
-const TH: u32 = 8u;
-const HW: u32 = TW + 2u; // a row of the tile with its halo
-var<workgroup> tileLabels: array<u32, (TW + 2u) * (TH + 2u)>;
-
-// Up to JUMPS pointer jumps from label l, stopping at a root.
+// Up to JUMPS steps from label l toward its root, halving the path (each step links a node to its grandparent:
+// an ancestor, so safe whatever other invocations do).
 fn jump(l: u32) -> u32 {
-  var m = l;
+  var x = l;
   for (var j = 0u; j < JUMPS; j++) {
-    let n = atomicLoad(&L[m]);
-    if (n == m) { break; }
-    m = n;
+    let n = atomicLoad(&L[x]);
+    if (n == x) { break; }
+    let nn = atomicLoad(&L[n]);
+    if (nn != n) { atomicMin(&L[x], nn); }
+    x = nn;
   }
-  return m;
+  return x;
 }
 
-@compute @workgroup_size(TW * TH)
+// Whether this invocation's pairs found anything to join in this pass.
+var<private> changed: bool;
+
+// The border merge's join (common/c2flTile.wgsl), bounded: both labels are followed up to JUMPS steps toward
+// their roots; where they end apart, the higher is linked under the lower with an atomic minimum, as a union would,
+// and the pass counts as changed. Steps start from the pixels' labels, not the pixels: a pixel inside its part
+// keeps pointing at its part's root, so that the pairs compare parts (shortened, its label could end in another
+// tree than its part's after the move below, and no pair would see it). Every node linked is a part's root or
+// an ancestor of one; a link that lands on a node no longer a root (another invocation linked it first, or the
+// steps ran out) moves that node's subtree, and the pair that had linked it joins it again in a later pass.
+fn joinParts(p: u32, q: u32) {
+  let a = jump(atomicLoad(&L[p]));
+  let b = jump(atomicLoad(&L[q]));
+  if (a == b) { return; }
+  changed = true;
+  atomicMin(&L[max(a, b)], min(a, b));
+}
+
+// One propagation pass: C2FL's border merge of every tile with bounded joins, O(1) work per pixel of the tiles'
+// top rows and left columns. A pass where every pair the merge joins ended at the same node changed nothing: then
+// each component is one tree (the merge's pairs connect every part the borders connect), found by the compress
+// kernel after the passes. Workgroups of 64 stride over the tiles.
+@compute @workgroup_size(64)
 fn propagate(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) li: u32) {
   if (li == 0u) {
@@ -74,58 +84,12 @@ fn propagate(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     atomicStore(&wgChanged, 0u);
   }
   if (workgroupUniformLoad(&wgPending) == 0u) { return; }
-  let w = params.width;
-  let h = params.height;
-  let tilesX = (w + TW - 1u) / TW;
-  let tiles = tilesX * ((h + TH - 1u) / TH);
+  let tilesX = (params.width + TS - 1u) / TS;
+  let tiles = tilesX * ((params.height + TS - 1u) / TS);
   let groups = nwg.x * nwg.y;
-  var changed = false;
+  changed = false;
   for (var t = wid.y * nwg.x + wid.x; t < tiles; t += groups) {
-    let x0 = (t % tilesX) * TW;
-    let y0 = (t / tilesX) * TH;
-    for (var i = li; i < HW * (TH + 2u); i += TW * TH) {
-      let x = i32(x0 + i % HW) - 1;
-      let y = i32(y0 + i / HW) - 1;
-      var v = BG;
-      if (x >= 0 && y >= 0 && u32(x) < w && u32(y) < h) { v = atomicLoad(&L[u32(y) * w + u32(x)]); }
-      tileLabels[i] = v;
-    }
-    workgroupBarrier();
-    let lx = li % TW;
-    let ly = li / TW;
-    let x = x0 + lx;
-    let y = y0 + ly;
-    let c = (ly + 1u) * HW + lx + 1u;
-    let lp = tileLabels[c];
-    if (x < w && y < h && lp != BG) {
-      // Outside the frame the halo holds BG, never a minimum.
-      var m = min(lp, min(min(tileLabels[c - HW], tileLabels[c + HW]), min(tileLabels[c - 1u], tileLabels[c + 1u])));
-      if (CONN8) {
-        m = min(m, min(min(tileLabels[c - HW - 1u], tileLabels[c - HW + 1u]), min(tileLabels[c + HW - 1u], tileLabels[c + HW + 1u])));
-      }
-      let lower = m < lp;
-      m = jump(m);
-      if (lower) {
-        // A neighbour in another tree: also hook this pixel's parent under the lower of the two (or the other way
-        // round), as a union would, so trees join near their roots rather than one branch at a time: a pass or two
-        // fewer to converge on random images. One more load, not a second walk (a walk of up to JUMPS cost more at
-        // high density than the passes it saved), and the atomic only where the load says it would lower something
-        // (many pixels along a seam hook the same pair); BENCHMARKS.md.
-        let r = atomicLoad(&L[lp]);
-        if (r != m) {
-          let hi = max(r, m);
-          let lo = min(r, m);
-          if (atomicLoad(&L[hi]) > lo && atomicMin(&L[hi], lo) > lo) { changed = true; }
-          m = lo;
-        }
-      }
-      if (m < lp) {
-        atomicMin(&L[lp], m);
-        atomicMin(&L[y * w + x], m);
-        changed = true;
-      }
-    }
-    workgroupBarrier();
+    mergeTileBorders(vec3<u32>(t % tilesX, t / tilesX, 0u), li);
   }
   if (changed) { atomicStore(&wgChanged, 1u); }
   workgroupBarrier();
@@ -136,10 +100,4 @@ fn propagate(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
   atomicAdd(&info[1], 1u);
   if ((before >> 16u) + mine == 0u) { atomicStore(&info[2], 0u); }
   atomicStore(&info[3], 0u);
-}
-
-@compute @workgroup_size(1)
-fn reset() {
-  for (var i = 0u; i < 8u; i++) { atomicStore(&info[i], 0u); }
-  atomicStore(&info[2], 1u); // pending until a pass changes nothing
 }

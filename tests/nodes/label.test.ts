@@ -44,21 +44,22 @@ describe('label', () => {
   }
 
   it('reports converged: false when a spiral needs more passes than it was given, and runs exactly that many', async () => {
-    // The zigzag spiral needs three or four changing passes and one that changes nothing (how far a pass gets
-    // depends on timing: the propagation is asynchronous), so two and three passes are never enough.
+    // The zigzag spiral crosses every tile border of its frame: the first pass always joins tiles' parts, so it
+    // changes something and one pass is never enough; how many more a frame needs depends on timing (the passes
+    // are asynchronous), so the exact run checks only that it needed more than one.
     const n = 201;
     const img = zigzagSpiral(n);
-    const [fixed2, fixed3, exact] = await Promise.all([
-      run(ctx, [gray(n, n, img)], threshold(), label({ passes: 2 })),
-      run(ctx, [gray(n, n, img)], threshold(), label({ passes: 3, readLabels: true })),
+    const [fixed1, exact] = await Promise.all([
+      run(ctx, [gray(n, n, img)], threshold(), label({ passes: 1, readLabels: true })),
       run(ctx, [gray(n, n, img)], threshold(), label({ passes: 'until-converged', readLabels: true })),
     ]);
-    expect(fixed2[0].labeling).toMatchObject({ converged: false, passes: 2 });
-    expect(fixed3[0].labeling).toMatchObject({ converged: false, passes: 3 });
+    expect(fixed1[0].labeling).toMatchObject({ converged: false, passes: 1 });
     const ref = labelCpu(img, n, n, 8);
     expect(ref.count).toBe(1);
+    // One pass joins the tiles only in part: the labels are not yet the reference's.
+    expect(firstDiff(fixed1[0].labels!, ref.labels)).toBeGreaterThanOrEqual(0);
     expect(exact[0].labeling).toMatchObject({ converged: true, count: 1 });
-    expect(exact[0].labeling!.passes).toBeGreaterThan(3);
+    expect(exact[0].labeling!.passes).toBeGreaterThan(1);
     expect(firstDiff(exact[0].labels!, ref.labels)).toBe(-1);
   });
 
@@ -74,9 +75,9 @@ describe('label', () => {
     imgs.forEach((c, i) => {
       expect(results[i].labeling!.converged, c.name).toBe(true);
       expect(firstDiff(results[i].labels!, labelCpu(c.data, c.width, c.height, 8).labels), c.name).toBe(-1);
-      if (results[i].labeling!.passes > 3) resumed++;
+      if (results[i].labeling!.passes > 1) resumed++;
     });
-    expect(resumed).toBeGreaterThan(5); // frames that took three batches or more
+    expect(resumed).toBeGreaterThan(5); // frames that took a second batch or more
   });
 
   it('stops early on the GPU once converged, within a fixed pass budget', async () => {
