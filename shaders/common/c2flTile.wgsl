@@ -1,7 +1,8 @@
 // The tile-local half of C2FL, shared by the labeling kernels (label/c2fl.wgsl) and the fused components kernels
 // (components.wgsl), and Shibata's preparation and passes (label/shibata.wgsl). Needs from the including shader:
-// `params.width`/`params.height`, `mask`, `isFg`, `Lplain` and `Lquad` (views of the labels), and, for the border merge, `joinParts(p, q)`, which joins the
-// parts of two neighbours across a tile border (C2FL unites them; Shibata's passes link them a bounded way).
+// `params.width`/`params.height`, `mask`, `isFg`, `Lplain` and `Lquad` (views of the labels), and, for the border
+// merge, `joinParts(p, q)`, which joins the parts of two neighbours across a tile border (C2FL unites them;
+// Shibata's passes link them a bounded way).
 const TS: u32 = 32u;           // tile side
 var<workgroup> sl: array<atomic<u32>, 1024>;
 
