@@ -138,6 +138,20 @@ describe('features', () => {
     }
   }
 
+  it('after label(): tens of thousands of components (isolated pixels) equal the CPU reference', async () => {
+    // Isolated pixels on a 2-pixel lattice: 256 × 144 = 36,864 components, each its own record and result.
+    const w = 512;
+    const h = 288;
+    const r = rng(77);
+    const g = new Uint8Array(w * h);
+    for (let y = 0; y < h; y += 2) for (let x = 0; x < w; x += 2) g[y * w + x] = 96 + Math.floor(r() * 160);
+    const [result] = await run(ctx, [{ width: w, height: h, format: 'gray', data: g }], threshold({ level }), label({ algorithm: 'c2fl' }), features({ maxResults: 1 << 16 }));
+    const want = featuresCpu(labelCpu(mask(g), w, h, 8).labels, g, w, h);
+    expect(want.count).toBe(36864);
+    expect(result.features!.passed).toBe(36864);
+    expectSame(result.features!, want, 'lattice');
+  });
+
   it('the naive per-pixel pass gives the same features', async () => {
     const some = images.slice(0, 30);
     const results = await run(
