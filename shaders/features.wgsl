@@ -1,11 +1,15 @@
 // Component features (CCA) from canonical labels (`label() → features()`), accumulated exactly in integers. The
-// run-piece kernel (`accumulate`) gives each invocation one 32-pixel word of a row and flushes one set of atomics
-// per piece (a run of equal labels within the word: HA4's segment accumulation, Σx in closed form), and pieces of
+// run-piece kernel (`accumulate`) gives each invocation PPI pixels of a row and flushes one set of atomics per
+// piece (a run of equal labels within them: HA4's segment accumulation, Σx in closed form), and pieces of
 // the workgroup's likeliest labels meet in workgroup memory first, so a large component costs one set of global
 // atomics per workgroup; the naive kernel (`accumulatePixels`, `method: 'per-pixel'`) does every atomic for every
 // pixel. Sums that can pass 32 bits are two u32 words added with an exact carry. A last kernel filters components
 // on the GPU and compacts those that pass, so readback stays small.
 override WG: u32;
+// Pixels per invocation of `accumulate`. 16 rather than a 32-pixel word: twice the invocations keep more of the
+// GPU's warps busy while each walks its pixels (720p: 0.046 → 0.033 ms on an H100, mean over densities); 8 split
+// runs into so many pieces that the atomics cost more at mid densities (BENCHMARKS.md).
+const PPI: u32 = 16u;
 #include "common/index.wgsl"
 #include "common/math.wgsl"
 
@@ -143,13 +147,13 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let w = params.width;
   let i = linearIndex(gid, nwg);
   if (i == 0u) { resetResults(); }
-  let wpr = (w + 31u) / 32u;
+  let wpr = (w + PPI - 1u) / PPI;
   let inRange = i < wpr * params.height;
   let y = i / wpr;
-  let x0 = (i % wpr) * 32u;
-  let xe = min(x0 + 32u, w);
+  let x0 = (i % wpr) * PPI;
+  let xe = min(x0 + PPI, w);
   let row = y * w;
-  // Candidates: the first label in the word of the middle invocation of each quarter of the workgroup.
+  // Candidates: the first label in the pixels of the middle invocation of each quarter of the workgroup.
   clearShared(li);
   if (HIST && li < CANDIDATES * HIST_BINS) { atomicStore(&wgHist[li], 0u); }
   let quarter = WG / CANDIDATES;

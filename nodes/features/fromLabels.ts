@@ -1,15 +1,17 @@
 /**
- * Features from a frame's canonical labels (`label()` before `features()`): one invocation per 32-pixel word of a
- * row flushes one set of atomics per run piece (or, `method: 'per-pixel'`, the naive pass with every atomic for
+ * Features from a frame's canonical labels (`label()` before `features()`): one invocation per PPI pixels of a row
+ * flushes one set of atomics per run piece (or, `method: 'per-pixel'`, the naive pass with every atomic for
  * every pixel), then the compact kernel filters and writes the results (shaders/features.wgsl).
  */
 import type { NodeScope, ProcessFrame } from '../../src/gpuNode.js';
-import { uniformLayout } from '../../src/uniforms.js';
+import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
 import { InvalidFrameError } from '../../src/errors.js';
 import { PassRecorder, type Analysis } from '../../src/PassRecorder.js';
 import { featureResults, histogramCounts, record } from './results.js';
 import { filterParams, type FeaturesSettings } from './settings.js';
 
+/** Pixels per invocation of the run-piece kernel (PPI in shaders/features.wgsl). */
+const PPI = wgslConstant('features', 'PPI');
 const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'storage', 'storage'] as const;
 
 export async function featuresFromLabels(node: NodeScope, s: FeaturesSettings, analysis: Analysis): Promise<ProcessFrame> {
@@ -48,7 +50,7 @@ export async function featuresFromLabels(node: NodeScope, s: FeaturesSettings, a
       set.fresh = false;
       rec.items('clear', k.clear, group, set.capacity * record.REC);
     }
-    const items = s.method === 'runs' ? Math.ceil(f.width / 32) * f.height : f.width * f.height;
+    const items = s.method === 'runs' ? Math.ceil(f.width / PPI) * f.height : f.width * f.height;
     for (let r = 0; r < analysis.repeat; r++) {
       rec.items('accumulate', k.accumulate, group, items);
       rec.items('compact', k.compact, group, set.capacity - 1);
