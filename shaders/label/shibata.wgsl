@@ -8,8 +8,8 @@
 // that returns at once (BENCHMARKS.md); and the control is in the pass, not a kernel of its own after it.
 //
 // (Passes over every pixel, each taking the minimum label of its neighbourhood and a few pointer jumps from an
-// earlier neighbour's pointer, needed 4–8 passes on random frames on an H100 and were 1.3× c2fl's wall time one
-// frame at a time; over tiles, 2–4 passes of a few thousand invocations: BENCHMARKS.md, issue 10.)
+// earlier neighbour's pointer, needed 4–6 passes on random frames on an H100 (9 on mazes) and were 1.3× c2fl's wall
+// time one frame at a time; over tiles, 2–4 passes (5 on mazes) of a few thousand invocations: BENCHMARKS.md.)
 override CONN8: bool = true;
 override JUMPS: u32 = 6u;
 #include "common/labeling.wgsl"
