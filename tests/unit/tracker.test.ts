@@ -464,6 +464,20 @@ describe('Tracker', () => {
     expect(results[99].counts.l).toEqual({ forward: 3, backward: 0 });
   });
 
+  it('counts nothing for a wide, thin fragment that straddles a line and shifts across it by a few pixels', () => {
+    const line = { id: 'l', a: [100, 200] as const, b: [100, 0] as const };
+    // A 40×6 sliver (what is left of a stopped object fading into the background) whose centre steps 4 px either
+    // side of the line every 5 frames, its box always across it; and an object that walks over the line once.
+    const sliver = (t: number): Box => {
+      const x = 100 + (Math.floor(t / 5) % 2 ? 4 : -4);
+      return [x - 20, 150, x + 19, 155];
+    };
+    const walker = (t: number): Box => [20 + 3 * t, 20, 39 + 3 * t, 59];
+    const results = run({ lines: [line] }, 80, (t) => [sliver(t), walker(t)]);
+    expect(results[79].tracks.filter((k) => k.state === 'confirmed')).toHaveLength(2);
+    expect(results[79].counts.l).toEqual({ forward: 1, backward: 0 });
+  });
+
   it('counts both crossings when two objects stop face to face at a line, pass each other, and their tracks come out following each other', () => {
     const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
     // A walks east to x 130 and B west to x 150 (boxes 130–149 and 150–169: side by side, the line between them),
