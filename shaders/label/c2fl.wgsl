@@ -10,7 +10,6 @@ override CONN8: bool = true;
 // The border merge unites the parts across tile borders.
 fn joinParts(p: u32, q: u32) { unite(p, q); }
 
-
 // Any width.
 @compute @workgroup_size(256)
 fn tileLabel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {

@@ -734,7 +734,7 @@ export class Tracker {
         // extent across.
         const along = (cx - l.a[0]) * ux + (cy - l.a[1]) * uy;
         const d = side(l, cx, cy) / this.#lineLength[k];
-        const reach = (Math.abs(uy) * t.kf.p(2) + Math.abs(ux) * t.kf.p(3)) / 2;
+        const reach = this.#halfAcross(t, k);
         const across = t.group >= 0 && boxAcross(l, boxes[t.group]);
         turnCoasting(t.lineSide, LINE_WORDS * k + 3, d, reach, along >= 0 && along <= this.#lineLength[k], across);
       }
@@ -749,8 +749,7 @@ export class Tracker {
       // across it), and a tenth of its height at least. With a tenth of the height alone, thin fragments of
       // objects stopped at the line flipped sides on a pixel's jitter and counted both ways (sixteen seeds: line
       // error 16.9 → 15.6 %, counts over the truth 130 → 84; BENCHMARKS.md).
-      const reach = (Math.abs(this.#lineUnit[2 * k + 1]) * t.kf.p(2) + Math.abs(this.#lineUnit[2 * k]) * t.kf.p(3)) / 2;
-      if (Math.abs(d) < Math.max(reach, 0.1 * t.kf.p(3))) continue;
+      if (Math.abs(d) < Math.max(this.#halfAcross(t, k), 0.1 * t.kf.p(3))) continue;
       const sign = Math.sign(d);
       const was = seen[LINE_WORDS * k];
       if (was === 0 || (t.state === 'tentative' && sign === was)) {
@@ -788,6 +787,11 @@ export class Tracker {
       if (!crosses(l, wx, wy, cx, cy)) continue; // went round the line's end
       this.#count(events, t.id, timeUs, l.id, d);
     }
+  }
+
+  /** Half the extent of track t's estimated box across line k (along the line's normal). */
+  #halfAcross(t: Track, k: number): number {
+    return (Math.abs(this.#lineUnit[2 * k + 1]) * t.kf.p(2) + Math.abs(this.#lineUnit[2 * k]) * t.kf.p(3)) / 2;
   }
 
   /** A crossing of a line onto the side `d` (signed distance) is on; forward is from the left of a→b to its right. */
