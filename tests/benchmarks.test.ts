@@ -77,6 +77,16 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     positive(column(means, 'wall p50 ms'));
   });
 
+  it('hostFloor: every run in every cell, and a summary row per run', () => {
+    const [cells, means] = tables(bench('hostFloor', ['--size', '96x64', '--cells', '2', '--frames', '10', '--warmup', '2', '--host-ms', '0.05']));
+    const runs = ['host work', 'empty round trip', 'upload + round trip', 'host work + round trip'];
+    expect(cells.rows.map((r) => r[0])).toEqual([...runs, ...runs]);
+    positive(column(cells, 'wall p50 ms'));
+    column(cells, 'p99/p50').forEach((c) => expect(num(c)).toBeGreaterThanOrEqual(1));
+    expect(column(means, 'run')).toEqual(runs);
+    expect(column(means, 'cells with')).toEqual(runs.map(() => expect.stringMatching(/^\d+ of 2$/)));
+  });
+
   it('labeling: six algorithms per density beside the CPU reference', () => {
     const [perDensity, wall] = tables(bench('labeling', ['--size', '64', '--reps', '2', '--granularities', '4', '--hd', 'no']));
     expect(perDensity.rows.filter((r) => /^\d/.test(r[0]))).toHaveLength(11);
