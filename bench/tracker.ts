@@ -5,15 +5,21 @@
  * them (each object its own 16 bins, as `features({ histogram: true })` gives them and `flowmark track` runs).
  *
  *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000] [--warmup 200] [--trail 60]
+ *                              [--histograms both|yes|no] [--windows N]
  *
  * The first `--warmup` frames of each row (V8 compiling the tracker, the tracks being born) are not counted.
  * `--trail` is the tracks' `trailLength` (the default's 60; 0 keeps none, as `flowmark track` runs it).
+ * `--histograms` picks the rows (without histograms, with them, or both per blob count). `--windows N` adds a table
+ * of each row's medians over every N frames from the first, warm-up included: the first row of a fresh process shows
+ * how soon V8 has the tracker optimised.
  */
 import { Tracker, trackerSettings, type Box } from '../index.js';
 import { rng } from '../src/reference/images.js';
 import { benchArgs } from './args.js';
 
-const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' } }, ['blobs', 'frames', 'warmup', 'trail']);
+const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows']);
+if (!['both', 'yes', 'no'].includes(values.histograms as string)) refuse(`--histograms takes both, yes or no, got "${values.histograms}"`);
+const windows = Number(values.windows);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);
 if (!Number.isInteger(warmup) || !Number.isInteger(frames) || warmup < 0 || frames <= warmup) {
@@ -59,7 +65,10 @@ function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float6
 console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, the first ${warmup} not counted, trailLength ${values.trail}`);
 console.log('\n| blobs | histograms | median µs/frame | p99 µs/frame | tracks alive (mean) | ids made |');
 console.log('|---|---|---|---|---|---|');
-for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => [[Number(v), false] as const, [Number(v), true] as const])) {
+const kinds = { both: [false, true], yes: [true], no: [false] }[values.histograms as 'both' | 'yes' | 'no'];
+const windowRows: string[] = [];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => kinds.map((h) => [Number(v), h] as const))) {
   const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail) }));
   const times: number[] = [];
   let alive = 0;
@@ -76,4 +85,15 @@ for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => 
   }
   const sorted = times.slice(warmup).sort((a, b) => a - b);
   console.log(`| ${n} | ${withHists ? 'yes' : 'no'} | ${sorted[sorted.length >> 1].toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} | ${(alive / frames).toFixed(1)} | ${maxId} |`);
+  if (windows > 0) {
+    const medians: string[] = [];
+    for (let k = 0; k < frames; k += windows) medians.push(median(times.slice(k, k + windows)).toFixed(0));
+    windowRows.push(`| ${n} | ${withHists ? 'yes' : 'no'} | ${medians.join(' ')} |`);
+  }
+}
+if (windows > 0) {
+  console.log(`\nMedian µs/frame over every ${windows} frames, from the first (warm-up included; the rows in the order run, one process):\n`);
+  console.log('| blobs | histograms | medians |');
+  console.log('|---|---|---|');
+  windowRows.forEach((r) => console.log(r));
 }

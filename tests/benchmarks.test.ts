@@ -121,6 +121,13 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     // Objects bounce inside the frame: about one track each, every object given an id.
     column(tracker, 'tracks alive').forEach((c, i) => expect(num(c) / [10, 10, 50, 50][i]).toBeGreaterThan(0.8));
     column(tracker, 'ids made').forEach((c, i) => expect(num(c)).toBeGreaterThanOrEqual([10, 10, 50, 50][i]));
+    // One kind of row, and each row's medians over every 25 frames (60 frames: three windows, the last of 10).
+    const [withHists, windows] = tables(bench('tracker', ['--blobs', '10', '--frames', '60', '--warmup', '20', '--histograms', 'yes', '--windows', '25']));
+    expect(column(withHists, 'histograms')).toEqual(['yes']);
+    expect(column(windows, 'blobs')).toEqual(['10']);
+    const medians = column(windows, 'medians')[0].split(' ').map(Number);
+    expect(medians).toHaveLength(3);
+    medians.forEach((m) => expect(m).toBeGreaterThanOrEqual(0));
   });
 
   it('dots, markers and AR: the chains with their accuracy, markers beside OpenCV', () => {

@@ -598,6 +598,32 @@ function measureGroup(members: readonly Track[], count: number, blob: Box, edges
   }
 }
 
+/** Appends track t's centre to its trail (from its second frame on), trimmed now and then rather than shifted every frame. */
+function extendTrail(t: Track, trailLength: number): void {
+  if (t.age > 1) t.trail.push([t.kf.p(0), t.kf.p(1)]);
+  if (t.trail.length >= 2 * trailLength) t.trail.splice(0, t.trail.length - trailLength);
+}
+
+/** What a frame's results say of track t. */
+function trackInfo(t: Track, trailLength: number): TrackInfo {
+  return {
+    id: t.id,
+    state: t.state,
+    box: t.box([0, 0, 0, 0]),
+    cx: t.kf.p(0),
+    cy: t.kf.p(1),
+    vx: t.kf.v(0),
+    vy: t.kf.v(1),
+    blob: t.blob,
+    age: t.age,
+    unseen: t.unseen,
+    merged: t.merged,
+    group: t.group,
+    // A copy: this frame's trail stays as it is when later frames extend the track's.
+    trail: trailLength > 0 ? t.trail.slice(-trailLength) : [],
+  };
+}
+
 export class Tracker {
   readonly #s: TrackerSettings;
   #tracks: Track[] = [];
@@ -640,6 +666,10 @@ export class Tracker {
   #colTotal: Float64Array = new Float64Array(64);
   readonly #group: Track[] = [];
   readonly #stage: Track[] = [];
+  /** This frame's largest blob diagonal, width and height (#readBlobs). */
+  #maxBlob = 0;
+  #maxWidth = 0;
+  #maxHeight = 0;
 
   constructor(settings: TrackerSettings) {
     this.#s = settings;
@@ -816,6 +846,12 @@ export class Tracker {
    * `hists`: the blobs' gray histograms, 16 counts a blob in the boxes' order (`features().histogram`), or none.
    * `frame`: the frame's size, so that boxes cut by its border are known as such (without it, none is).
    */
+  /**
+   * One frame: the blobs' boxes (and their gray histograms, `bins` counts each) at `timeUs`. Each phase is a method of
+   * its own: in one method of 300 lines V8 optimised the whole late (a new branch taken once deoptimised all of it),
+   * and a fresh process ran its first thousand frames at four to seven times the steady cost (bench/tracker.js,
+   * 50 blobs: medians of 280 against 38 µs a frame on the development machine).
+   */
   update(boxes: readonly Box[], timeUs: number, hists?: ArrayLike<number> | null, frame?: FrameSize): TrackResults {
     const s = this.#s;
     const look = hists && s.appearanceWeight > 0 ? hists : null;
@@ -826,14 +862,43 @@ export class Tracker {
     const tracks = this.#tracks;
     const nt = tracks.length;
     for (let i = 0; i < nt; i++) tracks[i].predict(dt);
-
-    // Blobs' centres and diagonals, bucketed: only near pairs are looked at (128 px cells).
     const n = boxes.length;
     this.#reserve(n, nt);
+    this.#readBlobs(boxes);
+    this.#formGroups(boxes, tracks);
+    // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
+    // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. In one round, a tentative track made last
+    // frame from a fragment (a blob split by a gap in the foreground) took the object's whole blob back from its own
+    // track where their costs came near, and the track was lost: sixteen seeds, ID switches 1701 → 1613, IDF1
+    // 0.508 → 0.519, MOTA 0.390 → 0.397, line error 17.7 → 18.4 %.
+    for (let round = 0; round < 3; round++) this.#matchRound(round, boxes, tracks, look, dt, frame);
+    // Not kept past the frame: the stage's tracks are referenced only through #tracks.
+    this.#stage.length = 0;
+    this.#group.length = 0;
+    const kept = this.#lifetimes(tracks, events, timeUs, dt);
+    this.#newTracks(boxes, tracks, kept, look);
+    this.#tracks = kept;
+    // Trails, lines, zones: confirmed (and coasting) tracks only.
+    if (s.trailLength > 0) for (const t of kept) extendTrail(t, s.trailLength);
+    // A method of its own: written in this loop, V8 optimised the steps above worse (bench/tracker.js, development
+    // machine: the trails-and-lines phase 9 → 12 µs a frame and the pairs' 21 → 25 µs, with 50 blobs).
+    if (s.lines.length > 0) for (const t of kept) this.#countLines(t, boxes, events, timeUs);
+    const zones = this.#zones(kept, events, timeUs, dt);
+    const counts: TrackResults['counts'] = {};
+    for (const id of this.#countIds) {
+      const c = this.#counts[id];
+      counts[id] = { forward: c.forward, backward: c.backward };
+    }
+    return { tracks: kept.map((t) => trackInfo(t, s.trailLength)), events, counts, zones };
+  }
+
+  /** The boxes' bounds, centres and diagonals into the work arrays (the pair tests read them many times), the largest
+   * diagonal, width and height, and the centres bucketed: only near pairs are looked at (128 px cells). */
+  #readBlobs(boxes: readonly Box[]): void {
+    const n = boxes.length;
     const bx = this.#bx;
     const by = this.#by;
     const diagonal = this.#diagonal;
-    // The boxes' bounds copied into one typed array: the pair tests below read them many times.
     const bb = this.#bounds;
     let maxBlob = 0;
     let maxWidth = 0;
@@ -851,10 +916,20 @@ export class Tracker {
       maxWidth = Math.max(maxWidth, b[2] - b[0] + 1);
       maxHeight = Math.max(maxHeight, b[3] - b[1] + 1);
     }
-    const grid = this.#grid.index(bx, by, n);
-    const near = this.#near;
+    this.#maxBlob = maxBlob;
+    this.#maxWidth = maxWidth;
+    this.#maxHeight = maxHeight;
+    this.#grid.index(bx, by, n);
+  }
 
-    // Groups: a blob holding a good part of the predicted boxes of two or more tracks seen lately is theirs together.
+  /** Groups: a blob holding a good part of the predicted boxes of two or more tracks seen lately is theirs together;
+   * such blobs are taken, and each group's members measured on the edges they own (measureGroup). */
+  #formGroups(boxes: readonly Box[], tracks: readonly Track[]): void {
+    const n = boxes.length;
+    const nt = tracks.length;
+    const grid = this.#grid;
+    const near = this.#near;
+    const bb = this.#bounds;
     const taken = this.#taken;
     const members = this.#members;
     // Loops rather than TypedArray fill(), whose call costs more than a frame's few dozen entries.
@@ -872,8 +947,8 @@ export class Tracker {
       // the blob's width plus (1/2 − groupShare) of the prediction's width from the prediction's centre (on y, heights).
       let best = -1;
       let bestShare = groupShare;
-      const reachX = maxWidth / 2 + (0.5 - groupShare) * (p[2] - p[0] + 1);
-      const reachY = maxHeight / 2 + (0.5 - groupShare) * (p[3] - p[1] + 1);
+      const reachX = this.#maxWidth / 2 + (0.5 - groupShare) * (p[2] - p[0] + 1);
+      const reachY = this.#maxHeight / 2 + (0.5 - groupShare) * (p[3] - p[1] + 1);
       for (let k = 0, found = grid.near((p[0] + p[2]) / 2, (p[1] + p[3]) / 2, reachX, near, reachY); k < found; k++) {
         const j = near[k];
         const share = covered(p, bb, 4 * j);
@@ -908,95 +983,106 @@ export class Tracker {
       for (let i = head[j]; i >= 0; i = nextMember[i]) group[count++] = tracks[i];
       measureGroup(group, count, boxes[j], this.#edges);
     }
+  }
 
-    // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
-    // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. In one round, a tentative track made last
-    // frame from a fragment (a blob split by a gap in the foreground) took the object's whole blob back from its own
-    // track where their costs came near, and the track was lost: sixteen seeds, ID switches 1701 → 1613, IDF1
-    // 0.508 → 0.519, MOTA 0.390 → 0.397, line error 17.7 → 18.4 %.
+  /** One round of matching (0: confirmed tracks seen last frame, 1: tentative ones, 2: lost ones) against the blobs
+   * nobody has taken yet: the near pairs' costs, the appearance term, the assignment, and the matched tracks measured. */
+  #matchRound(round: number, boxes: readonly Box[], tracks: readonly Track[], look: ArrayLike<number> | null, dt: number, frame: FrameSize | undefined): void {
+    const s = this.#s;
+    const n = boxes.length;
+    const nt = tracks.length;
+    const bx = this.#bx;
+    const by = this.#by;
+    const diagonal = this.#diagonal;
+    const bb = this.#bounds;
+    const grid = this.#grid;
+    const near = this.#near;
+    const taken = this.#taken;
+    const members = this.#members;
     const column = this.#column;
     const free = this.#free;
     const stage = this.#stage;
     const pairs = this.#pairs;
-    for (let round = 0; round < 3; round++) {
-      const recent = round < 2;
-      let rows = 0;
-      for (let i = 0; i < nt; i++) {
-        const t = tracks[i];
-        if (t.group < 0 && (t.unseen > 0 ? 2 : t.state === 'tentative' ? 1 : 0) === round) stage[rows++] = t;
-      }
-      let cols = 0;
-      for (let j = 0; j < n; j++) column[j] = taken[j] ? -1 : ((free[cols] = j), cols++);
-      if (rows === 0 || cols === 0) continue;
-      pairs.clear();
-      for (let r = 0; r < rows; r++) {
-        const t = stage[r];
-        const p = t.predicted;
-        const diag = t.predictedDiagonal;
-        // The gate widens with the prediction's uncertainty (long-lost tracks may have drifted), by half the track's
-        // diagonal at most: the uncertainty's 3σ grows past 200 px within a second unseen at the default acceleration,
-        // and a lost track with such a gate takes whatever blob appears anywhere near, often another object coming
-        // into view (bench/trackEval.js, sixteen seeds: IDF1 +0.02, ID switches −5 % with the bound).
-        const widen = Math.min(3 * t.spread, 0.5 * diag);
-        // A track knows where its object is to within its motion: a blob that neither overlaps its prediction nor
-        // lies near it is another object, however near the centres (a tall track's diagonal reaches far: one
-        // jumped 180 px to a sliver of another object beside a pillar). Near: for a track seen last frame, half
-        // the prediction's narrower side plus the frame's move and the prediction's uncertainty (a new track's
-        // velocity is unknown, but its uncertainty is large); for a lost one, a whole side plus its move since it
-        // was last seen (its object may have sped up behind a pillar) and its uncertainty (sixteen seeds: ID
-        // switches 1959 → 1728 for the confirmed tracks seen last frame, → 1701 with the lost ones; line error
-        // 20.4 → 19.1 → 18.8 %; with tentative ones too, after the confirmed-first order below, 1613 → 1609 and
-        // 18.4 → 18.1 %).
-        const nearBox = (recent ? 0.5 * t.narrowSide + t.move(dt) : t.narrowSide + t.move(t.unseen + dt)) + widen;
-        const px = (p[0] + p[2]) / 2;
-        const py = (p[1] + p[3]) / 2;
-        // A blob that overlaps the prediction or lies within nearBox of it has its centre within half of both boxes'
-        // widths and nearBox of the prediction's on x (heights on y): most blobs the centre gate lets through are not.
-        const halfX = (p[2] - p[0] + 1) / 2 + nearBox;
-        const halfY = (p[3] - p[1] + 1) / 2 + nearBox;
-        const reachAll = s.gate * Math.max(diag, maxBlob) + widen;
-        const found = grid.near(px, py, Math.min(reachAll, halfX + maxWidth / 2), near, Math.min(reachAll, halfY + maxHeight / 2));
-        for (let k = 0; k < found; k++) {
-          const j = near[k];
-          const c = column[j];
-          if (c < 0) continue;
-          const dx = px - bx[j];
-          const dy = py - by[j];
-          if (Math.abs(dx) > halfX + (bb[4 * j + 2] - bb[4 * j] + 1) / 2 || Math.abs(dy) > halfY + (bb[4 * j + 3] - bb[4 * j + 1] + 1) / 2) continue;
-          const reach = s.gate * Math.max(diag, diagonal[j]) + widen;
-          // Farther apart than both half-diagonals together: no overlap, and out of reach if past it. Most listed blobs
-          // are clearly past both (squares compared, with a margin for rounding, before a square root is taken).
-          const far = Math.max(reach, (diag + diagonal[j]) / 2);
-          if (dx * dx + dy * dy > far * far * (1 + 1e-9)) continue;
-          const d = Math.sqrt(dx * dx + dy * dy);
-          const o = d > (diag + diagonal[j]) / 2 ? 0 : boxIou(p[0], p[1], p[2], p[3], bb[4 * j], bb[4 * j + 1], bb[4 * j + 2], bb[4 * j + 3]);
-          if (o === 0 && d > reach) continue;
-          if (o === 0 && boxGap(p, bb, 4 * j) > nearBox) continue;
-          pairs.add(r, c, s.iouWeight * (1 - o) + (1 - s.iouWeight) * Math.min(1, d / reach));
-        }
-      }
-      if (look) this.#addAppearance(look, stage, rows, cols);
-      const match = assignSparse(pairs, rows, cols);
-      for (let r = 0; r < rows; r++) {
-        const c = match[r];
-        if (c < 0) continue;
-        const t = stage[r];
-        const j = free[c];
-        t.measure(boxes[j], borderOf(boxes[j], frame));
-        t.blob = j;
-        t.matched = true;
-        taken[j] = 1;
-        if (look && members[j] <= 1) t.observe(look, j);
-      }
-    }
-    // Not kept past the frame: the stage's tracks are referenced only through #tracks.
-    stage.length = 0;
-    group.length = 0;
-
-    // States and lifetimes.
-    const kept: Track[] = [];
+    const maxBlob = this.#maxBlob;
+    const maxWidth = this.#maxWidth;
+    const maxHeight = this.#maxHeight;
+    const recent = round < 2;
+    let rows = 0;
     for (let i = 0; i < nt; i++) {
       const t = tracks[i];
+      if (t.group < 0 && (t.unseen > 0 ? 2 : t.state === 'tentative' ? 1 : 0) === round) stage[rows++] = t;
+    }
+    let cols = 0;
+    for (let j = 0; j < n; j++) column[j] = taken[j] ? -1 : ((free[cols] = j), cols++);
+    if (rows === 0 || cols === 0) return;
+    pairs.clear();
+    for (let r = 0; r < rows; r++) {
+      const t = stage[r];
+      const p = t.predicted;
+      const diag = t.predictedDiagonal;
+      // The gate widens with the prediction's uncertainty (long-lost tracks may have drifted), by half the track's
+      // diagonal at most: the uncertainty's 3σ grows past 200 px within a second unseen at the default acceleration,
+      // and a lost track with such a gate takes whatever blob appears anywhere near, often another object coming
+      // into view (bench/trackEval.js, sixteen seeds: IDF1 +0.02, ID switches −5 % with the bound).
+      const widen = Math.min(3 * t.spread, 0.5 * diag);
+      // A track knows where its object is to within its motion: a blob that neither overlaps its prediction nor
+      // lies near it is another object, however near the centres (a tall track's diagonal reaches far: one
+      // jumped 180 px to a sliver of another object beside a pillar). Near: for a track seen last frame, half
+      // the prediction's narrower side plus the frame's move and the prediction's uncertainty (a new track's
+      // velocity is unknown, but its uncertainty is large); for a lost one, a whole side plus its move since it
+      // was last seen (its object may have sped up behind a pillar) and its uncertainty (sixteen seeds: ID
+      // switches 1959 → 1728 for the confirmed tracks seen last frame, → 1701 with the lost ones; line error
+      // 20.4 → 19.1 → 18.8 %; with tentative ones too, after the confirmed-first order below, 1613 → 1609 and
+      // 18.4 → 18.1 %).
+      const nearBox = (recent ? 0.5 * t.narrowSide + t.move(dt) : t.narrowSide + t.move(t.unseen + dt)) + widen;
+      const px = (p[0] + p[2]) / 2;
+      const py = (p[1] + p[3]) / 2;
+      // A blob that overlaps the prediction or lies within nearBox of it has its centre within half of both boxes'
+      // widths and nearBox of the prediction's on x (heights on y): most blobs the centre gate lets through are not.
+      const halfX = (p[2] - p[0] + 1) / 2 + nearBox;
+      const halfY = (p[3] - p[1] + 1) / 2 + nearBox;
+      const reachAll = s.gate * Math.max(diag, maxBlob) + widen;
+      const found = grid.near(px, py, Math.min(reachAll, halfX + maxWidth / 2), near, Math.min(reachAll, halfY + maxHeight / 2));
+      for (let k = 0; k < found; k++) {
+        const j = near[k];
+        const c = column[j];
+        if (c < 0) continue;
+        const dx = px - bx[j];
+        const dy = py - by[j];
+        if (Math.abs(dx) > halfX + (bb[4 * j + 2] - bb[4 * j] + 1) / 2 || Math.abs(dy) > halfY + (bb[4 * j + 3] - bb[4 * j + 1] + 1) / 2) continue;
+        const reach = s.gate * Math.max(diag, diagonal[j]) + widen;
+        // Farther apart than both half-diagonals together: no overlap, and out of reach if past it. Most listed blobs
+        // are clearly past both (squares compared, with a margin for rounding, before a square root is taken).
+        const far = Math.max(reach, (diag + diagonal[j]) / 2);
+        if (dx * dx + dy * dy > far * far * (1 + 1e-9)) continue;
+        const d = Math.sqrt(dx * dx + dy * dy);
+        const o = d > (diag + diagonal[j]) / 2 ? 0 : boxIou(p[0], p[1], p[2], p[3], bb[4 * j], bb[4 * j + 1], bb[4 * j + 2], bb[4 * j + 3]);
+        if (o === 0 && d > reach) continue;
+        if (o === 0 && boxGap(p, bb, 4 * j) > nearBox) continue;
+        pairs.add(r, c, s.iouWeight * (1 - o) + (1 - s.iouWeight) * Math.min(1, d / reach));
+      }
+    }
+    if (look) this.#addAppearance(look, stage, rows, cols);
+    const match = assignSparse(pairs, rows, cols);
+    for (let r = 0; r < rows; r++) {
+      const c = match[r];
+      if (c < 0) continue;
+      const t = stage[r];
+      const j = free[c];
+      t.measure(boxes[j], borderOf(boxes[j], frame));
+      t.blob = j;
+      t.matched = true;
+      taken[j] = 1;
+      if (look && members[j] <= 1) t.observe(look, j);
+    }
+  }
+
+  /** States and lifetimes after the matching: the tracks kept (tentative ones unseen once and tracks unseen past
+   * `maxUnseen` dropped), with their entered and left events. */
+  #lifetimes(tracks: readonly Track[], events: TrackEvent[], timeUs: number, dt: number): Track[] {
+    const s = this.#s;
+    const kept: Track[] = [];
+    for (const t of tracks) {
       if (t.matched) {
         t.hits = t.unseen === 0 || t.state !== 'tentative' ? t.hits + 1 : 1;
         t.unseen = 0;
@@ -1026,12 +1112,19 @@ export class Tracker {
       }
       kept.push(t);
     }
-    // New tentative tracks for the blobs nobody took, but not for a piece of an object a track has (partOfTracked).
-    // The tracks matched this frame, listed once a blob is left over (most frames, none is).
+    return kept;
+  }
+
+  /** New tentative tracks, added to `kept`, for the blobs nobody took, but not for a piece of an object a track has
+   * (partOfTracked). The tracks matched this frame are listed once a blob is left over (most frames, none is). */
+  #newTracks(boxes: readonly Box[], tracks: readonly Track[], kept: Track[], look: ArrayLike<number> | null): void {
+    const s = this.#s;
+    const taken = this.#taken;
+    const bb = this.#bounds;
     const held = this.#stage;
-    for (let j = 0; j < n; j++) {
+    for (let j = 0; j < boxes.length; j++) {
       if (taken[j]) continue;
-      if (held.length === 0) for (let i = 0; i < nt; i++) if (tracks[i].matched) held.push(tracks[i]);
+      if (held.length === 0) for (const t of tracks) if (t.matched) held.push(t);
       if (partOfTracked(held, bb, j, this.#blob, this.#edges)) continue;
       const t = new Track(this.#nextId++, boxes[j], j, s);
       if (s.lines.length > 0) inheritSides(t, held, bb, j);
@@ -1039,21 +1132,11 @@ export class Tracker {
       kept.push(t);
     }
     held.length = 0;
-    this.#tracks = kept;
+  }
 
-    // Trails, lines, zones: confirmed (and coasting) tracks only.
-    for (const t of kept) {
-      const cx = t.kf.p(0);
-      const cy = t.kf.p(1);
-      if (s.trailLength > 0) {
-        if (t.age > 1) t.trail.push([cx, cy]);
-        // Trimmed now and then, not shifted every frame.
-        if (t.trail.length >= 2 * s.trailLength) t.trail.splice(0, t.trail.length - s.trailLength);
-      }
-    }
-    // A method of its own: written in this loop, V8 optimised the steps above worse (bench/tracker.js, development
-    // machine: the trails-and-lines phase 9 → 12 µs a frame and the pairs' 21 → 25 µs, with 50 blobs).
-    if (s.lines.length > 0) for (const t of kept) this.#countLines(t, boxes, events, timeUs);
+  /** Zones: occupancy and dwell times of the confirmed (and coasting) tracks, with their zone events. */
+  #zones(kept: readonly Track[], events: TrackEvent[], timeUs: number, dt: number): TrackResults['zones'] {
+    const s = this.#s;
     const zones: TrackResults['zones'] = {};
     const occupancy: number[] = [];
     const dwell: number[][] = [];
@@ -1086,30 +1169,6 @@ export class Tracker {
       }
     }
     for (let k = 0; k < s.zones.length; k++) zones[s.zones[k].id] = zoneResult(occupancy[k], dwell[k]);
-    const results: TrackInfo[] = [];
-    for (const t of kept) {
-      results.push({
-        id: t.id,
-        state: t.state,
-        box: t.box([0, 0, 0, 0]),
-        cx: t.kf.p(0),
-        cy: t.kf.p(1),
-        vx: t.kf.v(0),
-        vy: t.kf.v(1),
-        blob: t.blob,
-        age: t.age,
-        unseen: t.unseen,
-        merged: t.merged,
-        group: t.group,
-        // A copy: this frame's trail stays as it is when later frames extend the track's.
-        trail: s.trailLength > 0 ? t.trail.slice(-s.trailLength) : [],
-      });
-    }
-    const counts: TrackResults['counts'] = {};
-    for (const id of this.#countIds) {
-      const c = this.#counts[id];
-      counts[id] = { forward: c.forward, backward: c.backward };
-    }
-    return { tracks: results, events, counts, zones };
+    return zones;
   }
 }
