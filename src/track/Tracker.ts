@@ -845,12 +845,10 @@ export class Tracker {
    * Advances every track to this frame and matches them with its blobs; what the frame's result reports.
    * `hists`: the blobs' gray histograms, 16 counts a blob in the boxes' order (`features().histogram`), or none.
    * `frame`: the frame's size, so that boxes cut by its border are known as such (without it, none is).
-   */
-  /**
-   * One frame: the blobs' boxes (and their gray histograms, `bins` counts each) at `timeUs`. Each phase is a method of
-   * its own: in one method of 300 lines V8 optimised the whole late (a new branch taken once deoptimised all of it),
-   * and a fresh process ran its first thousand frames at four to seven times the steady cost (bench/tracker.js,
-   * 50 blobs: medians of 280 against 38 µs a frame on the development machine).
+   *
+   * Each phase is a method of its own: in one method of 300 lines V8 optimised the whole late (a branch taken for the
+   * first time deoptimised all of it), and a fresh process ran its first thousand frames at four to seven times the
+   * steady cost (bench/tracker.js, 50 blobs: medians of 280 against 38 µs a frame on the development machine).
    */
   update(boxes: readonly Box[], timeUs: number, hists?: ArrayLike<number> | null, frame?: FrameSize): TrackResults {
     const s = this.#s;
