@@ -8,7 +8,7 @@
  * - `host work`: copies of one frame's bytes (`--size`, gray) between two arrays, each with a sum over a quarter of
  *   the words, repeated to about `--host-ms` (calibrated at the start; a 720p chain's host share is 0.3 ms on the
  *   H100): the CPU alone, no GPU and no Dawn;
- * - `empty round trip`: one 4-byte copy submitted and its buffer mapped for reading (Dawn polls through
+ * - `empty round trip`: one 16-byte copy submitted and its buffer mapped for reading (Dawn polls through
  *   `setImmediate` while the map is pending, as it does for every readback);
  * - `upload + round trip`: the frame's bytes written with `queue.writeBuffer`, then the round trip;
  * - `host work + round trip`: both, in that order.
@@ -23,7 +23,7 @@ import { defaultDawnFlags } from '../src/gpu.js';
 import { quantile, runMain } from './timing.js';
 import { benchArgs } from './args.js';
 
-const { values } = benchArgs(import.meta.url, {
+const { values, refuse } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '1280x720' },
   'host-ms': { type: 'string', default: '0.3' },
   cells: { type: 'string', default: '11' },
@@ -35,6 +35,8 @@ const [width, height] = (values.size as string).split('x').map(Number);
 const cells = Number(values.cells);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);
+if (!/^\d+x\d+$/.test(values.size as string) || !(width > 0 && height > 0)) refuse(`--size takes WIDTHxHEIGHT, got "${values.size}"`);
+if (![cells, frames].every((v) => Number.isInteger(v) && v > 0) || !Number.isInteger(warmup) || warmup < 0) refuse('--cells and --frames take positive integers, --warmup a non-negative one');
 
 const gcs: [number, number][] = [];
 new PerformanceObserver((list) => list.getEntries().forEach((e: PerformanceEntry) => gcs.push([e.startTime, e.startTime + e.duration]))).observe({ entryTypes: ['gc'] });
