@@ -17,10 +17,9 @@
  *
  *   node dist/bench/hostFloor.js [--size 1280x720] [--host-ms 0.3] [--cells 11] [--frames 200] [--warmup 20] [--dawn backend=vulkan]
  */
-import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { GpuContext } from '../index.js';
 import { defaultDawnFlags } from '../src/gpu.js';
-import { quantile, runMain } from './timing.js';
+import { quantile, runMain, watchGcs } from './timing.js';
 import { benchArgs } from './args.js';
 
 const { values, refuse } = benchArgs(import.meta.url, {
@@ -38,9 +37,7 @@ const warmup = Number(values.warmup);
 if (!/^\d+x\d+$/.test(values.size as string) || !(width > 0 && height > 0)) refuse(`--size takes WIDTHxHEIGHT, got "${values.size}"`);
 if (![cells, frames].every((v) => Number.isInteger(v) && v > 0) || !Number.isInteger(warmup) || warmup < 0) refuse('--cells and --frames take positive integers, --warmup a non-negative one');
 
-const gcs: [number, number][] = [];
-new PerformanceObserver((list) => list.getEntries().forEach((e: PerformanceEntry) => gcs.push([e.startTime, e.startTime + e.duration]))).observe({ entryTypes: ['gc'] });
-const duringGc = (a: number, b: number) => gcs.some(([s, e]) => s < b && e > a);
+const { duringGc } = watchGcs();
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -26,14 +26,13 @@
  * clock during the cell where `nvidia-smi` can tell (gpuClock.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { GpuContext, fromGpuBuffers, fromPixels, readResults, threshold, type FrameResult, type GpuFrame, type LabelAlgorithm, type PixelImage } from '../index.js';
 import { labelWith } from '../nodes/label.js';
 import { featuresWith } from '../nodes/features.js';
 import { tap, type Observable, type OperatorFunction } from 'rxjs';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { randomBlocks } from '../src/reference/images.js';
-import { grayBuffer, quantile, runMain } from './timing.js';
+import { grayBuffer, quantile, runMain, watchGcs } from './timing.js';
 import { GpuClock } from './gpuClock.js';
 import { benchArgs } from './args.js';
 
@@ -61,13 +60,8 @@ const features = (o: Parameters<typeof featuresWith>[0]) => featuresWith(o, anal
 
 const gpuOf = (r: FrameResult, prefix = '') => r.timings.filter((t) => t.name.startsWith(prefix)).reduce((s, t) => s + t.ms, 0);
 
-/** Garbage collections seen (start, end in performance.now() time), to tell host pauses apart. */
-const gcs: [number, number, number][] = [];
-new PerformanceObserver((list) =>
-  list.getEntries().forEach((e: PerformanceEntry) => gcs.push([e.startTime, e.startTime + e.duration, (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0])),
-).observe({ entryTypes: ['gc'] });
-/** Whether a garbage collection overlapped the interval [a, b]. */
-const duringGc = (a: number, b: number) => gcs.some(([s, e]) => s < b && e > a);
+/** Garbage collections seen, to tell host pauses apart. */
+const { gcs, duringGc } = watchGcs();
 /** perf_hooks' GC kinds: 1 scavenge (young generation), 4 mark-compact (whole heap), 8 incremental marking. */
 const gcKinds = (from: number, to: number) => {
   const inCell = gcs.filter(([s]) => s >= from && s <= to);

@@ -1,5 +1,6 @@
 // Shared by the benchmarks: a gray image in a GPU buffer, timing one compute pass with timestamp queries, frames one
-// at a time, and running a program's main.
+// at a time, the garbage collections seen, and running a program's main.
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { lastValueFrom, tap, toArray, type Observable } from 'rxjs';
 import { readResults, type FrameResult, type GpuContext, type GpuFrame } from '../index.js';
 
@@ -37,6 +38,18 @@ export async function timePass(device: GPUDevice, label: string, record: (pass: 
   read.destroy();
   samples.sort((a, b) => a - b);
   return samples[samples.length >> 1];
+}
+
+/**
+ * Starts recording garbage collections: each as [start, end, kind] in performance.now() time (perf_hooks' kinds: 1
+ * scavenge, 4 mark-compact, 8 incremental marking), to tell host pauses apart; and whether one overlapped [a, b].
+ */
+export function watchGcs(): { gcs: [number, number, number][]; duringGc: (a: number, b: number) => boolean } {
+  const gcs: [number, number, number][] = [];
+  new PerformanceObserver((list) =>
+    list.getEntries().forEach((e: PerformanceEntry) => gcs.push([e.startTime, e.startTime + e.duration, (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0])),
+  ).observe({ entryTypes: ['gc'] });
+  return { gcs, duringGc: (a, b) => gcs.some(([s, e]) => s < b && e > a) };
 }
 
 /** The `q` quantile of `xs` (the sample at floor(q·n), clamped; NaN when there is none). */

@@ -16,6 +16,7 @@
 import { Tracker, trackerSettings, type Box } from '../index.js';
 import { rng } from '../src/reference/images.js';
 import { benchArgs } from './args.js';
+import { quantile } from './timing.js';
 
 const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows']);
 if (!['both', 'yes', 'no'].includes(values.histograms as string)) refuse(`--histograms takes both, yes or no, got "${values.histograms}"`);
@@ -67,7 +68,6 @@ console.log('\n| blobs | histograms | median µs/frame | p99 µs/frame | tracks 
 console.log('|---|---|---|---|---|---|');
 const kinds = { both: [false, true], yes: [true], no: [false] }[values.histograms as 'both' | 'yes' | 'no'];
 const windowRows: string[] = [];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => kinds.map((h) => [Number(v), h] as const))) {
   const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail) }));
   const times: number[] = [];
@@ -87,7 +87,7 @@ for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => 
   console.log(`| ${n} | ${withHists ? 'yes' : 'no'} | ${sorted[sorted.length >> 1].toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} | ${(alive / frames).toFixed(1)} | ${maxId} |`);
   if (windows > 0) {
     const medians: string[] = [];
-    for (let k = 0; k < frames; k += windows) medians.push(median(times.slice(k, k + windows)).toFixed(0));
+    for (let k = 0; k < frames; k += windows) medians.push(quantile(times.slice(k, k + windows), 0.5).toFixed(0));
     windowRows.push(`| ${n} | ${withHists ? 'yes' : 'no'} | ${medians.join(' ')} |`);
   }
 }
