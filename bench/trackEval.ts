@@ -13,7 +13,7 @@
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
- *                                [--scenes gray|colour] [--color-mode shadows|full]
+ *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
@@ -26,6 +26,11 @@
  * say so), `--gray` with the gray model, and the baseline's MOG2 takes the colour frames, as OpenCV users give it them.
  * The colour model is `flowmark track`'s, background({ color: 'shadows' }); `--color-mode full` runs OpenCV's colour
  * MOG2 (color: true) instead.
+ * `--geometry street` renders the same situations as a camera looking down a street would see them, at 640×360: objects
+ * half as large and as slow at the top of the frame as at its bottom, a third of them walking up or down it (growing or
+ * shrinking as they go), nearer ones in front; sizes and speeds 1.5 times the flat scenes'. It checks that the tracker
+ * was not fitted to the flat scenes its rules were worked out on. Its second line is horizontal, at 0.6 of the height
+ * (crossed by the objects walking up or down), in place of the quarter line.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,12 +38,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, seenTracks, track, type ComponentFeatures, type FrameResult, type TrackOptions } from '../index.js';
+import { GpuContext, seenTracks, track, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
 import { blobChain, trackOptions } from '../cli/trackChain.js';
 import { fromVideoFile, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
-import { surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
+import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
 import { addCrossingViews, crossingViews, noCrossingViews, type CrossingViews } from './crossingViews.js';
 import { runMain } from './timing.js';
 import { benchArgs } from './args.js';
@@ -57,6 +62,7 @@ const { values, refuse } = benchArgs(import.meta.url, {
   gray: { type: 'boolean', default: false },
   scenes: { type: 'string', default: 'gray' },
   'color-mode': { type: 'string', default: 'shadows' },
+  geometry: { type: 'string', default: 'flat' },
   dawn: { type: 'string', multiple: true, default: [] },
 }, ['seed', 'frames', 'crf']);
 const seed = Number(values.seed);
@@ -70,6 +76,13 @@ const colourModel = values.color || (colourScenes && !values.gray);
 const colourMode = values['color-mode'] === 'full' ? true : values['color-mode'] === 'shadows' ? 'shadows' : null;
 if (colourMode === null) refuse(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
 const frames = Number(values.frames);
+if (values.geometry !== 'flat' && values.geometry !== 'street') refuse(`--geometry must be flat or street, got "${values.geometry}"`);
+const street = values.geometry === 'street';
+/** What `--geometry street` changes in every situation (sizes and speeds are scaled as the situation gives them). */
+const streetScale = 1.5;
+const streetGeometry: Partial<SurveillanceOptions> = { width: 640, height: 360, perspective: 0.5, upDown: 0.35 };
+/** Where the street scenes' horizontal line lies, as a share of the height. */
+const acrossAt = 0.6;
 
 const situations: [string, Partial<SurveillanceOptions>][] = [
   ['crossings', { objects: 14, pillars: 0, shadows: false, stopAndGo: 0 }],
@@ -135,12 +148,17 @@ async function main(): Promise<void> {
   const totals = { ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], quarter: [0, 0, 0] };
   const views = noCrossingViews();
   try {
-    for (const [name, options] of situations) {
+    for (const [name, flatOptions] of situations) {
       if (values.only && values.only !== name) continue;
-      const minSize = (options.size ?? [40, 70])[0];
+      const [size, speed] = [flatOptions.size ?? defaultSurveillanceOptions.size, flatOptions.speed ?? defaultSurveillanceOptions.speed];
+      const options: Partial<SurveillanceOptions> = street
+        ? { ...flatOptions, ...streetGeometry, size: [size[0] * streetScale, size[1] * streetScale], speed: [speed[0] * streetScale, speed[1] * streetScale] }
+        : flatOptions;
+      // A quarter of the smallest object's box (at the top of a street scene, where objects are smallest).
+      const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -165,10 +183,9 @@ async function main(): Promise<void> {
         }
       }
       const { width: W, height: H } = blobs[0];
-      const tracker: TrackOptions = { ...trackOptions({ maxUnseen: 2, lines: [
-          { id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] },
-          { id: 'quarter', a: [W / 4, H - 1], b: [W / 4, 0] },
-        ] }), ...(JSON.parse(values.tracker as string) as TrackOptions) };
+      // The second line: down the flat scenes at a quarter of the width, across the street scenes (forward downward).
+      const second: CountingLine = street ? { id: 'second', a: [0, acrossAt * H], b: [W - 1, acrossAt * H] } : { id: 'second', a: [W / 4, H - 1], b: [W / 4, 0] };
+      const tracker: TrackOptions = { ...trackOptions({ maxUnseen: 2, lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }, second] }), ...(JSON.parse(values.tracker as string) as TrackOptions) };
       const results = await lastValueFrom(from(blobs).pipe(track(tracker), toArray()));
       const ours: MotBox[] = results.flatMap((r) => seenTracks(r).map(({ id, box: b }) => ({ frame: r.seq, id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] })));
       const base = fromRows(rows);
@@ -189,7 +206,8 @@ async function main(): Promise<void> {
       totals.base.push(sb);
       addLineErrors(totals.line, want, got, theirs);
       // The same at a quarter of the width, clear of the pillar every situation but crossings has near the middle.
-      addLineErrors(totals.quarter, lineCrossings(truth, W / 4), results.at(-1)!.tracks!.counts.quarter, lineCrossings(base, W / 4));
+      const [at, axis] = street ? [acrossAt * H, 'y' as const] : [W / 4, 'x' as const];
+      addLineErrors(totals.quarter, lineCrossings(truth, at, axis), results.at(-1)!.tracks!.counts.second, lineCrossings(base, at, axis));
     }
     const mean = (xs: MotScores[], k: 'mota' | 'idf1') => xs.reduce((s, x) => s + x[k], 0) / xs.length;
     const sum = (xs: MotScores[]) => xs.reduce((s, x) => s + x.idSwitches, 0);
@@ -208,7 +226,8 @@ async function main(): Promise<void> {
       return `${what} ${v.crossings} (${((100 * v.crossings) / all).toFixed(0)} %), ${v.crossings ? ((100 * v.counted) / v.crossings).toFixed(1) : '-'} % counted`;
     };
     const pc = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
-    console.log(`\nA second line, at a quarter of the width (clear of the pillar the situations but crossings have near the middle): ${totals.quarter[0]} crossings, line error flowmark ${pc(totals.quarter[1], totals.quarter[0])}, baseline ${pc(totals.quarter[2], totals.quarter[0])}.`);
+    const secondLine = street ? `across the frame at ${acrossAt} of its height (crossed by the objects walking up or down)` : 'at a quarter of the width (clear of the pillar the situations but crossings have near the middle)';
+    console.log(`\nA second line, ${secondLine}: ${totals.quarter[0]} crossings, line error flowmark ${pc(totals.quarter[1], totals.quarter[0])}, baseline ${pc(totals.quarter[2], totals.quarter[0])}.`);
     console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/crossingViews.ts): ${part('alone', 'alone in its blob')}; ${part('shared', 'in a blob with another object')}; ${part('hidden', 'hidden or in no blob')}; counts given to no crossing: ${views.unattributed}.`);
     console.log(`\nRecall (all clips): flowmark ${f2(ro.recall)}, baseline ${f2(rb.recall)}. ID switches ÷ recall (MOTChallenge's ID switch ratio): flowmark ${ro.ratio.toFixed(0)}, baseline ${rb.ratio.toFixed(0)}, flowmark ÷ baseline ${f2(ro.ratio / rb.ratio)} (raw switches ${f2(sum(totals.ours) / sum(totals.base))}).`);
   } finally {

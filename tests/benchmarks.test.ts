@@ -190,5 +190,9 @@ describe('benchmark command lines', () => {
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.trim()).toBe(`tracker.js: ${why} (--help for the usage)`);
     }
+    // A word the program takes from a list, refused before any clip is made.
+    const r = runBench('trackEval', ['--geometry', 'tilted']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe('trackEval.js: --geometry must be flat or street, got "tilted" (--help for the usage)');
   });
 });

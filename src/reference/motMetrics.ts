@@ -145,36 +145,40 @@ export function motScores(truthIn: readonly MotBox[], hypIn: readonly MotBox[], 
   };
 }
 
-/** One crossing of a vertical line by an id's box centre: the frame it is first on the new side, and which way. */
+/** One crossing of a line by an id's box centre: the frame it is first on the new side, and which way. */
 export interface LineCrossing {
   frame: number;
   id: number;
   direction: 'forward' | 'backward';
 }
 
-/** Crossings of the vertical line x = cx by each id's box centre, frame to frame (forward: left to right). */
-export function lineCrossingEvents(boxes: readonly MotBox[], cx: number): LineCrossing[] {
+/**
+ * Crossings of the vertical line x = at (forward: left to right) or, with axis 'y', the horizontal line y = at
+ * (forward: top to bottom), by each id's box centre, frame to frame.
+ */
+export function lineCrossingEvents(boxes: readonly MotBox[], at: number, axis: 'x' | 'y' = 'x'): LineCrossing[] {
   const byId = new Map<number, MotBox[]>();
   for (const b of boxes) {
     const list = byId.get(b.id);
     if (list) list.push(b);
     else byId.set(b.id, [b]);
   }
+  const centre = axis === 'x' ? (b: MotBox) => (b.x0 + b.x1) / 2 : (b: MotBox) => (b.y0 + b.y1) / 2;
   const events: LineCrossing[] = [];
   for (const [id, list] of byId) {
     list.sort((a, b) => a.frame - b.frame);
     for (let i = 1; i < list.length; i++) {
-      const [a, b] = [(list[i - 1].x0 + list[i - 1].x1) / 2, (list[i].x0 + list[i].x1) / 2];
-      if (a < cx && b >= cx) events.push({ frame: list[i].frame, id, direction: 'forward' });
-      if (a >= cx && b < cx) events.push({ frame: list[i].frame, id, direction: 'backward' });
+      const [a, b] = [centre(list[i - 1]), centre(list[i])];
+      if (a < at && b >= at) events.push({ frame: list[i].frame, id, direction: 'forward' });
+      if (a >= at && b < at) events.push({ frame: list[i].frame, id, direction: 'backward' });
     }
   }
   return events;
 }
 
-/** Crossings of the vertical line x = cx by each id's box centre, frame to frame, each way (forward: left to right). */
-export function lineCrossings(boxes: readonly MotBox[], cx: number): { forward: number; backward: number } {
+/** Crossings of the line lineCrossingEvents takes, counted each way. */
+export function lineCrossings(boxes: readonly MotBox[], at: number, axis: 'x' | 'y' = 'x'): { forward: number; backward: number } {
   const n = { forward: 0, backward: 0 };
-  for (const e of lineCrossingEvents(boxes, cx)) n[e.direction]++;
+  for (const e of lineCrossingEvents(boxes, at, axis)) n[e.direction]++;
   return n;
 }

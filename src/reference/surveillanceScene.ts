@@ -2,7 +2,9 @@
  * Seeded fixed-camera clips with known object boxes and ids, for the tracking tests and evaluation: a textured
  * scene, objects (textured boxes, lighter or darker than the scene) walking straight across it, some stopping and
  * going on, some crossing each other, pillars in front of them, cast shadows, sensor noise, and light that ramps
- * and steps. Gray frames, and with `color` RGB frames too (the same scene tinted, each object a colour of its own,
+ * and steps. With `perspective` and `upDown` the camera looks down a street: objects are smaller and slower the
+ * higher in the frame they are, and some walk up or down it (away from the camera or toward it), growing or
+ * shrinking as they go. Gray frames, and with `color` RGB frames too (the same scene tinted, each object a colour of its own,
  * shadows the scene's colour darkened); the truth gives, per frame, each object's box (inclusive pixel bounds,
  * clipped to the frame) and the fraction of it that is visible (not behind a pillar).
  */
@@ -30,6 +32,13 @@ export interface SurveillanceOptions {
   /** Fraction of objects darker than the scene (gray 20–60; the others 190–240). */
   darkShare: number;
   /**
+   * Size and speed at the top of the frame as a share less than at its bottom (0: the same everywhere; 0.5: half as
+   * large and as fast at the top), by where an object's feet (its box's bottom) are.
+   */
+  perspective: number;
+  /** Share of objects that walk up or down the frame rather than across it. */
+  upDown: number;
+  /**
    * RGB frames as well (`rgb`; `frames` then holds their Rec. 601 luma). The gray clip of a seed is unchanged by
    * it: colours are drawn from a random sequence of their own.
    */
@@ -50,6 +59,8 @@ export const defaultSurveillanceOptions: SurveillanceOptions = {
   noise: 4,
   stopAndGo: 0.25,
   darkShare: 0.5,
+  perspective: 0,
+  upDown: 0,
   color: false,
 };
 
@@ -61,7 +72,7 @@ export interface TruthBox {
   y0: number;
   x1: number;
   y1: number;
-  /** Fraction of the object's width inside the frame and not hidden by pillars. */
+  /** Fraction of the object inside the frame and not hidden by pillars (its width's, times its height's inside). */
   visible: number;
 }
 
@@ -90,6 +101,11 @@ interface Walker {
   tint: [number, number, number];
   stopAt: number;
   stopFor: number;
+  /**
+   * With perspective or objects walking up or down: its feet's x, y and its scale at each step (3 numbers a step),
+   * from where it comes in; null for the flat scene, where x, y, vx, vy give its box's corner.
+   */
+  path: Float64Array | null;
 }
 
 export function surveillanceScene(seed: number, options: Partial<SurveillanceOptions> = {}): SurveillanceScene {
@@ -131,6 +147,9 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     const w = 10 + r() * 14;
     return [Math.round(cx - w / 2), Math.round(cx + w / 2)];
   });
+  const street = o.perspective > 0 || o.upDown > 0;
+  /** Scale at feet height y: 1 at the frame's bottom, 1 − perspective at its top. */
+  const scaleAt = (y: number) => 1 - o.perspective * (1 - Math.max(0, Math.min(1, y / H)));
   const walkers: Walker[] = Array.from({ length: o.objects }, (_, i) => {
     const h = o.size[0] + r() * (o.size[1] - o.size[0]);
     const w = h * (0.35 + r() * 0.25);
@@ -139,7 +158,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     const y = r() * (H - h);
     const vy = (r() - 0.5) * speed * 0.4;
     const vx = (fromLeft ? 1 : -1) * speed;
-    return {
+    const walker: Walker = {
       id: i + 1,
       start: Math.floor(r() * Math.max(1, o.frames - (W + w) / speed)),
       x: fromLeft ? -w : W,
@@ -153,14 +172,68 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       tint: tintOf(c(), 0.1 + 0.6 * c()),
       stopAt: r() < o.stopAndGo ? Math.floor(((W / 2 + (r() - 0.5) * W * 0.4) / speed)) : -1,
       stopFor: 20 + Math.floor(r() * 40),
+      path: null,
     };
+    if (street) walker.path = streetPath(walker, fromLeft);
+    return walker;
   });
+  /**
+   * The path of a walker in the street scene: across the frame at the height its box's corner was drawn at, or (a
+   * share upDown of them) up or down it from a point drawn across, its feet moving at its speed times the scale
+   * where they are. Its stop, drawn as a distance across, is taken as the same share of the way up or down.
+   */
+  function streetPath(k: Walker, fromLeftOrTop: boolean): Float64Array {
+    const upDown = r() < o.upDown;
+    const across = r();
+    let fx: number;
+    let fy: number;
+    let vx = k.vx;
+    let vy = k.vy;
+    if (upDown) {
+      const speed = Math.abs(k.vx);
+      [vx, vy] = [k.vy, fromLeftOrTop ? speed : -speed];
+      fx = k.w / 2 + across * (W - k.w);
+      fy = fromLeftOrTop ? 0 : H + k.h;
+      if (k.stopAt >= 0) k.stopAt = Math.round((k.stopAt * H) / W);
+    } else {
+      fx = fromLeftOrTop ? -k.w / 2 : W + k.w / 2;
+      fy = k.y + k.h;
+    }
+    const path = new Float64Array(3 * o.frames);
+    for (let s = 0; s < o.frames; s++) {
+      const sc = scaleAt(fy);
+      path[3 * s] = fx;
+      path[3 * s + 1] = fy;
+      path[3 * s + 2] = sc;
+      fx += vx * sc;
+      fy += vy * sc;
+      // Walkers across stay in the frame from head to feet; walkers up or down stay in it side to side.
+      if (!upDown) fy = Math.max(k.h * scaleAt(fy), Math.min(H, fy));
+      else fx = Math.max((k.w * sc) / 2, Math.min(W - (k.w * sc) / 2, fx));
+    }
+    return path;
+  }
   /** Walker position at frame t (null before it starts). */
   const at = (k: Walker, t: number): [number, number] | null => {
     let s = t - k.start;
     if (s < 0) return null;
     if (k.stopAt >= 0 && s > k.stopAt) s = Math.max(k.stopAt, s - k.stopFor);
+    if (k.path) return [k.path[3 * s], k.path[3 * s + 1]];
     return [k.x + k.vx * s, Math.max(0, Math.min(H - k.h, k.y + k.vy * s))];
+  };
+  /** A walker's box at frame t (inclusive, unclipped) and its height, or null before it starts. */
+  const boxAt = (k: Walker, t: number): [number, number, number, number, number] | null => {
+    const p = at(k, t);
+    if (!p) return null;
+    if (!k.path) {
+      const [x0, y0] = [Math.round(p[0]), Math.round(p[1])];
+      return [x0, y0, x0 + Math.round(k.w) - 1, y0 + Math.round(k.h) - 1, k.h];
+    }
+    const sc = scaleAt(p[1]);
+    const [w, h] = [Math.max(2, Math.round(k.w * sc)), Math.max(2, Math.round(k.h * sc))];
+    const x0 = Math.round(p[0] - w / 2);
+    const y1 = Math.round(p[1]) - 1;
+    return [x0, y1 - h + 1, x0 + w - 1, y1, h];
   };
   const frames: Uint8Array[] = [];
   const rgb: Uint8Array[] = [];
@@ -172,15 +245,16 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     if (o.step && t >= o.step[0]) gain *= o.step[1];
     const img = Float32Array.from(scene);
     const tints = Float32Array.from(sceneTint);
-    for (const k of walkers) {
-      const p = at(k, t);
-      if (!p) continue;
-      const [x0, y0] = [Math.round(p[0]), Math.round(p[1])];
-      const [x1, y1] = [x0 + Math.round(k.w) - 1, y0 + Math.round(k.h) - 1];
-      if (x1 < 0 || x0 >= W) continue;
+    // In the street scene the nearer object (feet lower in the frame) is drawn over the farther one.
+    const drawn = street ? walkers.filter((k) => at(k, t)).sort((p, q) => at(p, t)![1] - at(q, t)![1]) : walkers;
+    for (const k of drawn) {
+      const b = boxAt(k, t);
+      if (!b) continue;
+      const [x0, y0, x1, y1, kh] = b;
+      if (x1 < 0 || x0 >= W || y1 < 0 || y0 >= H) continue;
       if (o.shadows) {
         // A shadow on the ground to the right of the feet: the scene darkened.
-        for (let y = y1 + 1; y <= Math.min(H - 1, y1 + Math.round(k.h * 0.15)); y++) {
+        for (let y = y1 + 1; y <= Math.min(H - 1, y1 + Math.round(kh * 0.15)); y++) {
           const shift = Math.round((y - y1) * 1.5);
           for (let x = Math.max(0, x0 + shift); x <= Math.min(W - 1, x1 + shift + 4); x++) img[y * W + x] = scene[y * W + x] * 0.6;
         }
@@ -188,7 +262,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       for (let y = Math.max(0, y0); y <= Math.min(H - 1, y1); y++) {
         for (let x = Math.max(0, x0); x <= Math.min(W - 1, x1); x++) {
           // A body: its level, shaded top to bottom, with a little texture of its own.
-          img[y * W + x] = k.level + 15 * ((y - y0) / k.h - 0.5) + 6 * Math.sin((x - x0) * 1.3 + (y - y0) * 0.7);
+          img[y * W + x] = k.level + 15 * ((y - y0) / kh - 0.5) + 6 * Math.sin((x - x0) * 1.3 + (y - y0) * 0.7);
           if (o.color) tints.set(k.tint, 3 * (y * W + x));
         }
       }
@@ -196,7 +270,9 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       const cx1 = Math.min(W - 1, x1);
       let shown = 0;
       for (let x = cx0; x <= cx1; x++) if (!behind(x)) shown++;
-      truth.push({ frame: t, id: k.id, x0: cx0, y0: Math.max(0, y0), x1: cx1, y1: Math.min(H - 1, y1), visible: shown / (x1 - x0 + 1) });
+      // Walkers up or down come in and go out through the frame's top and bottom: the rows inside count too.
+      const rows = (Math.min(H - 1, y1) - Math.max(0, y0) + 1) / (y1 - y0 + 1);
+      truth.push({ frame: t, id: k.id, x0: cx0, y0: Math.max(0, y0), x1: cx1, y1: Math.min(H - 1, y1), visible: (shown / (x1 - x0 + 1)) * rows });
     }
     const f = new Uint8Array(W * H);
     const colour = new Uint8Array(o.color ? 3 * W * H : 0);

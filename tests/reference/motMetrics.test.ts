@@ -61,4 +61,13 @@ describe('motScores', () => {
       { frame: 3, id: 1, direction: 'backward' },
     ]);
   });
+
+  it('counts crossings of a horizontal line by each id\'s centre, forward downward', () => {
+    // The same walks turned a quarter: id 1's centre y 4.5, 24.5, 44.5, 14.5.
+    const turned = (b: MotBox): MotBox => ({ ...b, x0: b.y0, x1: b.y1, y0: b.x0, y1: b.x1 });
+    const boxes = [box(3, 1, 10), box(0, 1, 0), box(2, 1, 40), box(1, 1, 20), box(0, 2, 0), box(1, 2, 5)].map(turned);
+    expect(lineCrossings(boxes, 29.5, 'y')).toEqual({ forward: 1, backward: 1 });
+    expect(lineCrossings(boxes, 29.5, 'x')).toEqual({ forward: 0, backward: 0 });
+    expect(lineCrossingEvents(boxes, 40, 'y')).toEqual([{ frame: 2, id: 1, direction: 'forward' }, { frame: 3, id: 1, direction: 'backward' }]);
+  });
 });

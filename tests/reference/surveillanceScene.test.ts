@@ -44,3 +44,48 @@ describe('surveillanceScene in colour', () => {
     expect(Math.max(...spreads)).toBeGreaterThan(20);
   });
 });
+
+describe('surveillanceScene down a street', () => {
+  const options = { width: 200, height: 160, frames: 120, objects: 8, pillars: 0, shadows: false, stopAndGo: 0, noise: 0, perspective: 0.5, upDown: 0.5, size: [40, 60] as [number, number] };
+  const scene = surveillanceScene(7, options);
+  const byId = new Map<number, typeof scene.truth>();
+  for (const b of scene.truth) byId.set(b.id, [...(byId.get(b.id) ?? []), b]);
+
+  it('leaves the flat scene as it was: no perspective and everyone walking across', () => {
+    const flat = surveillanceScene(7, { ...options, perspective: 0, upDown: 0 });
+    for (const b of flat.truth.filter((b) => b.visible === 1)) expect(b.y1 - b.y0 + 1).toBeGreaterThanOrEqual(40);
+  });
+
+  it('makes objects smaller the higher their feet are, by up to the perspective', () => {
+    const whole = scene.truth.filter((b) => b.visible === 1);
+    expect(whole.length).toBeGreaterThan(100);
+    for (const b of whole) {
+      // Scale at the feet: 1 at the bottom, 0.5 at the top; heights drawn 40–60 at scale 1, rounded.
+      const sc = 1 - 0.5 * (1 - (b.y1 + 1) / options.height);
+      const h = b.y1 - b.y0 + 1;
+      expect(h).toBeGreaterThanOrEqual(Math.floor(40 * sc) - 1);
+      expect(h).toBeLessThanOrEqual(Math.ceil(60 * sc) + 1);
+    }
+  });
+
+  it('walks some objects up or down the frame and the others across it', () => {
+    let upDown = 0;
+    let across = 0;
+    for (const list of byId.values()) {
+      const seen = list.filter((b) => b.visible > 0.9);
+      if (seen.length < 2) continue;
+      const [p, q] = [seen[0], seen.at(-1)!];
+      const dx = Math.abs((q.x0 + q.x1) / 2 - (p.x0 + p.x1) / 2);
+      const dy = Math.abs(q.y1 - p.y1);
+      if (dy > 2 * dx) upDown++;
+      if (dx > 2 * dy) across++;
+    }
+    expect(upDown).toBeGreaterThan(0);
+    expect(across).toBeGreaterThan(0);
+  });
+
+  it('counts the rows outside the frame as not visible for objects coming in at the top or bottom', () => {
+    const clipped = scene.truth.filter((b) => (b.y0 === 0 || b.y1 === options.height - 1) && b.x0 > 0 && b.x1 < options.width - 1);
+    expect(clipped.some((b) => b.visible < 1)).toBe(true);
+  });
+});

@@ -391,6 +391,41 @@ describe('Tracker', () => {
     }
   });
 
+  it('with gray histograms, a lost track takes no blob of an object that looks nothing like it, even the only one near', () => {
+    // A (dark, bin 3) walks 3 px a frame and is hidden from frame 20. At frame 28 a bright object (bin 12) comes into
+    // view just where A's estimate is and walks down out of its way; A comes back at frame 40 where it would be.
+    const a: Mover = { x: 40, y: 60, vx: 3, vy: 0, w: 24, h: 48 };
+    const b: Mover = { x: 40 + 3 * 28, y: 60 - 6 * 28, vx: 0, vy: 6, w: 24, h: 48 };
+    const histOf = (bin: number, box: Box) => {
+      const h = new Array<number>(16).fill(0);
+      h[bin] = (box[2] - box[0] + 1) * (box[3] - box[1] + 1);
+      return h;
+    };
+    const frame = (t: number): { boxes: Box[]; hists: number[] } => {
+      const boxes: Box[] = [];
+      const hists: number[] = [];
+      if (t < 20 || t >= 40) boxes.push(boxOf(a, t)), hists.push(...histOf(3, boxOf(a, t)));
+      if (t >= 28) boxes.push(boxOf(b, t)), hists.push(...histOf(12, boxOf(b, t)));
+      return { boxes, hists };
+    };
+    const follow = (appearance: boolean) => {
+      const tracker = new Tracker(trackerSettings({}));
+      const results = Array.from({ length: 50 }, (_, t) => {
+        const { boxes, hists } = frame(t);
+        return tracker.update(boxes, t * 33_333, appearance ? hists : null);
+      });
+      const centre = (m: Mover, t: number) => [m.x + m.vx * t + m.w / 2, m.y + m.vy * t + m.h / 2] as const;
+      const id = nearest(results[19], ...centre(a, 19)).id;
+      return { id, bright: [30, 35].map((t) => nearest(results[t], ...centre(b, t)).id), back: [42, 49].map((t) => nearest(results[t], ...centre(a, t)).id) };
+    };
+    // Boxes and motion alone: A's id goes to the bright object.
+    const without = follow(false);
+    expect(without.bright).toEqual([without.id, without.id]);
+    const withLook = follow(true);
+    expect(withLook.bright).not.toContain(withLook.id);
+    expect(withLook.back).toEqual([withLook.id, withLook.id]);
+  });
+
   it('drops a track unseen longer than maxUnseen, with a left event, and never confirms one-frame noise', () => {
     const a: Mover = { x: 0, y: 50, vx: 3, vy: 0, w: 24, h: 40 };
     const results = run({ maxUnseen: 0.5 }, 100, (t) => [...(t < 40 ? [boxOf(a, t)] : []), ...(t === 60 ? [[200, 10, 205, 15] as Box] : [])]);
@@ -446,6 +481,25 @@ describe('Tracker', () => {
       return overlap(va, vb) ? [union(va, vb)] : [va, vb];
     });
     expect(results[109].counts.l).toEqual({ forward: 2, backward: 0 });
+  });
+
+  it('counts nothing for an object that joins another\'s blob long after that one crossed a line and then walks off', () => {
+    // A (24×50) walks right at 2 px a frame over the line at x = 100 (counted at frame 63). From frame 100 to 129 B
+    // stands in A's blob, 30 rows below it (one blob, A's track); from frame 130 B walks down and off on its own, on
+    // the line's far side, where it has always been.
+    const line = { id: 'l', a: [100, 240] as const, b: [100, 0] as const };
+    const results = run({ lines: [line] }, 180, (t) => {
+      const x = 2 * t - 24;
+      const a: Box = [x, 60, x + 23, 109];
+      if (t < 100) return [a];
+      const y = 90 + (t < 130 ? 0 : 3 * (t - 130));
+      const b: Box = [x, y, x + 23, y + 49];
+      return overlap(a, b) ? [union(a, b)] : [a, b];
+    });
+    // B had a track of its own from about frame 137, not A's.
+    expect(new Set([results[150], results[179]].map((r) => nearest(r, 2 * 150 - 12, 90 + 3 * 20 + 25).id)).size).toBe(1);
+    expect(nearest(results[150], 2 * 150 - 12, 150).id).not.toBe(nearest(results[150], 2 * 150 - 12, 85).id);
+    expect(results[179].counts.l).toEqual({ forward: 1, backward: 0 });
   });
 
   it('counts an object that stops on a line and jitters across it once, and one that crosses in a group once', () => {
