@@ -145,7 +145,7 @@ async function main(): Promise<void> {
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-  const totals = { ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], quarter: [0, 0, 0] };
+  const totals = { ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], second: [0, 0, 0] };
   const views = noCrossingViews();
   try {
     for (const [name, flatOptions] of situations) {
@@ -205,9 +205,9 @@ async function main(): Promise<void> {
       totals.ours.push(so);
       totals.base.push(sb);
       addLineErrors(totals.line, want, got, theirs);
-      // The same at a quarter of the width, clear of the pillar every situation but crossings has near the middle.
+      // The same at the second line (flat scenes: clear of the pillar every situation but crossings has near the middle).
       const [at, axis] = street ? [acrossAt * H, 'y' as const] : [W / 4, 'x' as const];
-      addLineErrors(totals.quarter, lineCrossings(truth, at, axis), results.at(-1)!.tracks!.counts.second, lineCrossings(base, at, axis));
+      addLineErrors(totals.second, lineCrossings(truth, at, axis), results.at(-1)!.tracks!.counts.second, lineCrossings(base, at, axis));
     }
     const mean = (xs: MotScores[], k: 'mota' | 'idf1') => xs.reduce((s, x) => s + x[k], 0) / xs.length;
     const sum = (xs: MotScores[]) => xs.reduce((s, x) => s + x.idSwitches, 0);
@@ -227,7 +227,7 @@ async function main(): Promise<void> {
     };
     const pc = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
     const secondLine = street ? `across the frame at ${acrossAt} of its height (crossed by the objects walking up or down)` : 'at a quarter of the width (clear of the pillar the situations but crossings have near the middle)';
-    console.log(`\nA second line, ${secondLine}: ${totals.quarter[0]} crossings, line error flowmark ${pc(totals.quarter[1], totals.quarter[0])}, baseline ${pc(totals.quarter[2], totals.quarter[0])}.`);
+    console.log(`\nA second line, ${secondLine}: ${totals.second[0]} crossings, line error flowmark ${pc(totals.second[1], totals.second[0])}, baseline ${pc(totals.second[2], totals.second[0])}.`);
     console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/crossingViews.ts): ${part('alone', 'alone in its blob')}; ${part('shared', 'in a blob with another object')}; ${part('hidden', 'hidden or in no blob')}; counts given to no crossing: ${views.unattributed}.`);
     console.log(`\nRecall (all clips): flowmark ${f2(ro.recall)}, baseline ${f2(rb.recall)}. ID switches ÷ recall (MOTChallenge's ID switch ratio): flowmark ${ro.ratio.toFixed(0)}, baseline ${rb.ratio.toFixed(0)}, flowmark ÷ baseline ${f2(ro.ratio / rb.ratio)} (raw switches ${f2(sum(totals.ours) / sum(totals.base))}).`);
   } finally {

@@ -198,7 +198,7 @@ const appearanceRate = 0.1;
  * near as the whole; and far, so that light that steps (×0.8 on a level of 220 is under 3 bins) or a track that has
  * seen its object only in part keeps its object. Sixteen seeds of bench/trackEval.js: ID switches 1374 → 1344, IDF1
  * 0.531 → 0.539, MOTA 0.404 → 0.405, line error 15.6 → 15.0 %; 5 / 8 bins: 1348 / 1340 switches, 15.2 / 14.9 %; the
- * street scenes (`--geometry street`, eight seeds): ID switches 615 → 593, IDF1 0.650 → 0.652, MOTA 0.525 → 0.528
+ * street scenes (`--geometry street`, eight seeds): ID switches 615 → 593, IDF1 0.649 → 0.652, MOTA 0.525 → 0.528
  * (BENCHMARKS.md). For tracks seen last frame too: MOTA 0.396, line error 15.8 % (at 4 bins): their motion says more.
  */
 const lookApart = 6;

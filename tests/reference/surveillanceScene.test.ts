@@ -51,7 +51,7 @@ describe('surveillanceScene down a street', () => {
   const byId = new Map<number, typeof scene.truth>();
   for (const b of scene.truth) byId.set(b.id, [...(byId.get(b.id) ?? []), b]);
 
-  it('leaves the flat scene as it was: no perspective and everyone walking across', () => {
+  it('keeps every object at its drawn size without perspective', () => {
     const flat = surveillanceScene(7, { ...options, perspective: 0, upDown: 0 });
     for (const b of flat.truth.filter((b) => b.visible === 1)) expect(b.y1 - b.y0 + 1).toBeGreaterThanOrEqual(40);
   });
