@@ -9,7 +9,9 @@
  * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
  * Under the table: which truth crossings of the line flowmark counted, by what the blobs showed of the crossing object
  * (alone in its blob, sharing one with another object, hidden; bench/crossingViews.ts), and both trackers' recall and
- * their ID switches per unit of recall (MOTChallenge's ID switch ratio).
+ * their ID switches per unit of recall (MOTChallenge's ID switch ratio). Above those: the line error counting from the
+ * same blobs could reach if every object's identity were known (bench/countBounds.ts), where each object had a blob of
+ * its own and where any blob holding it lay wholly on a side: how much of the error left is identity.
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
@@ -45,6 +47,7 @@ import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
 import { addCrossingViews, crossingViews, noCrossingViews, type CrossingViews } from './crossingViews.js';
+import { countBounds } from './countBounds.js';
 import { runMain } from './timing.js';
 import { benchArgs } from './args.js';
 
@@ -145,7 +148,7 @@ async function main(): Promise<void> {
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-  const totals = { ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], second: [0, 0, 0] };
+  const totals = { ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], second: [0, 0, 0], bounds: [0, 0, 0], secondBounds: [0, 0, 0] };
   const views = noCrossingViews();
   try {
     for (const [name, flatOptions] of situations) {
@@ -205,9 +208,14 @@ async function main(): Promise<void> {
       totals.ours.push(so);
       totals.base.push(sb);
       addLineErrors(totals.line, want, got, theirs);
+      const middleBounds = countBounds(truth, blobs, W / 2);
+      addLineErrors(totals.bounds, want, middleBounds.own, middleBounds.wholly);
       // The same at the second line (flat scenes: clear of the pillar every situation but crossings has near the middle).
       const [at, axis] = street ? [acrossAt * H, 'y' as const] : [W / 4, 'x' as const];
-      addLineErrors(totals.second, lineCrossings(truth, at, axis), results.at(-1)!.tracks!.counts.second, lineCrossings(base, at, axis));
+      const wantSecond = lineCrossings(truth, at, axis);
+      addLineErrors(totals.second, wantSecond, results.at(-1)!.tracks!.counts.second, lineCrossings(base, at, axis));
+      const secondBounds = countBounds(truth, blobs, at, axis);
+      addLineErrors(totals.secondBounds, wantSecond, secondBounds.own, secondBounds.wholly);
     }
     const mean = (xs: MotScores[], k: 'mota' | 'idf1') => xs.reduce((s, x) => s + x[k], 0) / xs.length;
     const sum = (xs: MotScores[]) => xs.reduce((s, x) => s + x.idSwitches, 0);
@@ -228,6 +236,8 @@ async function main(): Promise<void> {
     const pc = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
     const secondLine = street ? `across the frame at ${acrossAt} of its height (crossed by the objects walking up or down)` : 'at a quarter of the width (clear of the pillar the situations but crossings have near the middle)';
     console.log(`\nA second line, ${secondLine}: ${totals.second[0]} crossings, line error flowmark ${pc(totals.second[1], totals.second[0])}, baseline ${pc(totals.second[2], totals.second[0])}.`);
+    const bound = (t: number[]) => `where each object had a blob of its own ${pc(t[1], t[0])}, where any blob holding it lay wholly on a side ${pc(t[2], t[0])}`;
+    console.log(`\nLine error from these blobs with every object's identity known (bench/countBounds.ts): middle line ${bound(totals.bounds)}; second line ${bound(totals.secondBounds)}.`);
     console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/crossingViews.ts): ${part('alone', 'alone in its blob')}; ${part('shared', 'in a blob with another object')}; ${part('hidden', 'hidden or in no blob')}; counts given to no crossing: ${views.unattributed}.`);
     console.log(`\nRecall (all clips): flowmark ${f2(ro.recall)}, baseline ${f2(rb.recall)}. ID switches ÷ recall (MOTChallenge's ID switch ratio): flowmark ${ro.ratio.toFixed(0)}, baseline ${rb.ratio.toFixed(0)}, flowmark ÷ baseline ${f2(ro.ratio / rb.ratio)} (raw switches ${f2(sum(totals.ours) / sum(totals.base))}).`);
   } finally {

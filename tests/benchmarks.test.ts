@@ -163,7 +163,7 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
 describe('benchmark command lines', () => {
   // Every program in bench/ that a user runs (args.ts and the helpers are not programs), found in the build.
   const programs = readdirSync(fileURLToPath(new URL('../dist/bench/', import.meta.url)))
-    .filter((f) => f.endsWith('.js') && !['args.js', 'timing.js', 'gpuClock.js', 'videoPage.js', 'crossingViews.js'].includes(f))
+    .filter((f) => f.endsWith('.js') && !['args.js', 'timing.js', 'gpuClock.js', 'videoPage.js', 'crossingViews.js', 'countBounds.js'].includes(f))
     .map((f) => f.replace(/\.js$/, ''));
 
   it('finds the programs', () => expect(programs.length).toBeGreaterThanOrEqual(16));

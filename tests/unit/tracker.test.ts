@@ -480,6 +480,22 @@ describe('Tracker', () => {
     expect(results[109].counts.l).toEqual({ forward: 2, backward: 0 });
   });
 
+  it('counts the middle one of three objects that walk over a line in one blob, owning neither of its edges across', () => {
+    // Three 24×50 objects walk right at 3 px a frame one behind another, 4 px apart: three blobs, each seen alone on
+    // the line's left, until frame 17, and from then on one blob (their shadows join them) over the line at x = 200
+    // to the end. The front one owns the blob's right edge, the back one its left edge; the middle one owns no edge
+    // across the line. The blob lies wholly past the line from frame 67.
+    const line = { id: 'l', a: [200, 240] as const, b: [200, 0] as const };
+    const results = run({ lines: [line] }, 90, (t) => {
+      const boxes = [56, 28, 0].map((x0): Box => [x0 + 3 * t, 100, x0 + 3 * t + 23, 149]);
+      return t < 17 ? boxes : [boxes.reduce(union)];
+    });
+    expect(results[16].tracks.filter((k) => k.state !== 'tentative')).toHaveLength(3);
+    expect(results.slice(20).every((r) => r.tracks.filter((k) => k.state !== 'tentative' && k.merged).length === 3)).toBe(true);
+    expect(results[66].counts.l.forward).toBeLessThan(3);
+    expect(results[89].counts.l).toEqual({ forward: 3, backward: 0 });
+  });
+
   it('counts nothing for an object that joins another\'s blob long after that one crossed a line and then walks off', () => {
     // A (24×50) walks right at 2 px a frame over the line at x = 100 (counted at frame 63). From frame 100 to 129 B
     // stands in A's blob, 30 rows below it (one blob, A's track); from frame 130 B walks down and off on its own, on
