@@ -47,7 +47,7 @@ import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
 import { addCrossingViews, crossingViews, noCrossingViews, type CrossingViews } from './crossingViews.js';
-import { countBounds } from './countBounds.js';
+import { countBounds, type Counts } from './countBounds.js';
 import { runMain } from './timing.js';
 import { benchArgs } from './args.js';
 
@@ -129,8 +129,6 @@ function fromCache(c: Cached): FrameResult[] {
 
 const f2 = (x: number) => x.toFixed(3);
 
-type Counts = { forward: number; backward: number };
-
 /** Adds one clip's line counts into [truth's crossings, flowmark's error, the baseline's error] (errors each way). */
 function addLineErrors(total: number[], want: Counts, got: Counts, theirs: Counts): void {
   const error = (c: Counts) => Math.abs(c.forward - want.forward) + Math.abs(c.backward - want.backward);
@@ -208,6 +206,7 @@ async function main(): Promise<void> {
       totals.ours.push(so);
       totals.base.push(sb);
       addLineErrors(totals.line, want, got, theirs);
+      // The bounds' totals: [truth's crossings, the own-blob bound's error, the wholly-on-a-side bound's error].
       const middleBounds = countBounds(truth, blobs, W / 2);
       addLineErrors(totals.bounds, want, middleBounds.own, middleBounds.wholly);
       // The same at the second line (flat scenes: clear of the pillar every situation but crossings has near the middle).
