@@ -377,24 +377,25 @@ class Track {
     const high = (cut >> (axis + 2)) & 1;
     // Edge k of entry e is b[4e + k]: x0, y0, x1, y1. Followed: twice the edge, or the sum of both (twice the centre).
     const edge = low && !high ? axis + 2 : high && !low ? axis : -1;
-    const [k, l] = edge >= 0 ? [edge, edge] : [axis, axis + 2];
+    const k = edge >= 0 ? edge : axis;
+    const l = edge >= 0 ? edge : axis + 2;
     // In time order first, so that the pairs' loop reads two plain arrays (about 2.4 µs for 29 observations).
-    let c = 0;
     for (let i = 0; i < n; i++) {
       const e = (from + i) % observed;
-      values[c] = b[4 * e + k] + b[4 * e + l];
-      times[c++] = t[e];
+      values[i] = b[4 * e + k] + b[4 * e + l];
+      times[i] = t[e];
     }
     let m = 0;
-    for (let i = 0; i < c; i++) {
+    for (let i = 0; i < n; i++) {
       const vi = values[i];
       const ti = times[i];
-      for (let j = i + 1; j < c; j++) {
+      for (let j = i + 1; j < n; j++) {
         const dt = times[j] - ti;
         if (dt > 0) slopes[m++] = (values[j] - vi) / (2 * dt);
       }
     }
-    return m > 0 ? median(slopes, m) : 0;
+    // No time between any two of them (frames with one timestamp): the filter's velocity stays, as it did before.
+    return m > 0 ? median(slopes, m) : this.kf.v(axis);
   }
 
   /**
