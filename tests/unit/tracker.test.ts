@@ -466,6 +466,34 @@ describe('Tracker', () => {
     expect(results.flatMap((r) => r.events).filter((e) => e.type === 'crossed')).toHaveLength(8);
   });
 
+  it('counts a crossing made behind a pillar once the track found again has walked on the way it crossed', () => {
+    // A walks right behind a pillar with a line down it, hidden for over a second; found again on the far side, its
+    // crossing counts once it has had eight blobs of its own there (Tracker.ts, holdAfter).
+    const a: Mover = { x: 0, y: 50, vx: 3, vy: 0, w: 24, h: 40 };
+    const line = { id: 'l', a: [190, 240] as const, b: [190, 0] as const };
+    const results = run({ lines: [line] }, 110, (t) => blobs([a], t, [[140, 240]]));
+    const found = results.findIndex((r, t) => t > 50 && r.tracks.some((k) => k.blob >= 0));
+    const counted = results.findIndex((r) => r.events.some((e) => e.type === 'crossed'));
+    expect(found).toBeGreaterThan(50);
+    expect(counted).toBe(found + 8);
+    expect(results[109].counts.l).toEqual({ forward: 1, backward: 0 });
+    expect(results.flatMap((r) => r.events).filter((e) => e.type === 'entered')).toHaveLength(1);
+  });
+
+  it('counts no crossing for a lost track that takes the blob of another object walking back over the line', () => {
+    // A walks right and vanishes at frame 40 (a doorway), left of the line; its track coasts on over the line. B comes
+    // out of a pillar right of the line as the lost track's estimate reaches it and walks left over the line. The lost
+    // track takes B's blob: found again right of the line, it would count A's crossing, which never happened.
+    const a: Mover = { x: 0, y: 60, vx: 2, vy: 0, w: 24, h: 40 };
+    const b: Mover = { x: 360, y: 60, vx: -2, vy: 0, w: 24, h: 40 };
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    const results = run({ lines: [line] }, 200, (t) => blobs(t < 40 ? [a] : [b], t, [[210, 400]]));
+    const idA = nearest(results[39], 2 * 39 + 12, 80).id;
+    const idB = nearest(results[150], 360 - 2 * 150 + 12, 80).id;
+    expect(idB).toBe(idA); // the lost track took B's blob
+    expect(results[199].counts.l).toEqual({ forward: 0, backward: 1 });
+  });
+
   it('counts two objects that cross a line in one blob and are still one blob when the clip ends, each once', () => {
     const line = { id: 'l', a: [250, 240] as const, b: [250, 0] as const };
     // B catches up with A at frame 35 and passes it at frame 132: one blob from before the line to the end, A
