@@ -494,6 +494,22 @@ describe('Tracker', () => {
     expect(results[199].counts.l).toEqual({ forward: 0, backward: 1 });
   });
 
+  it('counts an object once when a piece of its blob, sticking out of it past a line, is a track for a few frames', () => {
+    // A walks right over the line and is counted. At frames 40–43 the foreground shows its lower half apart and
+    // shifted right (a shadow's edge across it): a new track, made from a piece of A's blob after A crossed, inherits
+    // A's first side and is confirmed right of the line. Its crossing is held back (Tracker.ts, holdAfter), and the
+    // piece joins A's blob again before it has walked on for 8 blobs of its own: one count, not two.
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    const whole = (t: number): Box => [100 + 2 * t, 50, 123 + 2 * t, 89];
+    const results = run({ lines: [line] }, 70, (t) =>
+      t >= 40 && t < 44 ? [[100 + 2 * t, 50, 123 + 2 * t, 69], [112 + 2 * t, 71, 137 + 2 * t, 89]] : [whole(t)],
+    );
+    const piece = results[43].tracks.find((k) => k.state === 'confirmed' && k.box[1] > 65);
+    expect(piece).toBeDefined(); // the piece was a confirmed track of its own
+    expect(results[50].tracks.find((k) => k.id === piece!.id)?.merged).toBe(true);
+    expect(results[69].counts.l).toEqual({ forward: 1, backward: 0 });
+  });
+
   it('counts two objects that cross a line in one blob and are still one blob when the clip ends, each once', () => {
     const line = { id: 'l', a: [250, 240] as const, b: [250, 0] as const };
     // B catches up with A at frame 35 and passes it at frame 132: one blob from before the line to the end, A
