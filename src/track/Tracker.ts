@@ -934,7 +934,7 @@ export class Tracker {
         const ux = this.#lineUnit[2 * k];
         const uy = this.#lineUnit[2 * k + 1];
         // Its speed toward the line: its velocity's part along the line's normal, turned to point at the line.
-        const toward = -was * (ux * t.kf.v(1) - uy * t.kf.v(0));
+        const toward = -was * this.#normalSpeed(k, t.kf.v(0), t.kf.v(1));
         // How far its blob's edge farthest from the line is: it moves away with an object that walks away, and
         // stands where the blob only shrinks toward it (a centre moved 5.5 px in 0.9 s by a fading blob beside the
         // line counted a turn on the street clip in Chromium).
@@ -980,11 +980,16 @@ export class Tracker {
       const sign = t.heldSide[k];
       if (sign === 0) continue;
       t.heldSide[k] = 0;
-      // Its velocity across the line (the line's normal, as `side` measures it), positive onto the side counted.
-      const across = sign * (this.#lineUnit[2 * k] * vy - this.#lineUnit[2 * k + 1] * vx);
+      // Its velocity across the line, positive onto the side counted.
+      const across = sign * this.#normalSpeed(k, vx, vy);
       if (across < -backShare * speed) continue;
       this.#count(events, t, k, timeUs, sign);
     }
+  }
+
+  /** A velocity's part along line k's normal, positive toward the side `side` calls positive (the right of a→b). */
+  #normalSpeed(k: number, vx: number, vy: number): number {
+    return this.#lineUnit[2 * k] * vy - this.#lineUnit[2 * k + 1] * vx;
   }
 
   /** Half the extent of track t's estimated box across line k (along the line's normal). */
