@@ -19,7 +19,7 @@ export { morphology, morphologySteps, maxElementSize, type MorphologyOptions, ty
 export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from './nodes/label.js';
 export { features, type FeaturesOptions } from './nodes/features.js';
 export { readResults, type ReadResultsOptions } from './nodes/readResults.js';
-export { track, trackEvents, trackerSettings, seenTracks, type TrackOptions } from './nodes/track.js';
+export { track, trackEvents, trackerSettings, seenTracks, countsAtEnd, type TrackOptions } from './nodes/track.js';
 export { Tracker, defaultTrackerSettings, type TrackerSettings, type CountingLine, type Zone, type Box } from './src/track/Tracker.js';
 export { assign } from './src/track/assign.js';
 export { pose, poseEvents, poserSettings, type PoseOptions } from './nodes/pose.js';

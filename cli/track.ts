@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { seenTracks, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type TrackResults } from '../index.js';
+import { countsAtEnd, seenTracks, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type TrackResults } from '../index.js';
 import { videoFileHasColor } from '../node.js';
 import { trackChain } from './trackChain.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
@@ -35,7 +35,8 @@ scene's light compensated) and cleanup on the GPU, blobs, then tracks with lasti
   frame,id,x,y,w,h,conf,-1,-1,-1
 frame 1-based, (x, y) the box's top-left pixel 1-based, w×h its size in pixels, conf 1. With lines,
 DIR/<name>.counts.json: {"frames","lines":{"<x1,y1,x2,y2>":{"forward","backward"}}}, forward being a crossing
-from the line's left to its right as seen going from (x1,y1) to (x2,y2). A progress bar on a terminal.
+from the line's left to its right as seen going from (x1,y1) to (x2,y2); an object on a line in the last
+frame counts where its centre has passed it. A progress bar on a terminal.
 
 Options:
   --out-dir DIR       where to write (created if missing); two inputs that would write one file are refused
@@ -125,7 +126,8 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
     for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);
     return motRows(r);
   }, color ? 'rgba' : 'gray');
-  const counts = (last as TrackResults | null)?.counts ?? Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
+  const end = last as TrackResults | null;
+  const counts = end ? countsAtEnd(end) : Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
   if (cmd.lines.length) await writeFile(join(cmd.outDir, `${name}.counts.json`), JSON.stringify({ frames: done.frames, lines: counts }) + '\n');
   const v = done.info;
   const said = cmd.lines.map((l) => ` line ${l.id}: ${counts[l.id].forward} forward, ${counts[l.id].backward} backward;`).join('');

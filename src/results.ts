@@ -111,6 +111,12 @@ export interface TrackResults {
   /** Per counting line: crossings so far, each way (forward: from the line's left to its right, seen from a to b). */
   counts: Record<string, { forward: number; backward: number }>;
   /**
+   * Per counting line: confirmed tracks seen this frame with their centre past the line from the side they were last
+   * seen clearly on, but their box not yet clear of it, each way; `counts` takes each of them once its box is clear.
+   * Where a video ends, these are crossings its last frames show and `counts` never took (`countsAtEnd`).
+   */
+  onLine: Record<string, { forward: number; backward: number }>;
+  /**
    * Per zone: confirmed tracks inside now, and seconds inside so far by track id (this frame's, whenever read; made
    * when first read). A `Map`: a plain object keyed by ids past about a thousand is kept by V8 as a dictionary, six
    * times slower to build.

@@ -42,5 +42,6 @@ it('the main job then tracks the street clip: ten seconds, scored against its tr
   // The shipped clip's figures on lavapipe: MOTA 0.304, IDF1 0.504 (BENCHMARKS.md has the evaluation set).
   expect(mota).toBeGreaterThan(0.25);
   expect(idf1).toBeGreaterThan(0.3);
+  expect(r.stdout).toMatch(/at the clip's end: \d+ crossed forward, \d+ backward\n/);
   expect(r.stdout).toMatch(/300 frames in .* buffers in use after: 0/);
 });

@@ -7,7 +7,7 @@
  * and served by `npm run example:browser` (scripts/serve-example.mjs). Public entry point only.
  */
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, features, fromVideo, morphology, probeMp4, readResults, track, videoHasColor, type FrameResult } from 'flowmark';
+import { GpuContext, background, countsAtEnd, features, fromVideo, morphology, probeMp4, readResults, track, videoHasColor, type FrameResult } from 'flowmark';
 
 const status = document.getElementById('status')!;
 const countsText = document.getElementById('counts')!;
@@ -92,7 +92,8 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   }
   canvas.width = width;
   canvas.height = height;
-  const counts = results.at(-1)!.tracks!.counts.middle;
+  // The whole clip's counts: with the objects over the line by their centre in its last frame.
+  const counts = countsAtEnd(results.at(-1)!.tracks!).middle;
   const ids = new Set(results.flatMap((r) => r.tracks!.tracks.filter((t) => t.state === 'confirmed').map((t) => t.id)));
   status.textContent = `${results.length} frames analysed (${model} model), ${ids.size} tracks`;
   countsText.textContent = `line: ${counts.forward} crossed left to right, ${counts.backward} right to left`;

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, features, morphology, readResults, reference, seenTracks, track, type FrameResult } from 'flowmark';
+import { GpuContext, background, countsAtEnd, features, morphology, readResults, reference, seenTracks, track, type FrameResult } from 'flowmark';
 import { fromVideoFile, probeVideo, videoFileHasColor } from 'flowmark/node';
 
 async function main(): Promise<void> {
@@ -48,6 +48,9 @@ async function main(): Promise<void> {
       const c = rs.at(-1)!.tracks!.counts.middle;
       console.log(`${String(s).padStart(6)}  ${String(seen.size).padStart(11)}  ${String(events.filter((e) => e.type === 'entered').length).padStart(7)}  ${String(events.filter((e) => e.type === 'left').length).padStart(4)}  ${c.forward}/${c.backward}`);
     }
+    // The clip's end: with the objects over the line by their centre, whose box no later frame shows clear of it.
+    const end = countsAtEnd(results.at(-1)!.tracks!).middle;
+    console.log(`at the clip's end: ${end.forward} crossed forward, ${end.backward} backward`);
     const truthFile = file.replace(/\.[^.]+$/, '.json');
     if (existsSync(truthFile)) {
       const truth = (JSON.parse(readFileSync(truthFile, 'utf8')).truth as number[][]).map(([frame, id, x0, y0, x1, y1, visible]) => ({ frame, id, x0, y0, x1, y1, ignore: visible < 0.4 }));

@@ -754,6 +754,8 @@ export class Tracker {
   #lastUs: number | null = null;
   readonly #counts: TrackResults['counts'] = {};
   readonly #countIds: string[];
+  /** Per line, this frame's tracks over it not yet counted (TrackResults.onLine): forward, backward. */
+  readonly #onLine: Int32Array;
   readonly #lineLength: number[];
   /** Per line, its direction a→b as a unit vector (x, y): along it, and across it turned a quarter. */
   readonly #lineUnit: Float64Array;
@@ -798,6 +800,7 @@ export class Tracker {
     this.#s = settings;
     for (const l of settings.lines) this.#counts[l.id] = { forward: 0, backward: 0 };
     this.#countIds = Object.keys(this.#counts);
+    this.#onLine = new Int32Array(2 * settings.lines.length);
     this.#lineLength = settings.lines.map((l) => Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]));
     this.#lineUnit = Float64Array.from(settings.lines.flatMap((l, k) => [(l.b[0] - l.a[0]) / this.#lineLength[k], (l.b[1] - l.a[1]) / this.#lineLength[k]]));
     this.#lineAcross = settings.lines.map((l) => (Math.abs(l.b[1] - l.a[1]) >= Math.abs(l.b[0] - l.a[0]) ? 1 : 2));
@@ -914,7 +917,10 @@ export class Tracker {
       // across it), and a tenth of its height at least. With a tenth of the height alone, thin fragments of
       // objects stopped at the line flipped sides on a pixel's jitter and counted both ways (sixteen seeds: line
       // error 16.9 → 15.6 %, counts over the truth 130 → 84; BENCHMARKS.md).
-      if (Math.abs(d) < Math.max(this.#halfAcross(t, k), 0.1 * t.kf.p(3))) continue;
+      if (Math.abs(d) < Math.max(this.#halfAcross(t, k), 0.1 * t.kf.p(3))) {
+        this.#overLine(t, k, d, cx, cy);
+        continue;
+      }
       const sign = Math.sign(d);
       if (wholly !== 0 && sign !== wholly) continue;
       const was = seen[LINE_WORDS * k];
@@ -961,6 +967,20 @@ export class Tracker {
       }
       this.#count(events, t, k, timeUs, d);
     }
+  }
+
+  /**
+   * Track t on line k, its centre (cx, cy) at signed distance `d`, its box not clear of it: over the line
+   * (TrackResults.onLine) where it is confirmed, seen on its own blob, its centre has passed the line from the side it
+   * was last seen clearly on, and it would count the crossing once clear, not hold it back (holdAfter: those held back
+   * where a stream ends were counted wrong more often than right).
+   */
+  #overLine(t: Track, k: number, d: number, cx: number, cy: number): void {
+    const was = t.lineSide[LINE_WORDS * k];
+    if (t.blob < 0 || t.state !== 'confirmed' || was === 0 || d === 0 || Math.sign(d) === was) return;
+    if (t.gap >= holdAfter || t.life < holdAfter) return;
+    if (!crosses(this.#s.lines[k], t.lineSide[LINE_WORDS * k + 1], t.lineSide[LINE_WORDS * k + 2], cx, cy)) return;
+    this.#onLine[2 * k + (d > 0 ? 0 : 1)]++;
   }
 
   /**
@@ -1055,14 +1075,19 @@ export class Tracker {
     if (s.trailLength > 0) for (const t of kept) extendTrail(t, s.trailLength);
     // A method of its own: written in this loop, V8 optimised the steps above worse (bench/tracker.js, development
     // machine: the trails-and-lines phase 9 → 12 µs a frame and the pairs' 21 → 25 µs, with 50 blobs).
+    const onLine = this.#onLine;
+    onLine.fill(0);
     if (s.lines.length > 0) for (const t of kept) this.#countLines(t, boxes, events, timeUs);
     const zones = this.#zones(kept, events, timeUs, dt);
     const counts: TrackResults['counts'] = {};
-    for (const id of this.#countIds) {
+    const over: TrackResults['onLine'] = {};
+    for (let k = 0; k < this.#countIds.length; k++) {
+      const id = this.#countIds[k];
       const c = this.#counts[id];
       counts[id] = { forward: c.forward, backward: c.backward };
+      over[id] = { forward: onLine[2 * k], backward: onLine[2 * k + 1] };
     }
-    return { tracks: kept.map((t) => trackInfo(t, s.trailLength)), events, counts, zones };
+    return { tracks: kept.map((t) => trackInfo(t, s.trailLength)), events, counts, onLine: over, zones };
   }
 
   /** The boxes' bounds, centres and diagonals into the work arrays (the pair tests read them many times), the largest

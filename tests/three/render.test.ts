@@ -177,7 +177,7 @@ describe('flowmark/three on the GPU (offscreen)', () => {
     const box: [number, number, number, number] = [10, 12, 29, 40];
     const track: TrackInfo = { id: 3, state: 'confirmed', box, cx: 20, cy: 26, vx: 0, vy: 0, blob: 0, age: 9, unseen: 0, merged: false, group: -1, trail: [] };
     await lastValueFrom(fromPixels(ctx, [image]).pipe(background.capture(), readResults(), tap((r) => {
-      overlay.follow({ tracks: [track], events: [], counts: {}, zones: {} });
+      overlay.follow({ tracks: [track], events: [], counts: {}, onLine: {}, zones: {} });
       scene.background = background.show(r);
       renderer.render(scene, pixelCamera(width, height));
     }), toArray()));

@@ -13,7 +13,7 @@ function frame(seq: number, blobs: Rect[], tracks: { id: number; box: Rect }[] =
   const col = (k: number) => Uint32Array.from(blobs, (b) => b[k]);
   const features = { label: Uint32Array.from(blobs, (_, i) => i + 1), x0: col(0), y0: col(1), x1: col(2), y1: col(3) } as unknown as ComponentFeatures;
   const infos = tracks.map((t) => ({ id: t.id, state: 'confirmed', box: t.box }) as unknown as TrackInfo);
-  return { seq, timeUs: seq * 33_333, width: 200, height: 100, timings: [], features, tracks: { tracks: infos, events, counts: {}, zones: {} } };
+  return { seq, timeUs: seq * 33_333, width: 200, height: 100, timings: [], features, tracks: { tracks: infos, events, counts: {}, onLine: {}, zones: {} } };
 }
 
 const at = (frame: number, id: number, x: number, extra: Partial<MotBox> = {}): MotBox => ({ frame, id, x0: x, y0: 10, x1: x + 19, y1: 49, ...extra });

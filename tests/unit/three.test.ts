@@ -116,14 +116,14 @@ describe('TrackOverlay', () => {
 
   it('draws a box and a trail per track of the states asked for, and grows past its first capacity', () => {
     const overlay = new TrackOverlay();
-    overlay.follow({ tracks: [track(1, 'confirmed', 5), track(2, 'tentative', 9), track(3, 'lost', 1)], events: [], counts: {}, zones: {} });
+    overlay.follow({ tracks: [track(1, 'confirmed', 5), track(2, 'tentative', 9), track(3, 'lost', 1)], events: [], counts: {}, onLine: {}, zones: {} });
     // confirmed: 4 box sides + 4 trail steps; lost: 4 sides; tentative: not drawn.
     expect(overlay.segments).toBe(12);
     const many = Array.from({ length: 300 }, (_, i) => track(i, 'confirmed', 3));
-    overlay.follow({ tracks: many, events: [], counts: {}, zones: {} });
+    overlay.follow({ tracks: many, events: [], counts: {}, onLine: {}, zones: {} });
     expect(overlay.segments).toBe(300 * 6);
     const noTrails = new TrackOverlay({ trails: false, states: ['tentative'] });
-    noTrails.follow({ tracks: [track(1, 'confirmed', 5), track(2, 'tentative', 9)], events: [], counts: {}, zones: {} });
+    noTrails.follow({ tracks: [track(1, 'confirmed', 5), track(2, 'tentative', 9)], events: [], counts: {}, onLine: {}, zones: {} });
     expect(noTrails.segments).toBe(4);
     expect(() => new TrackOverlay({ states: ['gone' as never] })).toThrow(InvalidOptionError);
     overlay.dispose();

@@ -1,7 +1,7 @@
 // The tracker over scripted blobs (no GPU): ids through a crossing where two blobs merge into one, through an
 // occlusion of more than a second behind a pillar, through noise; counting lines by direction; zones; options.
 import { describe, expect, it } from 'vitest';
-import { Tracker, defaultTrackerSettings, seenTracks, trackerSettings, InvalidOptionError, type Box, type FrameResult, type TrackerSettings, type TrackResults } from '../../index.js';
+import { Tracker, countsAtEnd, defaultTrackerSettings, seenTracks, trackerSettings, InvalidOptionError, type Box, type FrameResult, type TrackerSettings, type TrackResults } from '../../index.js';
 
 interface Mover {
   x: number;
@@ -508,6 +508,30 @@ describe('Tracker', () => {
     expect(piece).toBeDefined(); // the piece was a confirmed track of its own
     expect(results[50].tracks.find((k) => k.id === piece!.id)?.merged).toBe(true);
     expect(results[69].counts.l).toEqual({ forward: 1, backward: 0 });
+  });
+
+  it('reports a track whose centre has passed a line, its box still across it, as onLine; countsAtEnd adds it', () => {
+    // The line runs down x = 160. A walks right and stands from frame 25 to 59 with its centre past the line (164.5 or
+    // 165.5: a pixel's jitter) and its box across it, then walks on. B walks left and stands with its box across the
+    // line but its centre short of it, on the side it came from.
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    const ax = (t: number) => (t < 60 ? Math.min(100 + 2 * t, 150) + (t % 2) : 150 + 2 * (t - 60));
+    const bx = (t: number) => Math.max(260 - 3 * t, 150) + (t % 2);
+    const results = run({ lines: [line] }, 90, (t) => [
+      [ax(t), 20, ax(t) + 29, 69],
+      [bx(t), 120, bx(t) + 29, 169],
+    ]);
+    const none = { forward: 0, backward: 0 };
+    expect(results[20].onLine.l).toEqual(none);
+    for (const r of results.slice(30, 60)) {
+      expect(r.onLine.l).toEqual({ forward: 1, backward: 0 });
+      expect(r.counts.l).toEqual(none);
+    }
+    expect(countsAtEnd(results[59])).toEqual({ l: { forward: 1, backward: 0 } });
+    // Walked on: its box clear of the line, counted once, over the line no more.
+    expect(results[89].counts.l).toEqual({ forward: 1, backward: 0 });
+    expect(results[89].onLine.l).toEqual(none);
+    expect(countsAtEnd(results[89])).toEqual({ l: { forward: 1, backward: 0 } });
   });
 
   it('counts two objects that cross a line in one blob and are still one blob when the clip ends, each once', () => {
