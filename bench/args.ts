@@ -33,7 +33,8 @@ export function benchArgs<const O extends Options>(
   url: string,
   options: O,
   numbers: readonly (keyof O & string)[] = [],
-): { values: Values<O>; refuse: (why: string) => never } {
+  positionals = false,
+): { values: Values<O>; positionals: string[]; refuse: (why: string) => never } {
   const program = basename(fileURLToPath(url));
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
@@ -45,8 +46,10 @@ export function benchArgs<const O extends Options>(
     process.exit(2);
   };
   let values!: Values<O>;
+  let rest: string[] = [];
   try {
-    ({ values } = parseArgs({ args, options }));
+    // With `positionals`, what follows `--` is the program's to pass on (parseArgs gives it as positionals).
+    ({ values, positionals: rest } = parseArgs({ args, options, allowPositionals: positionals }));
   } catch (e) {
     // parseArgs's messages name the option and what is wrong with it; its hints speak of code, not of a command line.
     refuse((e as Error).message.replace(/\. To specify .*$|\. Did you forget .*$/s, ''));
@@ -55,5 +58,5 @@ export function benchArgs<const O extends Options>(
     const v = (values as Record<string, unknown>)[name];
     if (typeof v === 'string' && v.split(',').some((part) => part.trim() === '' || !Number.isFinite(Number(part)))) refuse(`--${name} takes a number${v.includes(',') ? ' list' : ''}, got "${v}"`);
   }
-  return { values, refuse };
+  return { values, positionals: rest, refuse };
 }

@@ -49,6 +49,7 @@ import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions
 import { addCrossingViews, crossingViews, noCrossingViews, type CrossingViews } from './crossingViews.js';
 import { countBounds, type Counts } from './countBounds.js';
 import { runMain } from './timing.js';
+import { totalsPrefix, type EvalTotals } from './evalTotals.js';
 import { benchArgs } from './args.js';
 
 const { values, refuse } = benchArgs(import.meta.url, {
@@ -146,7 +147,7 @@ async function main(): Promise<void> {
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-  const totals = { ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], second: [0, 0, 0], bounds: [0, 0, 0], secondBounds: [0, 0, 0] };
+  const totals = { names: [] as string[], ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], second: [0, 0, 0], bounds: [0, 0, 0], secondBounds: [0, 0, 0] };
   const views = noCrossingViews();
   try {
     for (const [name, flatOptions] of situations) {
@@ -205,6 +206,7 @@ async function main(): Promise<void> {
         }
       }
       addCrossingViews(views, crossingViews(truth, results, 'middle', W / 2));
+      totals.names.push(name);
       totals.ours.push(so);
       totals.base.push(sb);
       addLineErrors(totals.line, want, got, theirs);
@@ -241,6 +243,9 @@ async function main(): Promise<void> {
     console.log(`\nLine error from these blobs with every object's identity known (bench/countBounds.ts): middle line ${bound(totals.bounds)}; second line ${bound(totals.secondBounds)}.`);
     console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/crossingViews.ts): ${part('alone', 'alone in its blob')}; ${part('shared', 'in a blob with another object')}; ${part('hidden', 'hidden or in no blob')}; counts given to no crossing: ${views.unattributed}.`);
     console.log(`\nRecall (all clips): flowmark ${f2(ro.recall)}, baseline ${f2(rb.recall)}. ID switches ÷ recall (MOTChallenge's ID switch ratio): flowmark ${ro.ratio.toFixed(0)}, baseline ${rb.ratio.toFixed(0)}, flowmark ÷ baseline ${f2(ro.ratio / rb.ratio)} (raw switches ${f2(sum(totals.ours) / sum(totals.base))}).`);
+    // The same totals for bench/trackEvalSeeds.js, which sums them over seeds: one line, the last.
+    const summary: EvalTotals = { seed, clips: totals.names.map((situation, i) => ({ situation, ours: totals.ours[i], base: totals.base[i] })), middle: totals.line, second: totals.second, bounds: totals.bounds, secondBounds: totals.secondBounds, views };
+    console.log(`\n${totalsPrefix}${JSON.stringify(summary)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     ctx.destroy();

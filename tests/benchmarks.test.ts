@@ -5,8 +5,11 @@
 // are left to their own tests or to the device.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readTotals } from '../bench/evalTotals.js';
 
 /** Runs dist/bench/<name>.js with `args`: its exit status, stdout and stderr. */
 function runBench(name: string, args: string[]) {
@@ -163,7 +166,7 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
 describe('benchmark command lines', () => {
   // Every program in bench/ that a user runs (args.ts and the helpers are not programs), found in the build.
   const programs = readdirSync(fileURLToPath(new URL('../dist/bench/', import.meta.url)))
-    .filter((f) => f.endsWith('.js') && !['args.js', 'timing.js', 'gpuClock.js', 'videoPage.js', 'crossingViews.js', 'countBounds.js'].includes(f))
+    .filter((f) => f.endsWith('.js') && !['args.js', 'timing.js', 'gpuClock.js', 'videoPage.js', 'crossingViews.js', 'countBounds.js', 'evalTotals.js'].includes(f))
     .map((f) => f.replace(/\.js$/, ''));
 
   it('finds the programs', () => expect(programs.length).toBeGreaterThanOrEqual(16));
@@ -194,5 +197,38 @@ describe('benchmark command lines', () => {
     const r = runBench('trackEval', ['--geometry', 'tilted']);
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe('trackEval.js: --geometry must be flat or street, got "tilted" (--help for the usage)');
+    for (const [args, why] of [
+      [['--seeds', '3-1'], '--seeds: the range ends before it starts, got "3-1"'],
+      [['--seeds', 'one'], '--seeds is a seed or a range a-b, got "one"'],
+      [['--seeds', '1', '--', '--seed', '2'], '--seed after --: the seeds are --seeds'],
+    ] as const) {
+      const s = runBench('trackEvalSeeds', [...args]);
+      expect(s.status, args.join(' ')).toBe(2);
+      expect(s.stderr.trim()).toBe(`trackEvalSeeds.js: ${why} (--help for the usage)`);
+    }
+  });
+
+  it('trackEvalSeeds: a row per seed, its figures those of trackEval for that seed, and their sums under them', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'flowmark-seeds-'));
+    try {
+      // Short clips of one situation: the whole chain and the baseline run once per seed, into the cache.
+      const evalArgs = ['--frames', '100', '--only', 'crossings', '--cache', cache];
+      const [t] = tables(bench('trackEvalSeeds', ['--seeds', '3-4', '--jobs', '2', '--', ...evalArgs]));
+      expect(column(t, 'seed')).toEqual(['3', '4', '**3–4**']);
+      expect(column(t, 'clips')).toEqual(['1', '1', '2']);
+      // The seed's own run (from the cache now): the same figures as its row.
+      const own = readTotals(bench('trackEval', ['--seed', '4', ...evalArgs]));
+      const cells = t.rows[1].map(num);
+      expect(cells[2]).toBeCloseTo(own.clips[0].ours.mota, 2);
+      expect(cells[4]).toBe(own.clips[0].ours.idSwitches);
+      expect(cells[7]).toBe(own.clips[0].base.idSwitches);
+      expect(cells.slice(8)).toEqual([...own.middle, ...own.second]);
+      // The set's row: sums of the seeds' (means for MOTA and IDF1, over one clip each).
+      const [a, b, all] = t.rows.map((r) => r.map(num));
+      for (const k of [4, 7, 8, 9, 10, 11, 12, 13]) expect(all[k], t.header[k]).toBe(a[k] + b[k]);
+      for (const k of [2, 3, 5, 6]) expect(all[k], t.header[k]).toBeCloseTo((a[k] + b[k]) / 2, 2);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });
