@@ -52,17 +52,17 @@ function row(label: string, t: EvalTotals): string {
 async function main(): Promise<void> {
   const seeds = Array.from({ length: last - first + 1 }, (_, i) => first + i);
   console.log(`flowmark tracking evaluation over seeds ${first}–${last} — ${new Date().toISOString()}; each run: trackEval.js --seed S ${positionals.join(' ')}`.trimEnd());
-  const runs = new Map<number, EvalTotals>();
+  // In the seeds' order, whichever run ends first.
+  const ordered: EvalTotals[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(jobs, seeds.length) }, async () => {
       while (next < seeds.length) {
-        const seed = seeds[next++];
-        runs.set(seed, await runSeed(seed));
+        const i = next++;
+        ordered[i] = await runSeed(seeds[i]);
       }
     }),
   );
-  const ordered = seeds.map((s) => runs.get(s)!);
   const all = sumTotals(ordered);
   console.log('\n| seed | clips | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | middle line: crossings | flowmark errors | baseline errors | second line: crossings | flowmark errors | baseline errors |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');

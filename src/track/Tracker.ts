@@ -629,6 +629,8 @@ function inheritSides(t: Track, held: readonly Track[], bb: Float64Array, j: num
  * Tracks and their scores are unchanged (counting only). Such a count comes `holdFor` blobs late.
  */
 const holdAfter = 0.6;
+/** Whether track t, found again after `holdAfter` lost or seen for less than that, holds back a crossing it shows now. */
+const holdsBack = (t: Track) => t.gap >= holdAfter || t.life < holdAfter;
 /** Own blobs a held crossing waits for (holdAfter). */
 const holdFor = 8;
 /** Share of its speed a track found again may move back across a line at and still count its crossing (holdAfter). */
@@ -957,7 +959,7 @@ export class Tracker {
       const wy = seen[LINE_WORDS * k + 2];
       note(seen, k, sign, cx, cy);
       if (!crosses(l, wx, wy, cx, cy)) continue; // went round the line's end
-      if (t.blob >= 0 && (t.gap >= holdAfter || t.life < holdAfter)) {
+      if (t.blob >= 0 && holdsBack(t)) {
         // Found again after a while, or new: held back until its motion says whether the blob is an object walking
         // on over the line (holdAfter).
         if (t.heldSide[k] === 0) t.held++;
@@ -978,7 +980,7 @@ export class Tracker {
   #overLine(t: Track, k: number, d: number, cx: number, cy: number): void {
     const was = t.lineSide[LINE_WORDS * k];
     if (t.blob < 0 || t.state !== 'confirmed' || was === 0 || d === 0 || Math.sign(d) === was) return;
-    if (t.gap >= holdAfter || t.life < holdAfter) return;
+    if (holdsBack(t)) return;
     if (!crosses(this.#s.lines[k], t.lineSide[LINE_WORDS * k + 1], t.lineSide[LINE_WORDS * k + 2], cx, cy)) return;
     this.#onLine[2 * k + (d > 0 ? 0 : 1)]++;
   }
