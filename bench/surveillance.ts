@@ -10,26 +10,28 @@
  *
  *   node dist/bench/surveillance.js [--size 1920x1080] [--frames 200] [--warmup 30] [--python /usr/bin/python3]
  *                                   [--opencv-repeat 2] [--streams 16] [--stream-size 1280x720] [--dawn backend=vulkan]
- *                                   [--only TEXT] [--heat-ms 2000]
+ *                                   [--only TEXT] [--heat-ms 2000] [--close N|WxH]
  *
  * Before each chain is timed it runs, uncounted, for `--heat-ms` of wall time: the H100's driver sets the SM clock by
  * load (345 MHz idle, as while this program makes its frames on the CPU) and takes about a second to raise it, so a
  * chain timed straight after an idle stretch ran at a fraction of the clock (gpuClock.ts; BENCHMARKS.md). The "SM
  * MHz" columns give the clock during the steady-state and the one-at-a-time runs where `nvidia-smi` can tell.
  *
- * `--only TEXT` times only the chains whose name holds TEXT (e.g. "shadows").
+ * `--only TEXT` times only the chains whose name holds TEXT (e.g. "shadows"); `--close 5x9` closes with a 5×9 rectangle
+ * instead of the 5×5 square.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, tap, toArray, type Observable, type OperatorFunction } from 'rxjs';
-import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame } from '../index.js';
+import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame, type MorphElement } from '../index.js';
+import { elementArg } from '../cli/track.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { rng } from '../src/reference/images.js';
 import { gpuMs, grayBuffer, oneAtATime, runMain } from './timing.js';
 import { GpuClock } from './gpuClock.js';
 import { benchArgs } from './args.js';
 
-const { values } = benchArgs(import.meta.url, {
+const { values, refuse } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '1920x1080' },
   frames: { type: 'string', default: '200' },
   warmup: { type: 'string', default: '30' },
@@ -41,7 +43,15 @@ const { values } = benchArgs(import.meta.url, {
   dawn: { type: 'string', multiple: true, default: [] },
   only: { type: 'string', default: '' },
   'heat-ms': { type: 'string', default: '2000' },
+  close: { type: 'string' },
 }, ['frames', 'warmup', 'distinct', 'opencv-repeat', 'streams', 'heat-ms']);
+/** The closing of every chain, as `flowmark track --close` takes it (5: its default; e.g. 5x9). */
+let close: MorphElement = 5;
+try {
+  close = elementArg('close', values.close, 5);
+} catch (e) {
+  refuse((e as Error).message);
+}
 const [width, height] = (values.size as string).split('x').map(Number);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);
@@ -82,7 +92,7 @@ async function manyStreams(ctx: GpuContext, n: number): Promise<void> {
       lastValueFrom(
         fromGpuBuffers(ctx, (function* () { for (let i = 0; i < warmup + frames; i++) yield { buffer: bufs[i % bufs.length], width: w, height: h, format: 'gray' as const }; })(), { maxInFlight: 2 }).pipe(
           background(),
-          morphology({ open: 3, close: 5 }),
+          morphology({ open: 3, close }),
           features({ minArea: 50, maxResults: 256 }),
           readResults({ framesPerSubmit: n }),
           tap((res) => res.seq >= warmup && done.push(performance.now())),
@@ -102,7 +112,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-surveillance', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`flowmark surveillance benchmark — ${new Date().toISOString()}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
-  console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted`);
+  console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted; morphology: 3×3 opening, ${typeof close === 'number' ? `${close}×${close}` : String(close.size).replace(',', '×')} closing`);
   // Frames on the GPU once: the runs time the pixel work, not uploads.
   const buffers = images.map((img, i) => grayBuffer(ctx, img, `bench:frame${i}`));
   // The same frames in colour (RGBA, a warm tint) for the colour chains, made when the first of them runs. (Making
@@ -115,14 +125,14 @@ async function main(): Promise<void> {
   const source = (inFlight: number, format: 'gray' | 'rgba', more = (i: number) => i < warmup + frames) =>
     fromGpuBuffers(ctx, (function* () { for (let i = 0; more(i); i++) yield { buffer: (format === 'gray' ? buffers : colourBuffers())[i % distinct], width, height, format }; })(), { maxInFlight: inFlight });
   const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[], ('gray' | 'rgba')?][] = [
-    ['background → morphology → features (one labeling)', () => [background(), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
-    ['background(compensateLighting) → morphology → features', () => [background({ compensateLighting: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })]],
+    ['background → morphology → features (one labeling)', () => [background(), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })]],
+    ['background(compensateLighting) → morphology → features', () => [background({ compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })]],
     // As `flowmark track` runs it on gray video: the blobs' histograms for the tracker.
-    ['background(compensateLighting) → morphology → features(histogram)', () => [background({ compensateLighting: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024, histogram: true })]],
-    ['background → morphology → label(c2fl) → features', () => [background(), morphology({ open: 3, close: 5 }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults: 1024 })]],
-    ['background(color), RGBA frames → morphology → features', () => [background({ color: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
+    ['background(compensateLighting) → morphology → features(histogram)', () => [background({ compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024, histogram: true })]],
+    ['background → morphology → label(c2fl) → features', () => [background(), morphology({ open: 3, close }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults: 1024 })]],
+    ['background(color), RGBA frames → morphology → features', () => [background({ color: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
     // flowmark track's chain on a colour video: the gray model and the colour one side by side, lighting compensated.
-    ["background(color: 'shadows', compensateLighting), RGBA → morphology → features", () => [background({ color: 'shadows', compensateLighting: true }), morphology({ open: 3, close: 5 }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
+    ["background(color: 'shadows', compensateLighting), RGBA → morphology → features", () => [background({ color: 'shadows', compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
   ];
   const gpuBy = (rs: FrameResult[], name: string) => median(rs.map((r) => gpuMs(r, name)));
   const clock = GpuClock.start();

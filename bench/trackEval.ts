@@ -16,6 +16,7 @@
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
  *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
+ *                                [--open N|WxH] [--close N|WxH]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
@@ -33,6 +34,7 @@
  * shrinking as they go), nearer ones in front; sizes and speeds 1.5 times the flat scenes'. It checks that the tracker
  * was not fitted to the flat scenes its rules were worked out on. Its second line is horizontal, at 0.6 of the height
  * (crossed by the objects walking up or down), in place of the quarter line.
+ * `--open` / `--close` run the chain with those elements, as `flowmark track`'s options (cached apart).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,8 +42,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countsAtEnd, seenTracks, track, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
-import { blobChain, trackOptions } from '../cli/trackChain.js';
+import { GpuContext, countsAtEnd, seenTracks, track, type ComponentFeatures, type CountingLine, type FrameResult, type MorphElement, type TrackOptions } from '../index.js';
+import { blobChain, blobDefaults, trackOptions } from '../cli/trackChain.js';
+import { elementArg } from '../cli/track.js';
 import { fromVideoFile, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
@@ -67,6 +70,8 @@ const { values, refuse } = benchArgs(import.meta.url, {
   scenes: { type: 'string', default: 'gray' },
   'color-mode': { type: 'string', default: 'shadows' },
   geometry: { type: 'string', default: 'flat' },
+  open: { type: 'string' },
+  close: { type: 'string' },
   dawn: { type: 'string', multiple: true, default: [] },
 }, ['seed', 'frames', 'crf']);
 const seed = Number(values.seed);
@@ -80,6 +85,15 @@ const colourModel = values.color || (colourScenes && !values.gray);
 const colourMode = values['color-mode'] === 'full' ? true : values['color-mode'] === 'shadows' ? 'shadows' : null;
 if (colourMode === null) refuse(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
 const frames = Number(values.frames);
+/** The cleanup's elements, `flowmark track`'s unless given (as its --open / --close); clips cached apart by them. */
+const [open, close] = (['open', 'close'] as const).map((k) => {
+  try {
+    return elementArg(k, values[k], blobDefaults[k]);
+  } catch (e) {
+    return refuse((e as Error).message);
+  }
+});
+const elementTag = (k: 'open' | 'close') => (values[k] === undefined ? '' : `-${k}${String(values[k]).trim()}`);
 if (values.geometry !== 'flat' && values.geometry !== 'street') refuse(`--geometry must be flat or street, got "${values.geometry}"`);
 const street = values.geometry === 'street';
 /** What `--geometry street` changes in every situation (sizes and speeds are scaled as the situation gives them). */
@@ -143,7 +157,8 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-track-eval', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
-  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip, H.264 crf ${values.crf}`);
+  const side = (e: MorphElement) => (typeof e === 'number' ? `${e}×${e}` : Array.isArray(e.size) ? e.size.join('×') : `${e.size}×${e.size}`);
+  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip, H.264 crf ${values.crf}, cleanup: ${side(open)} opening, ${side(close)} closing`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
@@ -160,7 +175,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${elementTag('open')}${elementTag('close')}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -177,7 +192,7 @@ async function main(): Promise<void> {
         writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).map((f) => Buffer.from(f))));
         execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
         if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
-        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: 500, open: 3, close: 5, minArea, shadows, color: colourModel ? colourMode! : false }), toArray()));
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: blobDefaults.history, open, close, minArea, shadows, color: colourModel ? colourMode! : false }), toArray()));
         rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colourScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
         if (cached) {
           mkdirSync(values.cache!, { recursive: true });

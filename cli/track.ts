@@ -6,9 +6,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countsAtEnd, seenTracks, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type TrackResults } from '../index.js';
+import { countsAtEnd, morphologySteps, seenTracks, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
 import { videoFileHasColor } from '../node.js';
-import { trackChain } from './trackChain.js';
+import { blobDefaults, trackChain } from './trackChain.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
 
 export interface TrackCommand {
@@ -17,8 +17,8 @@ export interface TrackCommand {
   lines: CountingLine[];
   minArea: number;
   history: number;
-  open: number;
-  close: number;
+  open: MorphElement;
+  close: MorphElement;
   maxUnseen: number;
   /** Background model: shadows (darker copies of the background) left out of the foreground; its variance threshold. */
   shadows: boolean;
@@ -43,8 +43,8 @@ Options:
   --line x1,y1,x2,y2  a counting line in pixels (repeat for more)
   --min-area N        smallest blob in pixels (default 100)
   --history N         frames the background model averages over (default 500)
-  --open N            opening square, odd side 1..31 (default 3)
-  --close N           closing square, odd side 1..31 (default 5)
+  --open N|WxH        opening square of odd side N, or rectangle W wide and H tall (odd, 1..31; default 3)
+  --close N|WxH       closing square or rectangle, the same way (default 5)
   --max-unseen S      seconds a track may go unseen before it ends (default 2)
   --shadows on|off    whether a darker copy of the background is shadow, not an object (default on). Off for
                       scenes without cast shadows (indoor, overcast) where objects are darker than what they
@@ -71,11 +71,6 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     if (n.length !== 4 || n.some((v) => !Number.isFinite(v))) throw new UsageError(`--line must be x1,y1,x2,y2, got "${text}"`);
     return { id: n.join(','), a: [n[0], n[1]], b: [n[2], n[3]] };
   });
-  const odd = (name: string, v: string | boolean | string[] | undefined, fallback: number) => {
-    const n = integerArg(name, v as string | undefined, fallback, 1, 31);
-    if (n % 2 === 0) throw new UsageError(`--${name} must be odd, got ${n}`);
-    return n;
-  };
   const shadows = values.shadows === undefined ? 'on' : String(values.shadows).trim();
   if (shadows !== 'on' && shadows !== 'off') throw new UsageError(`--shadows must be on or off, got "${values.shadows}"`);
   const varThreshold = values['var-threshold'] === undefined ? 16 : Number(String(values['var-threshold']).trim() || NaN);
@@ -94,14 +89,32 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     outDir,
     lines,
     minArea: integerArg('min-area', values['min-area'] as string | undefined, 100, 1, 1 << 30),
-    history: integerArg('history', values.history as string | undefined, 500, 1, 1 << 20),
-    open: odd('open', values.open, 3),
-    close: odd('close', values.close, 5),
+    history: integerArg('history', values.history as string | undefined, blobDefaults.history, 1, 1 << 20),
+    open: elementArg('open', values.open, blobDefaults.open),
+    close: elementArg('close', values.close, blobDefaults.close),
     maxUnseen,
     shadows: shadows === 'on',
     varThreshold,
     color: values.color === true ? true : values.gray === true ? false : 'auto',
   };
+}
+
+/**
+ * `--open` / `--close` (also bench/trackEval.ts's): N, a square of odd side N, or WxH, a rectangle W wide and H tall
+ * (morphology()'s `{ size: [W, H] }`), each odd 1..31.
+ */
+export function elementArg(name: 'open' | 'close', value: unknown, fallback: MorphElement): MorphElement {
+  if (value === undefined) return fallback;
+  const text = String(value).trim();
+  const m = /^(\d+)(?:x(\d+))?$/.exec(text);
+  const element: MorphElement | null = !m ? null : m[2] === undefined ? Number(m[1]) : { size: [Number(m[1]), Number(m[2])] };
+  try {
+    if (element === null) throw new Error();
+    morphologySteps({ [name]: element });
+  } catch {
+    throw new UsageError(`--${name} must be N or WxH, odd integers 1..31, got "${text}"`);
+  }
+  return element;
 }
 
 /** MOTChallenge rows of the tracks a frame's result reports as seen (`seenTracks`). */

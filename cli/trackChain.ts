@@ -3,18 +3,21 @@
  * bench/trackEval.ts and the Chromium tests (tests/browser/colour.ts) run the same chain in Node and in a browser.
  */
 import type { OperatorFunction } from 'rxjs';
-import { background, features, morphology, readResults, track, type CountingLine, type FrameResult, type GpuFrame, type TrackOptions } from '../index.js';
+import { background, features, morphology, readResults, track, type CountingLine, type FrameResult, type GpuFrame, type MorphElement, type TrackOptions } from '../index.js';
 
 /** What the blob chain takes of `flowmark track`'s command (TrackCommand); `color` as `background()` takes it. */
 export interface BlobSettings {
   history: number;
-  open: number;
-  close: number;
+  open: MorphElement;
+  close: MorphElement;
   minArea: number;
   shadows?: boolean;
   varThreshold?: number;
   color?: boolean | 'shadows';
 }
+
+/** `flowmark track`'s defaults for the blob chain (bench/trackEval.ts runs with them unless told otherwise). */
+export const blobDefaults: Pick<BlobSettings, 'history' | 'open' | 'close'> = { history: 500, open: 3, close: 5 };
 
 /** What the tracker takes of the command. */
 export interface TrackerChoice {

@@ -2,8 +2,10 @@
  * Morphology: cleans a frame's mask on the GPU with an opening (erode, then dilate: removes specks and thin
  * bridges smaller than the element) and/or a closing (dilate, then erode: fills holes and gaps), opening first, as
  * surveillance pipelines clean a background model's foreground before labeling it. Elements are squares or disks
- * of odd side 1..31 (a disk as OpenCV's MORPH_ELLIPSE of that size); pixels outside the frame are ignored, as
- * OpenCV's default border. The mask is packed 32 pixels to a word and every step works a word at a time
+ * of odd side 1..31 (a disk as OpenCV's MORPH_ELLIPSE of that size), or rectangles and ellipses of odd width and
+ * height (`size: [width, height]`, OpenCV's MORPH_RECT and MORPH_ELLIPSE of that Size): a closing taller than wide
+ * joins the pieces of an upright person without joining neighbours beside them. Pixels outside the frame are ignored,
+ * as OpenCV's default border. The mask is packed 32 pixels to a word and every step works a word at a time
  * (shaders/morphology.wgsl).
  *
  * @example
@@ -24,8 +26,11 @@ import { PassRecorder } from '../src/PassRecorder.js';
 import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
 import { morphSteps, type MorphShape, type MorphStep } from '../src/reference/morphologyCpu.js';
 
-/** A structuring element: a square of this odd side, or a square or disk of odd side `size`. */
-export type MorphElement = number | { shape?: MorphShape; size: number };
+/**
+ * A structuring element: a square of this odd side, or a square or disk of odd side `size`, or with `size: [width,
+ * height]` (both odd) a rectangle ('square') or an ellipse ('disk') of that size.
+ */
+export type MorphElement = number | { shape?: MorphShape; size: number | readonly [number, number] };
 
 export interface MorphologyOptions {
   /** Opening (erode, then dilate), applied first. */
@@ -34,16 +39,19 @@ export interface MorphologyOptions {
   close?: MorphElement;
 }
 
-/** Largest element side: the shader shifts words by up to the radius, which must stay under 32. */
+/** Largest element side (width or height): the shader shifts words by up to the half-width, which must stay under 32. */
 export const maxElementSize = 31;
 
-function element(kind: 'open' | 'close', e: MorphElement): { shape: MorphShape; radius: number } {
+function element(kind: 'open' | 'close', e: MorphElement): { shape: MorphShape; radiusX: number; radiusY: number } {
   const { shape = 'square', size } = typeof e === 'number' ? { size: e } : (e ?? ({} as { size: number }));
-  if (!Number.isInteger(size) || size < 1 || size > maxElementSize || size % 2 === 0) {
-    throw new InvalidOptionError(`morphology: ${kind} size must be an odd integer 1..${maxElementSize}, got ${String(size)}`);
+  const sides = Array.isArray(size) ? (size as unknown[]) : [size, size];
+  const odd = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= maxElementSize && (v as number) % 2 === 1;
+  if (sides.length !== 2 || !sides.every(odd)) {
+    throw new InvalidOptionError(`morphology: ${kind} size must be an odd integer 1..${maxElementSize} or [width, height] of two, got ${JSON.stringify(size) ?? String(size)}`);
   }
   if (shape !== 'square' && shape !== 'disk') throw new InvalidOptionError(`morphology: ${kind} shape must be 'square' or 'disk', got ${String(shape)}`);
-  return { shape, radius: (size - 1) / 2 };
+  const [w, h] = sides as number[];
+  return { shape, radiusX: (w - 1) / 2, radiusY: (h - 1) / 2 };
 }
 
 /** The steps `options` ask for, validated (also what the CPU reference runs: `morphologyCpu(mask, w, h, steps)`). */
@@ -52,8 +60,8 @@ export function morphologySteps(options: MorphologyOptions): MorphStep[] {
   const steps: MorphStep[] = [];
   for (const kind of ['open', 'close'] as const) {
     if (options[kind] === undefined) continue;
-    const { shape, radius } = element(kind, options[kind]!);
-    steps.push(...morphSteps(kind, shape, radius));
+    const { shape, radiusX, radiusY } = element(kind, options[kind]!);
+    steps.push(...morphSteps(kind, shape, radiusX, radiusY));
   }
   if (steps.length === 0) throw new InvalidOptionError('morphology: give open and/or close');
   return steps;
@@ -84,8 +92,8 @@ export function morphology(options: MorphologyOptions): OperatorFunction<GpuFram
         bits,
         words,
         rows,
-        // One uniform per step: its radius, shape and operation.
-        params: steps.map((s, i) => alloc.uniform(`step${i}`, layout, { ...base, radius: s.radius, disk: s.shape === 'disk' ? 1 : 0, dilate: s.op === 'dilate' ? 1 : 0 })),
+        // One uniform per step: its radii, shape and operation.
+        params: steps.map((s, i) => alloc.uniform(`step${i}`, layout, { ...base, radiusX: s.radiusX, radiusY: s.radiusY, disk: s.shape === 'disk' ? 1 : 0, dilate: s.op === 'dilate' ? 1 : 0 })),
         mask: alloc.buffer('mask', words * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC),
       };
     });

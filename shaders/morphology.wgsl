@@ -1,9 +1,10 @@
 // Binary morphology on bit-packed rows: the mask (8 bits a pixel) is packed 32 pixels to a word, row by row (each
 // row starts on a word); each erosion or dilation makes one word of output from the words around it with shifts,
-// ANDs and ORs (32 pixels at once); the result is unpacked back into a mask. The structuring element is a square
-// or a disk of odd side 2r + 1; the disk's row dy spans |dx| <= round(sqrt(r² - dy²)), as OpenCV's MORPH_ELLIPSE
-// of that size. Pixels outside the frame are ignored, as OpenCV's default border does: they never erode and
-// never dilate.
+// ANDs and ORs (32 pixels at once); the result is unpacked back into a mask. The structuring element is a
+// rectangle (a square) or an ellipse (a disk) 2rx + 1 wide and 2ry + 1 tall; the ellipse's row dy spans
+// |dx| <= round(rx·sqrt(1 - dy²/ry²)), as OpenCV's MORPH_ELLIPSE of that size (src/reference/morphologyCpu.ts,
+// halfWidth). Pixels outside the frame are ignored, as OpenCV's default border does: they never erode and never
+// dilate.
 override WG: u32;
 #include "common/index.wgsl"
 
@@ -13,8 +14,9 @@ struct Params {
   pixels: u32,
   words: u32,     // mask words (four pixels each)
   rowWords: u32,  // bit words per row
-  radius: u32,    // r of the element, side 2r + 1 (r < 32)
-  disk: u32,      // 1: disk, 0: square
+  radiusX: u32,   // rx of the element, width 2rx + 1 (rx < 32: words shift by up to rx)
+  radiusY: u32,   // ry, height 2ry + 1
+  disk: u32,      // 1: disk (ellipse), 0: square (rectangle)
   dilate: u32,    // 1: dilation, 0: erosion
 }
 
@@ -76,12 +78,17 @@ fn morph(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
   if (idx >= params.rowWords * params.height) { return; }
   let y = i32(idx / params.rowWords);
   let i = i32(idx % params.rowWords);
-  let r = i32(params.radius);
+  let rx = i32(params.radiusX);
+  let ry = i32(params.radiusY);
   let dilate = params.dilate != 0u;
   var acc = select(0xffffffffu, 0u, dilate);
-  for (var dy = -r; dy <= r; dy++) {
-    var k = u32(r);
-    if (params.disk != 0u) { k = u32(round(sqrt(f32(r * r - dy * dy)))); }
+  for (var dy = -ry; dy <= ry; dy++) {
+    var k = u32(rx);
+    if (params.disk != 0u && ry > 0) {
+      // As halfWidth: the circle's own formula where the radii agree (no tie to round either way: the CPU's equal).
+      let s = sqrt(f32(ry * ry - dy * dy));
+      k = u32(round(select(f32(rx) * s / f32(ry), s, rx == ry)));
+    }
     let a = rowWord(y + dy, i - 1);
     let b = rowWord(y + dy, i);
     let c = rowWord(y + dy, i + 1);

@@ -197,6 +197,12 @@ describe('benchmark command lines', () => {
     const r = runBench('trackEval', ['--geometry', 'tilted']);
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe('trackEval.js: --geometry must be flat or street, got "tilted" (--help for the usage)');
+    const closing = runBench('trackEval', ['--close', '5x8']);
+    expect(closing.status).toBe(2);
+    expect(closing.stderr.trim()).toBe('trackEval.js: --close must be N or WxH, odd integers 1..31, got "5x8" (--help for the usage)');
+    const surveillance = runBench('surveillance', ['--close', '4']);
+    expect(surveillance.status).toBe(2);
+    expect(surveillance.stderr.trim()).toBe('surveillance.js: --close must be N or WxH, odd integers 1..31, got "4" (--help for the usage)');
     for (const [args, why] of [
       [['--seeds', '3-1'], '--seeds: the range ends before it starts, got "3-1"'],
       [['--seeds', 'one'], '--seeds is a seed or a range a-b, got "one"'],

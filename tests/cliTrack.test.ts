@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lineCrossings, type MotBox } from '../src/reference/index.js';
 import { makeTrackClips, scored, trackScenes } from './support/trackClips.js';
+import { parseTrackArgs } from '../cli/track.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-track-'));
@@ -112,6 +113,9 @@ describe('flowmark track', () => {
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--line', '1,2,3'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--line', '5,5,5,5'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--open', '4'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--close', '5x8'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--open', '3x'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--close', '33x1'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--max-unseen', '0'],
       ['track', join(dir, 'walk.mp4')],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--shadows', 'maybe'],
@@ -123,5 +127,12 @@ describe('flowmark track', () => {
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/Usage: flowmark track/);
     }
+  });
+
+  it('takes --open and --close as a square side or a rectangle WxH', () => {
+    const parse = (extra: Record<string, string>) => parseTrackArgs({ 'out-dir': join(dir, 'parsed'), ...extra }, [join(dir, 'walk.mp4')]);
+    expect(parse({})).toMatchObject({ open: 3, close: 5 });
+    expect(parse({ open: '1', close: '5x9' })).toMatchObject({ open: 1, close: { size: [5, 9] } });
+    expect(parse({ open: ' 3x5 ', close: '31x1' })).toMatchObject({ open: { size: [3, 5] }, close: { size: [31, 1] } });
   });
 });

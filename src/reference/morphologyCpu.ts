@@ -6,39 +6,45 @@
 
 export type MorphShape = 'square' | 'disk';
 
-/** One step of a morphology chain: an erosion or a dilation by a square or disk of side 2·radius + 1. */
+/**
+ * One step of a morphology chain: an erosion or a dilation by an element 2·radiusX + 1 wide and 2·radiusY + 1 tall:
+ * a square (a rectangle where the radii differ) or a disk (an ellipse).
+ */
 export interface MorphStep {
   op: 'erode' | 'dilate';
   shape: MorphShape;
-  radius: number;
+  radiusX: number;
+  radiusY: number;
 }
 
 /**
- * Half-width of the element's row dy: r for a square; round(sqrt(r² - dy²)) for a disk, as OpenCV's MORPH_ELLIPSE
- * of side 2r + 1 (the GPU computes the same in shaders/morphology.wgsl).
+ * Half-width of the element's row dy (|dy| <= ry): rx for a square; round(rx·sqrt(1 - dy²/ry²)) for a disk, as
+ * OpenCV's MORPH_ELLIPSE of size (2rx + 1, 2ry + 1), which for rx = ry is round(sqrt(r² - dy²)) (the GPU computes
+ * the same in shaders/morphology.wgsl). A disk one row tall (ry = 0) is a line 2rx + 1 wide (OpenCV's is one pixel).
  */
-export function halfWidth(shape: MorphShape, radius: number, dy: number): number {
-  return shape === 'square' ? radius : Math.round(Math.sqrt(radius * radius - dy * dy));
+export function halfWidth(shape: MorphShape, rx: number, ry: number, dy: number): number {
+  if (shape === 'square' || ry === 0) return rx;
+  return rx === ry ? Math.round(Math.sqrt(ry * ry - dy * dy)) : Math.round((rx * Math.sqrt(ry * ry - dy * dy)) / ry);
 }
 
 /** The steps of an opening (erode, then dilate) or a closing (dilate, then erode). */
-export function morphSteps(kind: 'open' | 'close', shape: MorphShape, radius: number): MorphStep[] {
+export function morphSteps(kind: 'open' | 'close', shape: MorphShape, radiusX: number, radiusY = radiusX): MorphStep[] {
   const [first, second]: MorphStep['op'][] = kind === 'open' ? ['erode', 'dilate'] : ['dilate', 'erode'];
-  return [{ op: first, shape, radius }, { op: second, shape, radius }];
+  return [first, second].map((op) => ({ op, shape, radiusX, radiusY }));
 }
 
 export function morphStepCpu(mask: ArrayLike<number>, width: number, height: number, step: MorphStep): Uint8Array {
   const out = new Uint8Array(width * height);
   const erode = step.op === 'erode';
-  const r = step.radius;
+  const { radiusX: rx, radiusY: ry } = step;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       // Erosion: set unless a pixel of the element inside the frame is clear; dilation: set if any is set.
       let hit = erode;
-      scan: for (let dy = -r; dy <= r; dy++) {
+      scan: for (let dy = -ry; dy <= ry; dy++) {
         const yy = y + dy;
         if (yy < 0 || yy >= height) continue;
-        const k = halfWidth(step.shape, r, dy);
+        const k = halfWidth(step.shape, rx, ry, dy);
         for (let dx = Math.max(-k, -x); dx <= k && x + dx < width; dx++) {
           if ((mask[yy * width + x + dx] !== 0) !== erode) {
             hit = !erode;

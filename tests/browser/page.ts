@@ -106,8 +106,8 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     const want = thresholdAdaptive(g, w, h, 15, 5, true);
     const mask = (adaptive as unknown as { mask: Uint8Array }).mask;
     if (mask.some((v, p) => v !== want[p])) failures.push(`adaptive ${w}x${h}: mask differs`);
-    // Morphology on that mask: an opening and a closing, square and disk.
-    const options: MorphologyOptions = { open: 3, close: { shape: 'disk', size: 7 } };
+    // Morphology on that mask: an opening and a closing, a rectangle and a disk.
+    const options: MorphologyOptions = { open: { size: [5, 3] }, close: { shape: 'disk', size: 7 } };
     const [cleaned] = await lastValueFrom(
       fromPixels(ctx, [img]).pipe(threshold({ method: 'adaptive', window: 15, offset: 5, invert: true }), morphology(options), readMask, readResults(), toArray()),
     );
