@@ -10,7 +10,7 @@
  *
  *   node dist/bench/surveillance.js [--size 1920x1080] [--frames 200] [--warmup 30] [--python /usr/bin/python3]
  *                                   [--opencv-repeat 2] [--streams 16] [--stream-size 1280x720] [--dawn backend=vulkan]
- *                                   [--only TEXT] [--heat-ms 2000] [--close N|WxH]
+ *                                   [--only TEXT] [--heat-ms 2000] [--close N|WxH] [--foreground-learning F]
  *
  * Before each chain is timed it runs, uncounted, for `--heat-ms` of wall time: the H100's driver sets the SM clock by
  * load (345 MHz idle, as while this program makes its frames on the CPU) and takes about a second to raise it, so a
@@ -18,7 +18,7 @@
  * MHz" columns give the clock during the steady-state and the one-at-a-time runs where `nvidia-smi` can tell.
  *
  * `--only TEXT` times only the chains whose name holds TEXT (e.g. "shadows"); `--close 5x9` closes with a 5×9 rectangle
- * instead of the 5×5 square.
+ * instead of the 5×5 square; `--foreground-learning F` gives every background model that factor (default 1).
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +44,11 @@ const { values, refuse } = benchArgs(import.meta.url, {
   only: { type: 'string', default: '' },
   'heat-ms': { type: 'string', default: '2000' },
   close: { type: 'string' },
-}, ['frames', 'warmup', 'distinct', 'opencv-repeat', 'streams', 'heat-ms']);
+  'foreground-learning': { type: 'string', default: '1' },
+}, ['frames', 'warmup', 'distinct', 'opencv-repeat', 'streams', 'heat-ms', 'foreground-learning']);
+/** background()'s foregroundLearning in every chain (1: OpenCV's behaviour; `flowmark track --foreground-learning`). */
+const foregroundLearning = Number(values['foreground-learning']);
+if (!(foregroundLearning >= 0 && foregroundLearning <= 1)) refuse(`--foreground-learning must be a number 0..1, got "${values['foreground-learning']}"`);
 /** The closing of every chain, as `flowmark track --close` takes it (5: its default; e.g. 5x9). */
 let close: MorphElement = 5;
 try {
@@ -91,7 +95,7 @@ async function manyStreams(ctx: GpuContext, n: number): Promise<void> {
     own.map((bufs) =>
       lastValueFrom(
         fromGpuBuffers(ctx, (function* () { for (let i = 0; i < warmup + frames; i++) yield { buffer: bufs[i % bufs.length], width: w, height: h, format: 'gray' as const }; })(), { maxInFlight: 2 }).pipe(
-          background(),
+          background({ foregroundLearning }),
           morphology({ open: 3, close }),
           features({ minArea: 50, maxResults: 256 }),
           readResults({ framesPerSubmit: n }),
@@ -112,7 +116,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-surveillance', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`flowmark surveillance benchmark — ${new Date().toISOString()}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
-  console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted; morphology: 3×3 opening, ${typeof close === 'number' ? `${close}×${close}` : String(close.size).replace(',', '×')} closing`);
+  console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted; foreground learning ${foregroundLearning}; morphology: 3×3 opening, ${typeof close === 'number' ? `${close}×${close}` : String(close.size).replace(',', '×')} closing`);
   // Frames on the GPU once: the runs time the pixel work, not uploads.
   const buffers = images.map((img, i) => grayBuffer(ctx, img, `bench:frame${i}`));
   // The same frames in colour (RGBA, a warm tint) for the colour chains, made when the first of them runs. (Making
@@ -125,14 +129,14 @@ async function main(): Promise<void> {
   const source = (inFlight: number, format: 'gray' | 'rgba', more = (i: number) => i < warmup + frames) =>
     fromGpuBuffers(ctx, (function* () { for (let i = 0; more(i); i++) yield { buffer: (format === 'gray' ? buffers : colourBuffers())[i % distinct], width, height, format }; })(), { maxInFlight: inFlight });
   const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[], ('gray' | 'rgba')?][] = [
-    ['background → morphology → features (one labeling)', () => [background(), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })]],
-    ['background(compensateLighting) → morphology → features', () => [background({ compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })]],
+    ['background → morphology → features (one labeling)', () => [background({ foregroundLearning }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })]],
+    ['background(compensateLighting) → morphology → features', () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })]],
     // As `flowmark track` runs it on gray video: the blobs' histograms for the tracker.
-    ['background(compensateLighting) → morphology → features(histogram)', () => [background({ compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024, histogram: true })]],
-    ['background → morphology → label(c2fl) → features', () => [background(), morphology({ open: 3, close }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults: 1024 })]],
-    ['background(color), RGBA frames → morphology → features', () => [background({ color: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
+    ['background(compensateLighting) → morphology → features(histogram)', () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024, histogram: true })]],
+    ['background → morphology → label(c2fl) → features', () => [background({ foregroundLearning }), morphology({ open: 3, close }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults: 1024 })]],
+    ['background(color), RGBA frames → morphology → features', () => [background({ foregroundLearning, color: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
     // flowmark track's chain on a colour video: the gray model and the colour one side by side, lighting compensated.
-    ["background(color: 'shadows', compensateLighting), RGBA → morphology → features", () => [background({ color: 'shadows', compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
+    ["background(color: 'shadows', compensateLighting), RGBA → morphology → features", () => [background({ foregroundLearning, color: 'shadows', compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
   ];
   const gpuBy = (rs: FrameResult[], name: string) => median(rs.map((r) => gpuMs(r, name)));
   const clock = GpuClock.start();

@@ -16,7 +16,7 @@
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
  *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
- *                                [--open N|WxH] [--close N|WxH]
+ *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
@@ -34,7 +34,8 @@
  * shrinking as they go), nearer ones in front; sizes and speeds 1.5 times the flat scenes'. It checks that the tracker
  * was not fitted to the flat scenes its rules were worked out on. Its second line is horizontal, at 0.6 of the height
  * (crossed by the objects walking up or down), in place of the quarter line.
- * `--open` / `--close` run the chain with those elements, as `flowmark track`'s options (cached apart).
+ * `--open`, `--close` and `--foreground-learning` run the chain with those, as `flowmark track`'s options (cached
+ * apart).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,8 +73,9 @@ const { values, refuse } = benchArgs(import.meta.url, {
   geometry: { type: 'string', default: 'flat' },
   open: { type: 'string' },
   close: { type: 'string' },
+  'foreground-learning': { type: 'string' },
   dawn: { type: 'string', multiple: true, default: [] },
-}, ['seed', 'frames', 'crf']);
+}, ['seed', 'frames', 'crf', 'foreground-learning']);
 const seed = Number(values.seed);
 if (values.shadows !== 'on' && values.shadows !== 'off') refuse(`--shadows must be on or off, got "${values.shadows}"`);
 const shadows = values.shadows === 'on';
@@ -94,6 +96,9 @@ const [open, close] = (['open', 'close'] as const).map((k) => {
   }
 });
 const elementTag = (k: 'open' | 'close') => (values[k] === undefined ? '' : `-${k}${String(values[k]).trim()}`);
+const foregroundLearning = values['foreground-learning'] === undefined ? blobDefaults.foregroundLearning : Number(values['foreground-learning']);
+if (!(foregroundLearning >= 0 && foregroundLearning <= 1)) refuse(`--foreground-learning must be a number 0..1, got "${values['foreground-learning']}"`);
+const learningTag = values['foreground-learning'] === undefined ? '' : `-fl${foregroundLearning}`;
 if (values.geometry !== 'flat' && values.geometry !== 'street') refuse(`--geometry must be flat or street, got "${values.geometry}"`);
 const street = values.geometry === 'street';
 /** What `--geometry street` changes in every situation (sizes and speeds are scaled as the situation gives them). */
@@ -158,7 +163,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
   const side = (e: MorphElement) => (typeof e === 'number' ? `${e}×${e}` : Array.isArray(e.size) ? e.size.join('×') : `${e.size}×${e.size}`);
-  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip, H.264 crf ${values.crf}, cleanup: ${side(open)} opening, ${side(close)} closing`);
+  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${side(open)} opening, ${side(close)} closing`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
@@ -175,7 +180,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${elementTag('open')}${elementTag('close')}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -192,7 +197,7 @@ async function main(): Promise<void> {
         writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).map((f) => Buffer.from(f))));
         execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
         if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
-        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: blobDefaults.history, open, close, minArea, shadows, color: colourModel ? colourMode! : false }), toArray()));
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: blobDefaults.history, open, close, foregroundLearning, minArea, shadows, color: colourModel ? colourMode! : false }), toArray()));
         rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colourScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
         if (cached) {
           mkdirSync(values.cache!, { recursive: true });

@@ -19,6 +19,7 @@ export interface TrackCommand {
   history: number;
   open: MorphElement;
   close: MorphElement;
+  foregroundLearning: number;
   maxUnseen: number;
   /** Background model: shadows (darker copies of the background) left out of the foreground; its variance threshold. */
   shadows: boolean;
@@ -44,7 +45,13 @@ Options:
   --min-area N        smallest blob in pixels (default 100)
   --history N         frames the background model averages over (default 500)
   --open N|WxH        opening square of odd side N, or rectangle W wide and H tall (odd, 1..31; default 3)
-  --close N|WxH       closing square or rectangle, the same way (default 5)
+  --close N|WxH       closing square or rectangle, the same way (default 5x9: taller than wide, it joins an
+                      upright figure's pieces and not neighbours side by side)
+  --foreground-learning F
+                      how fast the background model takes in what it finds foreground, as a share of
+                      its rate (0..1, default 0.5; 1 is OpenCV's): what stops or moves slowly over a plain
+                      stretch stays foreground about 1/F times longer (an object walking toward the camera
+                      is not eaten away from inside), and so does what stood there in the first frame
   --max-unseen S      seconds a track may go unseen before it ends (default 2)
   --shadows on|off    whether a darker copy of the background is shadow, not an object (default on). Off for
                       scenes without cast shadows (indoor, overcast) where objects are darker than what they
@@ -75,6 +82,9 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
   if (shadows !== 'on' && shadows !== 'off') throw new UsageError(`--shadows must be on or off, got "${values.shadows}"`);
   const varThreshold = values['var-threshold'] === undefined ? 16 : Number(String(values['var-threshold']).trim() || NaN);
   if (!(varThreshold > 0 && Number.isFinite(varThreshold))) throw new UsageError(`--var-threshold must be a positive number, got "${values['var-threshold']}"`);
+  const fl = values['foreground-learning'];
+  const foregroundLearning = fl === undefined ? blobDefaults.foregroundLearning : Number(String(fl).trim() || NaN);
+  if (!(foregroundLearning >= 0 && foregroundLearning <= 1)) throw new UsageError(`--foreground-learning must be a number 0..1, got "${fl}"`);
   const maxUnseen = values['max-unseen'] === undefined ? 2 : Number(values['max-unseen']);
   if (!(maxUnseen > 0 && Number.isFinite(maxUnseen))) throw new UsageError(`--max-unseen must be a positive number of seconds, got "${values['max-unseen']}"`);
   try {
@@ -92,6 +102,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     history: integerArg('history', values.history as string | undefined, blobDefaults.history, 1, 1 << 20),
     open: elementArg('open', values.open, blobDefaults.open),
     close: elementArg('close', values.close, blobDefaults.close),
+    foregroundLearning,
     maxUnseen,
     shadows: shadows === 'on',
     varThreshold,

@@ -10,14 +10,22 @@ export interface BlobSettings {
   history: number;
   open: MorphElement;
   close: MorphElement;
+  /** background()'s factor on the learning rate of foreground pixels: what stops stays foreground 1/F times longer. */
+  foregroundLearning: number;
   minArea: number;
   shadows?: boolean;
   varThreshold?: number;
   color?: boolean | 'shadows';
 }
 
-/** `flowmark track`'s defaults for the blob chain (bench/trackEval.ts runs with them unless told otherwise). */
-export const blobDefaults: Pick<BlobSettings, 'history' | 'open' | 'close'> = { history: 500, open: 3, close: 5 };
+/**
+ * `flowmark track`'s defaults for the blob chain (bench/trackEval.ts runs with them unless told otherwise). A pixel
+ * inside a plain object walking along its own height (toward or away from the camera) or stopping sees one gray for
+ * many frames and the model takes it in, leaving the object's ends: foreground learns at half the rate, and the
+ * closing is taller than wide, joining an upright figure's pieces but not neighbours side by side (BENCHMARKS.md,
+ * issue 12, forty-first session).
+ */
+export const blobDefaults: Pick<BlobSettings, 'history' | 'open' | 'close' | 'foregroundLearning'> = { history: 500, open: 3, close: { size: [5, 9] }, foregroundLearning: 0.5 };
 
 /** What the tracker takes of the command. */
 export interface TrackerChoice {
@@ -45,7 +53,7 @@ export function trackChain(cmd: BlobSettings & TrackerChoice): OperatorFunction<
 export function blobChain(cmd: BlobSettings): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) =>
     frames.pipe(
-      background({ history: cmd.history, learningRate: 1 / cmd.history, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
+      background({ history: cmd.history, learningRate: 1 / cmd.history, foregroundLearning: cmd.foregroundLearning, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
       morphology({ open: cmd.open, close: cmd.close }),
       // Histograms: the tracker's appearance cue (Tracker.ts).
       features({ minArea: cmd.minArea, maxResults: 4096, histogram: true }),

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { lineCrossings, type MotBox } from '../src/reference/index.js';
 import { makeTrackClips, scored, trackScenes } from './support/trackClips.js';
 import { parseTrackArgs } from '../cli/track.js';
+import { blobDefaults } from '../cli/trackChain.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-track-'));
@@ -116,6 +117,8 @@ describe('flowmark track', () => {
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--close', '5x8'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--open', '3x'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--close', '33x1'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--foreground-learning', '1.5'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--foreground-learning', ''],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--max-unseen', '0'],
       ['track', join(dir, 'walk.mp4')],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--shadows', 'maybe'],
@@ -129,10 +132,13 @@ describe('flowmark track', () => {
     }
   });
 
-  it('takes --open and --close as a square side or a rectangle WxH', () => {
+  it('takes --open and --close as a square side or a rectangle WxH, and --foreground-learning', () => {
     const parse = (extra: Record<string, string>) => parseTrackArgs({ 'out-dir': join(dir, 'parsed'), ...extra }, [join(dir, 'walk.mp4')]);
-    expect(parse({})).toMatchObject({ open: 3, close: 5 });
+    expect(parse({})).toMatchObject({ open: blobDefaults.open, close: blobDefaults.close });
     expect(parse({ open: '1', close: '5x9' })).toMatchObject({ open: 1, close: { size: [5, 9] } });
     expect(parse({ open: ' 3x5 ', close: '31x1' })).toMatchObject({ open: { size: [3, 5] }, close: { size: [31, 1] } });
+    expect(parse({}).foregroundLearning).toBe(blobDefaults.foregroundLearning);
+    expect(parse({ 'foreground-learning': '0.25' }).foregroundLearning).toBe(0.25);
+    expect(parse({ 'foreground-learning': '0' }).foregroundLearning).toBe(0);
   });
 });

@@ -4,7 +4,7 @@
 // them.
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromVideo, probeMp4, seenTracks, videoHasColor } from '../../index.js';
-import { trackChain } from '../../cli/trackChain.js';
+import { blobDefaults, trackChain } from '../../cli/trackChain.js';
 
 type Outcome = { value: boolean } | { error: { name: string; message: string } };
 
@@ -32,7 +32,7 @@ async function trackClip({ url, model }: { url: string; model: 'auto' | 'gray' }
   try {
     const results = await lastValueFrom(
       fromVideo(ctx, bytes).pipe(
-        trackChain({ history: 500, open: 3, close: 5, minArea: 150, maxUnseen: 2, lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], color: color && 'shadows' }),
+        trackChain({ ...blobDefaults, minArea: 150, maxUnseen: 2, lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], color: color && 'shadows' }),
         toArray(),
       ),
     );
