@@ -27,14 +27,15 @@ function usageOf(url: string): string {
 /**
  * Parses `process.argv` for the benchmark whose module is `url` (pass `import.meta.url`). `numbers` names the options
  * whose values must be numbers, or comma lists of them. `refuse(why)` ends the program the same way for the checks
- * a program makes itself (values out of their set, options that exclude each other).
+ * a program makes itself (values out of their set, options that exclude each other), and `orRefuse(read)` for a value
+ * read by a parser it shares with the CLI (cli/track.ts), whose error it refuses with.
  */
 export function benchArgs<const O extends Options>(
   url: string,
   options: O,
   numbers: readonly (keyof O & string)[] = [],
   positionals = false,
-): { values: Values<O>; positionals: string[]; refuse: (why: string) => never } {
+): { values: Values<O>; positionals: string[]; refuse: (why: string) => never; orRefuse: <T>(read: () => T) => T } {
   const program = basename(fileURLToPath(url));
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
@@ -58,5 +59,12 @@ export function benchArgs<const O extends Options>(
     const v = (values as Record<string, unknown>)[name];
     if (typeof v === 'string' && v.split(',').some((part) => part.trim() === '' || !Number.isFinite(Number(part)))) refuse(`--${name} takes a number${v.includes(',') ? ' list' : ''}, got "${v}"`);
   }
-  return { values, positionals: rest, refuse };
+  const orRefuse = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (e) {
+      return refuse((e as Error).message);
+    }
+  };
+  return { values, positionals: rest, refuse, orRefuse };
 }

@@ -23,15 +23,15 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, tap, toArray, type Observable, type OperatorFunction } from 'rxjs';
-import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame, type MorphElement } from '../index.js';
-import { elementArg } from '../cli/track.js';
+import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame } from '../index.js';
+import { elementArg, elementText, learningArg } from '../cli/track.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { rng } from '../src/reference/images.js';
 import { gpuMs, grayBuffer, oneAtATime, runMain } from './timing.js';
 import { GpuClock } from './gpuClock.js';
 import { benchArgs } from './args.js';
 
-const { values, refuse } = benchArgs(import.meta.url, {
+const { values, orRefuse } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '1920x1080' },
   frames: { type: 'string', default: '200' },
   warmup: { type: 'string', default: '30' },
@@ -44,18 +44,12 @@ const { values, refuse } = benchArgs(import.meta.url, {
   only: { type: 'string', default: '' },
   'heat-ms': { type: 'string', default: '2000' },
   close: { type: 'string' },
-  'foreground-learning': { type: 'string', default: '1' },
-}, ['frames', 'warmup', 'distinct', 'opencv-repeat', 'streams', 'heat-ms', 'foreground-learning']);
+  'foreground-learning': { type: 'string' },
+}, ['frames', 'warmup', 'distinct', 'opencv-repeat', 'streams', 'heat-ms']);
 /** background()'s foregroundLearning in every chain (1: OpenCV's behaviour; `flowmark track --foreground-learning`). */
-const foregroundLearning = Number(values['foreground-learning']);
-if (!(foregroundLearning >= 0 && foregroundLearning <= 1)) refuse(`--foreground-learning must be a number 0..1, got "${values['foreground-learning']}"`);
-/** The closing of every chain, as `flowmark track --close` takes it (5: its default; e.g. 5x9). */
-let close: MorphElement = 5;
-try {
-  close = elementArg('close', values.close, 5);
-} catch (e) {
-  refuse((e as Error).message);
-}
+const foregroundLearning = orRefuse(() => learningArg(values['foreground-learning'], 1));
+/** The closing of every chain, as `flowmark track --close` takes it (5: OpenCV users' usual 5×5; e.g. 5x9). */
+const close = orRefuse(() => elementArg('close', values.close, 5));
 const [width, height] = (values.size as string).split('x').map(Number);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);
@@ -116,7 +110,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-surveillance', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   console.log(`flowmark surveillance benchmark — ${new Date().toISOString()}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation, compare ratios only)' : ''}`);
-  console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted; foreground learning ${foregroundLearning}; morphology: 3×3 opening, ${typeof close === 'number' ? `${close}×${close}` : String(close.size).replace(',', '×')} closing`);
+  console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted; foreground learning ${foregroundLearning}; morphology: 3×3 opening, ${elementText(close)} closing`);
   // Frames on the GPU once: the runs time the pixel work, not uploads.
   const buffers = images.map((img, i) => grayBuffer(ctx, img, `bench:frame${i}`));
   // The same frames in colour (RGBA, a warm tint) for the colour chains, made when the first of them runs. (Making

@@ -43,9 +43,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countsAtEnd, seenTracks, track, type ComponentFeatures, type CountingLine, type FrameResult, type MorphElement, type TrackOptions } from '../index.js';
+import { GpuContext, countsAtEnd, seenTracks, track, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
 import { blobChain, blobDefaults, trackOptions } from '../cli/trackChain.js';
-import { elementArg } from '../cli/track.js';
+import { elementArg, elementText, learningArg } from '../cli/track.js';
 import { fromVideoFile, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
@@ -56,7 +56,7 @@ import { runMain } from './timing.js';
 import { totalsPrefix, type EvalTotals } from './evalTotals.js';
 import { benchArgs } from './args.js';
 
-const { values, refuse } = benchArgs(import.meta.url, {
+const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
   seed: { type: 'string', default: '1' },
   frames: { type: 'string', default: '300' },
   python: { type: 'string', default: '/usr/bin/python3' },
@@ -75,7 +75,7 @@ const { values, refuse } = benchArgs(import.meta.url, {
   close: { type: 'string' },
   'foreground-learning': { type: 'string' },
   dawn: { type: 'string', multiple: true, default: [] },
-}, ['seed', 'frames', 'crf', 'foreground-learning']);
+}, ['seed', 'frames', 'crf']);
 const seed = Number(values.seed);
 if (values.shadows !== 'on' && values.shadows !== 'off') refuse(`--shadows must be on or off, got "${values.shadows}"`);
 const shadows = values.shadows === 'on';
@@ -88,16 +88,9 @@ const colourMode = values['color-mode'] === 'full' ? true : values['color-mode']
 if (colourMode === null) refuse(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
 const frames = Number(values.frames);
 /** The cleanup's elements, `flowmark track`'s unless given (as its --open / --close); clips cached apart by them. */
-const [open, close] = (['open', 'close'] as const).map((k) => {
-  try {
-    return elementArg(k, values[k], blobDefaults[k]);
-  } catch (e) {
-    return refuse((e as Error).message);
-  }
-});
+const [open, close] = (['open', 'close'] as const).map((k) => orRefuse(() => elementArg(k, values[k], blobDefaults[k])));
 const elementTag = (k: 'open' | 'close') => (values[k] === undefined ? '' : `-${k}${String(values[k]).trim()}`);
-const foregroundLearning = values['foreground-learning'] === undefined ? blobDefaults.foregroundLearning : Number(values['foreground-learning']);
-if (!(foregroundLearning >= 0 && foregroundLearning <= 1)) refuse(`--foreground-learning must be a number 0..1, got "${values['foreground-learning']}"`);
+const foregroundLearning = orRefuse(() => learningArg(values['foreground-learning'], blobDefaults.foregroundLearning));
 const learningTag = values['foreground-learning'] === undefined ? '' : `-fl${foregroundLearning}`;
 if (values.geometry !== 'flat' && values.geometry !== 'street') refuse(`--geometry must be flat or street, got "${values.geometry}"`);
 const street = values.geometry === 'street';
@@ -162,8 +155,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-track-eval', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
-  const side = (e: MorphElement) => (typeof e === 'number' ? `${e}×${e}` : Array.isArray(e.size) ? e.size.join('×') : `${e.size}×${e.size}`);
-  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${side(open)} opening, ${side(close)} closing`);
+  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');

@@ -82,9 +82,6 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
   if (shadows !== 'on' && shadows !== 'off') throw new UsageError(`--shadows must be on or off, got "${values.shadows}"`);
   const varThreshold = values['var-threshold'] === undefined ? 16 : Number(String(values['var-threshold']).trim() || NaN);
   if (!(varThreshold > 0 && Number.isFinite(varThreshold))) throw new UsageError(`--var-threshold must be a positive number, got "${values['var-threshold']}"`);
-  const fl = values['foreground-learning'];
-  const foregroundLearning = fl === undefined ? blobDefaults.foregroundLearning : Number(String(fl).trim() || NaN);
-  if (!(foregroundLearning >= 0 && foregroundLearning <= 1)) throw new UsageError(`--foreground-learning must be a number 0..1, got "${fl}"`);
   const maxUnseen = values['max-unseen'] === undefined ? 2 : Number(values['max-unseen']);
   if (!(maxUnseen > 0 && Number.isFinite(maxUnseen))) throw new UsageError(`--max-unseen must be a positive number of seconds, got "${values['max-unseen']}"`);
   try {
@@ -102,7 +99,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     history: integerArg('history', values.history as string | undefined, blobDefaults.history, 1, 1 << 20),
     open: elementArg('open', values.open, blobDefaults.open),
     close: elementArg('close', values.close, blobDefaults.close),
-    foregroundLearning,
+    foregroundLearning: learningArg(values['foreground-learning'], blobDefaults.foregroundLearning),
     maxUnseen,
     shadows: shadows === 'on',
     varThreshold,
@@ -126,6 +123,20 @@ export function elementArg(name: 'open' | 'close', value: unknown, fallback: Mor
     throw new UsageError(`--${name} must be N or WxH, odd integers 1..31, got "${text}"`);
   }
   return element;
+}
+
+/** An element as `elementArg` reads it, written back as its width × height ("5×9"). */
+export function elementText(e: MorphElement): string {
+  const size = typeof e === 'number' ? e : e.size;
+  return typeof size === 'number' ? `${size}×${size}` : size.join('×');
+}
+
+/** `--foreground-learning` (also the benchmarks'): background()'s foregroundLearning, a number 0..1. */
+export function learningArg(value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(String(value).trim() || NaN);
+  if (!(n >= 0 && n <= 1)) throw new UsageError(`--foreground-learning must be a number 0..1, got "${String(value)}"`);
+  return n;
 }
 
 /** MOTChallenge rows of the tracks a frame's result reports as seen (`seenTracks`). */

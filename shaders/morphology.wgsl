@@ -84,11 +84,7 @@ fn morph(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
   var acc = select(0xffffffffu, 0u, dilate);
   for (var dy = -ry; dy <= ry; dy++) {
     var k = u32(rx);
-    if (params.disk != 0u && ry > 0) {
-      // As halfWidth: the circle's own formula where the radii agree (no tie to round either way: the CPU's equal).
-      let s = sqrt(f32(ry * ry - dy * dy));
-      k = u32(round(select(f32(rx) * s / f32(ry), s, rx == ry)));
-    }
+    if (params.disk != 0u && ry > 0) { k = u32(round(f32(rx) * sqrt(f32(ry * ry - dy * dy)) / f32(ry))); }
     let a = rowWord(y + dy, i - 1);
     let b = rowWord(y + dy, i);
     let c = rowWord(y + dy, i + 1);

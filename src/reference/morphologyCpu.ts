@@ -18,13 +18,14 @@ export interface MorphStep {
 }
 
 /**
- * Half-width of the element's row dy (|dy| <= ry): rx for a square; round(rx·sqrt(1 - dy²/ry²)) for a disk, as
- * OpenCV's MORPH_ELLIPSE of size (2rx + 1, 2ry + 1), which for rx = ry is round(sqrt(r² - dy²)) (the GPU computes
- * the same in shaders/morphology.wgsl). A disk one row tall (ry = 0) is a line 2rx + 1 wide (OpenCV's is one pixel).
+ * Half-width of the element's row dy (|dy| <= ry): rx for a square; round(rx·sqrt(ry² - dy²)/ry) for a disk, as
+ * OpenCV's MORPH_ELLIPSE of size (2rx + 1, 2ry + 1) (the GPU computes the same in shaders/morphology.wgsl, in f32:
+ * no value lies within 2e-4 of a rounding tie for radii up to 15, so both round alike). A disk one row tall (ry = 0)
+ * is a line 2rx + 1 wide (OpenCV's is one pixel).
  */
 export function halfWidth(shape: MorphShape, rx: number, ry: number, dy: number): number {
   if (shape === 'square' || ry === 0) return rx;
-  return rx === ry ? Math.round(Math.sqrt(ry * ry - dy * dy)) : Math.round((rx * Math.sqrt(ry * ry - dy * dy)) / ry);
+  return Math.round((rx * Math.sqrt(ry * ry - dy * dy)) / ry);
 }
 
 /** The steps of an opening (erode, then dilate) or a closing (dilate, then erode). */
