@@ -943,15 +943,19 @@ export class Tracker {
         const uy = this.#lineUnit[2 * k + 1];
         // Its speed toward the line: its velocity's part along the line's normal, turned to point at the line.
         const toward = -was * this.#normalSpeed(k, t.kf.v(0), t.kf.v(1));
-        // How far its blob's edge farthest from the line is: it moves away with an object that walks away, and
-        // stands where the blob only shrinks toward it (a centre moved 5.5 px in 0.9 s by a fading blob beside the
-        // line counted a turn on the street clip in Chromium).
+        // How far its blob's edges farthest from and nearest to the line are: both move away with an object that
+        // walks away; the far one stands where the blob only shrinks toward it (a centre moved 5.5 px in 0.9 s by a
+        // fading blob beside the line counted a turn on the street clip in Chromium), the near one where it only
+        // grows away from the line (lineTurn.ts).
         const b = boxes[t.blob];
-        // Its distance on this side is linear in x and y: the farthest corner takes the larger term of each.
+        // Its distance on this side is linear in x and y: the farthest corner takes the larger term of each, the
+        // nearest the smaller.
         const ex = -was * uy;
         const ey = was * ux;
-        const far = was * (l.a[0] * uy - l.a[1] * ux) + Math.max(ex * b[0], ex * b[2]) + Math.max(ey * b[1], ey * b[3]);
-        if (turnSeen(seen, LINE_WORDS * k + 3, far, toward, t.kf.p(3), t.life)) this.#count(events, t, k, timeUs, d);
+        const at = was * (l.a[0] * uy - l.a[1] * ux);
+        const far = at + Math.max(ex * b[0], ex * b[2]) + Math.max(ey * b[1], ey * b[3]);
+        const near = at + Math.min(ex * b[0], ex * b[2]) + Math.min(ey * b[1], ey * b[3]);
+        if (turnSeen(seen, LINE_WORDS * k + 3, far, near, toward, t.kf.p(3), t.life)) this.#count(events, t, k, timeUs, d);
         continue;
       }
       turnReset(seen, LINE_WORDS * k + 3);

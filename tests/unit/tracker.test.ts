@@ -679,6 +679,21 @@ describe('Tracker', () => {
     expect(results[119].counts.l).toEqual({ forward: 0, backward: 0 });
   });
 
+  it('counts nothing for an object that meets a passer-by at a line and whose blob then grows at its far side', () => {
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    // As above, but from frame 55 A's blob grows from its west side, 2 px a frame for 10 frames (the foreground
+    // finding again the part of a figure it had lost after a light step): its far edge walks away from the line, its
+    // near edge stays. An object that came over the line walks away as a whole.
+    const xA = (t: number) => (t < 25 ? 40 + 3.5 * t : 127.5);
+    const at = (t: number): Box[] => {
+      const grow = t < 55 ? 0 : 2 * Math.min(10, t - 55);
+      return blobs([{ x: xA(t) - grow, y: 100, vx: 0, vy: 0, w: 20 + grow, h: 50 }, { x: 145, y: -60 + 4 * t, vx: 0, vy: 0, w: 20, h: 50 }], 0);
+    };
+    const results = run({ lines: [line] }, 120, at);
+    expect(results.some((r) => r.tracks.filter((k) => k.merged).length === 2)).toBe(true);
+    expect(results[119].counts.l).toEqual({ forward: 0, backward: 0 });
+  });
+
   it('counts occupancy and dwell time in a zone', () => {
     const zone = { id: 'box', polygon: [[100, 0], [200, 0], [200, 200], [100, 200]] as [number, number][] };
     const a: Mover = { x: 0, y: 50, vx: 5, vy: 0, w: 20, h: 20 };
