@@ -112,3 +112,19 @@ export function crossingViews(truth: readonly MotBox[], results: readonly FrameR
   result.unattributed = counts.length - usedCount.size;
   return result;
 }
+
+/**
+ * The views as one sentence, as bench/trackEval.js and bench/trackEvalSeeds.js print them: per view its crossings
+ * and the share counted, the counts given to no crossing, and both kinds of miss summed. That sum is not fooled as
+ * the line error is, where a wrong count in a clip makes up for a missed one of the same way.
+ */
+export function describeViews(v: CrossingViews): string {
+  const all = Object.values(v.views).reduce((n, x) => n + x.crossings, 0);
+  const counted = Object.values(v.views).reduce((n, x) => n + x.counted, 0);
+  const part = (k: CrossingView, what: string) => {
+    const x = v.views[k];
+    return `${what} ${x.crossings} (${((100 * x.crossings) / all).toFixed(0)} %), ${x.crossings ? ((100 * x.counted) / x.crossings).toFixed(1) : '-'} % counted`;
+  };
+  return `${part('alone', 'alone in its blob')}; ${part('shared', 'in a blob with another object')}; ${part('hidden', 'hidden or in no blob')}; counts given to no crossing: ${v.unattributed}; crossings not counted and counts given to none, summed: ${all - counted + v.unattributed}`;
+}
+

@@ -50,7 +50,7 @@ import { fromVideoFile, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
-import { addCrossingViews, crossingViews, noCrossingViews, type CrossingViews } from './crossingViews.js';
+import { addCrossingViews, crossingViews, describeViews, noCrossingViews } from './crossingViews.js';
 import { countBounds, type Counts } from './countBounds.js';
 import { runMain } from './timing.js';
 import { totalsPrefix, type EvalTotals } from './evalTotals.js';
@@ -243,17 +243,12 @@ async function main(): Promise<void> {
     };
     const [ro, rb] = [perRecall(totals.ours), perRecall(totals.base)];
     console.log(`| **mean / total** | | **${f2(mean(totals.ours, 'mota'))}** | **${f2(mean(totals.ours, 'idf1'))}** | **${sum(totals.ours)}** | ${f2(mean(totals.base, 'mota'))} | ${f2(mean(totals.base, 'idf1'))} | ${sum(totals.base)} | ${totals.line[0]} | error ${((100 * totals.line[1]) / totals.line[0]).toFixed(1)} % | error ${((100 * totals.line[2]) / totals.line[0]).toFixed(1)} % |`);
-    const all = Object.values(views.views).reduce((n, v) => n + v.crossings, 0);
-    const part = (k: keyof CrossingViews['views'], what: string) => {
-      const v = views.views[k];
-      return `${what} ${v.crossings} (${((100 * v.crossings) / all).toFixed(0)} %), ${v.crossings ? ((100 * v.counted) / v.crossings).toFixed(1) : '-'} % counted`;
-    };
     const pc = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
     const secondLine = street ? `across the frame at ${acrossAt} of its height (crossed by the objects walking up or down)` : 'at a quarter of the width (clear of the pillar the situations but crossings have near the middle)';
     console.log(`\nA second line, ${secondLine}: ${totals.second[0]} crossings, line error flowmark ${pc(totals.second[1], totals.second[0])}, baseline ${pc(totals.second[2], totals.second[0])}.`);
     const bound = (t: number[]) => `where each object had a blob of its own ${pc(t[1], t[0])}, where any blob holding it lay wholly on a side ${pc(t[2], t[0])}`;
     console.log(`\nLine error from these blobs with every object's identity known (bench/countBounds.ts): middle line ${bound(totals.bounds)}; second line ${bound(totals.secondBounds)}.`);
-    console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/crossingViews.ts): ${part('alone', 'alone in its blob')}; ${part('shared', 'in a blob with another object')}; ${part('hidden', 'hidden or in no blob')}; counts given to no crossing: ${views.unattributed}.`);
+    console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/crossingViews.ts): ${describeViews(views)}.`);
     console.log(`\nRecall (all clips): flowmark ${f2(ro.recall)}, baseline ${f2(rb.recall)}. ID switches ÷ recall (MOTChallenge's ID switch ratio): flowmark ${ro.ratio.toFixed(0)}, baseline ${rb.ratio.toFixed(0)}, flowmark ÷ baseline ${f2(ro.ratio / rb.ratio)} (raw switches ${f2(sum(totals.ours) / sum(totals.base))}).`);
     // The same totals for bench/trackEvalSeeds.js, which sums them over seeds: one line, the last.
     const summary: EvalTotals = { seed, clips: totals.names.map((situation, i) => ({ situation, ours: totals.ours[i], base: totals.base[i] })), middle: totals.line, second: totals.second, bounds: totals.bounds, secondBounds: totals.secondBounds, views };

@@ -14,6 +14,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.js';
 import { readTotals, sumTotals, type EvalTotals } from './evalTotals.js';
+import { describeViews } from './crossingViews.js';
 import { runMain } from './timing.js';
 
 const { values, positionals, refuse } = benchArgs(import.meta.url, { seeds: { type: 'string', default: '1' }, jobs: { type: 'string' } }, ['jobs'], true);
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   console.log(`\nLine errors (each way, summed over the clips): middle ${all.middle[1]} of ${all.middle[0]} (${pc(all.middle[1], all.middle[0])}), second ${all.second[1]} of ${all.second[0]} (${pc(all.second[1], all.second[0])}); the baseline ${all.middle[2]} and ${all.second[2]}. MOTA and IDF1 are means over the ${all.clips.length} clips.`);
   const bound = (b: number[]) => `each object in a blob of its own ${pc(b[1], b[0])}, any blob holding it wholly on a side ${pc(b[2], b[0])}`;
   console.log(`Line error with every object's identity known (bench/countBounds.ts): middle line ${bound(all.bounds)}; second line ${bound(all.secondBounds)}.`);
+  console.log(`Middle line, each crossing counted where a count of its way by a track on its object came within 45 frames (bench/crossingViews.ts): ${describeViews(all.views)}.`);
 }
 
 runMain(main);

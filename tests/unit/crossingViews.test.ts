@@ -1,7 +1,7 @@
 // bench/crossingViews.ts on scripted frames: each truth crossing classed by what the blobs show of its object (alone,
 // sharing a blob, hidden or in no blob) and counted only by a count the same way, in time, from a track on the object.
 import { describe, expect, it } from 'vitest';
-import { crossingViews } from '../../bench/crossingViews.js';
+import { crossingViews, describeViews } from '../../bench/crossingViews.js';
 import type { MotBox } from '../../src/reference/motMetrics.js';
 import type { ComponentFeatures } from '../../src/componentFeatures.js';
 import type { FrameResult, TrackEvent, TrackInfo } from '../../src/results.js';
@@ -58,6 +58,10 @@ describe('crossingViews', () => {
     });
     // Object 4's crossing is forward and near in time, but track 13's box is not on it.
     expect(v.unattributed).toBe(1);
+    // Two crossings not counted and one count given to none: 3, where the line error (counts each way) is 1.
+    expect(describeViews(v)).toBe(
+      'alone in its blob 1 (25 %), 100.0 % counted; in a blob with another object 2 (50 %), 50.0 % counted; hidden or in no blob 1 (25 %), 0.0 % counted; counts given to no crossing: 1; crossings not counted and counts given to none, summed: 3',
+    );
   });
 
   it('gives a count to no crossing the other way, on another line, or more than 45 frames away', () => {
