@@ -524,6 +524,22 @@ describe('Tracker', () => {
     expect(results[69].counts.l).toEqual({ forward: 1, backward: 0 });
   });
 
+  it('counts an object once when a piece of its blob, apart for a few frames before a line, walks over it in its group', () => {
+    // A walks right. At frames 20–23 the foreground shows its lower half apart and shifted right: a new track, which
+    // joins A's blob as a group member when the pieces join again. At frame 51 the group's blob lies wholly past the
+    // line: the member, seen for a second, holds the crossing back (Tracker.ts, wholeHoldUnder) and never has a blob
+    // of its own again. One count, not two.
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    const whole = (t: number): Box => [60 + 2 * t, 50, 83 + 2 * t, 89];
+    const results = run({ lines: [line] }, 90, (t) =>
+      t >= 20 && t < 24 ? [[60 + 2 * t, 50, 83 + 2 * t, 69], [72 + 2 * t, 71, 97 + 2 * t, 89]] : [whole(t)],
+    );
+    const piece = results[23].tracks.find((k) => k.state === 'confirmed' && k.box[1] > 65);
+    expect(piece).toBeDefined();
+    expect(results[55].tracks.find((k) => k.id === piece!.id)?.merged).toBe(true);
+    expect(results[89].counts.l).toEqual({ forward: 1, backward: 0 });
+  });
+
   it('reports a track whose centre has passed a line, its box still across it, as onLine; countsAtEnd adds it', () => {
     // The line runs down x = 160. A walks right and stands from frame 25 to 59 with its centre past the line (164.5 or
     // 165.5: a pixel's jitter) and its box across it, then walks on. B walks left and stands with its box across the
