@@ -630,11 +630,11 @@ function inheritSides(t: Track, held: readonly Track[], bb: Float64Array, j: num
  *   again, takes it with it. Settled at that loss instead (as before; the velocity then known only from 3 blobs
  *   on), such counts were mostly wrong: matched to the truth crossings by way, time (60 frames) and place (the
  *   crossing object's box touching the track's), 82 % of those settled after fewer than 3 blobs matched none (58 of
- *   71 on the five seed sets' middle lines and the street scenes' second lines). The eight line figures of
- *   bench/trackEval.js's five seed sets (flat 1–16 and 17–19, street 1–8 and 9–12): 773 → 766, the street
+ *   71 on the four seed sets' middle lines and the street scenes' second lines). The eight line figures of
+ *   bench/trackEval.js's four seed sets (flat 1–16 and 17–19, street 1–8 and 9–12): 773 → 766, the street
  *   scenes 238 → 222 and the flat ones 535 → 544 (their lines count fewer than the truth, and wrong counts made up
- *   for missed ones); crossings and counts matched to nothing, both summed, 1135 → 1083 (every set better or the
- *   same). Waiting only where fewer than 3 blobs were seen, 766 and 1099.
+ *   for missed ones); crossings not counted and counts given to none (the middle lines, bench/crossingViews.ts)
+ *   1174 → 1137, every set better. Waiting only where fewer than 3 blobs were seen: 766 errors too.
  * Tracks and their scores are unchanged (counting only). Such a count comes `holdFor` blobs late.
  */
 const holdAfter = 0.6;
@@ -645,8 +645,8 @@ const holdsBack = (t: Track) => t.gap >= holdAfter || t.life < holdAfter;
  * (Tracker.#countLines), as new tracks do theirs (holdAfter): tracks of fragments that joined an object's group soon
  * after they were made (the street scenes' objects seen as a column of pieces, a frame border cutting one) counted the
  * object's crossing with it. Of such counts by members seen for under 2 s, 32 of 44 matched no truth crossing (the
- * five seed sets' middle lines and the street scenes' second lines; under 1 s, 14 of 18), of those by members owning
- * an edge 22 of 100. Line errors of the five seed sets 766 → 758 (the street scenes 222 → 214, the flat ones even);
+ * four seed sets' middle lines and the street scenes' second lines; under 1 s, 14 of 18), of those by members owning
+ * an edge 22 of 100. Line errors of the four seed sets 766 → 758 (the street scenes 222 → 214, the flat ones even);
  * crossings not counted and counts given to none (middle lines, bench/crossingViews.ts) 1137 → 1119. Under 0.6 / 1 /
  * 2 s: 765 / 763 / 766 errors (1133 / 1124 / 1115); members owning an edge held too (2 s), 790; such counts
  * dropped rather than held (1 / 2 s), 766 / 798.

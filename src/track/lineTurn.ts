@@ -32,7 +32,7 @@ const towardSpeed = 0.25;
  * away as a whole. Not the centre: a blob that only shrinks toward its far side (an object fading into the
  * background) moves its centre, not its far edge; one that only grows at its far side (the foreground finding again
  * the part of a figure it had lost, as after a light step) moves its far edge, not its near one. The far edge alone
- * counted such growth as a turn: the eight line figures of bench/trackEval.js's five seed sets (flat 1–16 and 17–19,
+ * counted such growth as a turn: the eight line figures of bench/trackEval.js's four seed sets (flat 1–16 and 17–19,
  * street 1–8 and 9–12, each line's errors summed) 783 → 773, the street scenes' horizontal line 154 → 146; with
  * the near edge asked to move half the step or not toward the line, 775 / 776; twice the step, 781; no turns, 799.
  */
