@@ -35,7 +35,7 @@
  * was not fitted to the flat scenes its rules were worked out on. Its second line is horizontal, at 0.6 of the height
  * (crossed by the objects walking up or down), in place of the quarter line.
  * `--open`, `--close` and `--foreground-learning` run the chain with those, as `flowmark track`'s options (cached
- * apart).
+ * apart: cached clips are named by these settings, the defaults' too).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -89,9 +89,13 @@ if (colourMode === null) refuse(`--color-mode must be full or shadows, got "${va
 const frames = Number(values.frames);
 /** The cleanup's elements, `flowmark track`'s unless given (as its --open / --close); clips cached apart by them. */
 const [open, close] = (['open', 'close'] as const).map((k) => orRefuse(() => elementArg(k, values[k], blobDefaults[k])));
-const elementTag = (k: 'open' | 'close') => (values[k] === undefined ? '' : `-${k}${String(values[k]).trim()}`);
+/**
+ * Cached clips are named by the cleanup and learning they were made with, `flowmark track`'s defaults included: a
+ * cache made before a default changed is not read as if made with the new one.
+ */
+const elementTag = (k: 'open' | 'close') => `-${k}${elementText(k === 'open' ? open : close).replace('×', 'x')}`;
 const foregroundLearning = orRefuse(() => learningArg(values['foreground-learning'], blobDefaults.foregroundLearning));
-const learningTag = values['foreground-learning'] === undefined ? '' : `-fl${foregroundLearning}`;
+const learningTag = `-fl${foregroundLearning}`;
 if (values.geometry !== 'flat' && values.geometry !== 'street') refuse(`--geometry must be flat or street, got "${values.geometry}"`);
 const street = values.geometry === 'street';
 /** What `--geometry street` changes in every situation (sizes and speeds are scaled as the situation gives them). */
