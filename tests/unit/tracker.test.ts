@@ -49,6 +49,21 @@ const histOf = (bin: number, box: Box) => {
   return h;
 };
 
+/**
+ * A 24×40 object walking right 2 px a frame from x `x0`, over a line down x = 160, whose lower half the foreground
+ * shows apart and 12 px to the right at frames `from` to `from` + 3 (a shadow's edge across it); run for `frames`.
+ * `piece`: the confirmed track of the lower half at the last of those frames, if any.
+ */
+function pieceApart(x0: number, from: number, frames: number) {
+  const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+  const results = run({ lines: [line] }, frames, (t): Box[] => {
+    const x = x0 + 2 * t;
+    return t >= from && t < from + 4 ? [[x, 50, x + 23, 69], [x + 12, 71, x + 37, 89]] : [[x, 50, x + 23, 89]];
+  });
+  const piece = results[from + 3].tracks.find((k) => k.state === 'confirmed' && k.box[1] > 65);
+  return { results, piece };
+}
+
 /** The confirmed track nearest (x, y) in a frame's results. */
 const nearest = (r: TrackResults, x: number, y: number) =>
   r.tracks.filter((t) => t.state !== 'tentative').sort((a, b) => Math.hypot(a.cx - x, a.cy - y) - Math.hypot(b.cx - x, b.cy - y))[0];
@@ -513,12 +528,7 @@ describe('Tracker', () => {
     // shifted right (a shadow's edge across it): a new track, made from a piece of A's blob after A crossed, inherits
     // A's first side and is confirmed right of the line. Its crossing is held back (Tracker.ts, holdAfter), and the
     // piece joins A's blob again before it has walked on for 8 blobs of its own: one count, not two.
-    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
-    const whole = (t: number): Box => [100 + 2 * t, 50, 123 + 2 * t, 89];
-    const results = run({ lines: [line] }, 70, (t) =>
-      t >= 40 && t < 44 ? [[100 + 2 * t, 50, 123 + 2 * t, 69], [112 + 2 * t, 71, 137 + 2 * t, 89]] : [whole(t)],
-    );
-    const piece = results[43].tracks.find((k) => k.state === 'confirmed' && k.box[1] > 65);
+    const { results, piece } = pieceApart(100, 40, 70);
     expect(piece).toBeDefined(); // the piece was a confirmed track of its own
     expect(results[50].tracks.find((k) => k.id === piece!.id)?.merged).toBe(true);
     expect(results[69].counts.l).toEqual({ forward: 1, backward: 0 });
@@ -529,12 +539,7 @@ describe('Tracker', () => {
     // joins A's blob as a group member when the pieces join again. At frame 51 the group's blob lies wholly past the
     // line: the member, seen for a second, holds the crossing back (Tracker.ts, wholeHoldUnder) and never has a blob
     // of its own again. One count, not two.
-    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
-    const whole = (t: number): Box => [60 + 2 * t, 50, 83 + 2 * t, 89];
-    const results = run({ lines: [line] }, 90, (t) =>
-      t >= 20 && t < 24 ? [[60 + 2 * t, 50, 83 + 2 * t, 69], [72 + 2 * t, 71, 97 + 2 * t, 89]] : [whole(t)],
-    );
-    const piece = results[23].tracks.find((k) => k.state === 'confirmed' && k.box[1] > 65);
+    const { results, piece } = pieceApart(60, 20, 90);
     expect(piece).toBeDefined();
     expect(results[55].tracks.find((k) => k.id === piece!.id)?.merged).toBe(true);
     expect(results[89].counts.l).toEqual({ forward: 1, backward: 0 });
