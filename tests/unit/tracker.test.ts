@@ -667,6 +667,24 @@ describe('Tracker', () => {
     expect(results[79].counts.l).toEqual({ forward: 1, backward: 0 });
   });
 
+  it('counts an object walking along a line at a shallow angle, its box across it all the while, where its centre crosses', () => {
+    const line = { id: 'l', a: [0, 120] as const, b: [319, 120] as const };
+    // A 20×60 object walking right 3 px a frame whose centre rises 0.4 px a frame, from 20 px below the line to 20 px
+    // above it: its box never clears the line. A second one walks the same way with its centre 9 px either side of
+    // the line by turns, 8 frames each (a blob's shape changing, not a crossing): nothing.
+    const along = (t: number): Box => {
+      const [x, cy] = [10 + 3 * t, Math.round(140 - 0.4 * t)];
+      return [x, cy - 30, x + 19, cy + 29];
+    };
+    const wobbling = (t: number): Box => {
+      const [x, cy] = [10 + 3 * t, 120 + (Math.floor(t / 8) % 2 ? 9 : -9)];
+      return [x, cy - 30, x + 19, cy + 29];
+    };
+    // Upward is backward for this line (a → b rightward; forward is onto its right, downward in the image).
+    expect(run({ lines: [line] }, 100, (t) => [along(t)])[99].counts.l).toEqual({ forward: 0, backward: 1 });
+    expect(run({ lines: [line] }, 100, (t) => [wobbling(t)])[99].counts.l).toEqual({ forward: 0, backward: 0 });
+  });
+
   it('counts both crossings when two objects stop face to face at a line, pass each other, and their tracks come out following each other', () => {
     const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
     // A walks east to x 130 and B west to x 150 (boxes 130–149 and 150–169: side by side, the line between them),
