@@ -274,11 +274,10 @@ class Track {
   /** Per line, the side a crossing held back (holdAfter) was made onto (±1; 0 none); how many lines; its own blobs since. */
   readonly heldSide: Int8Array;
   /**
-   * Per line, the side its own blobs' centre has lain past the line on, its box not clear of it, away from the side
-   * it was last seen clearly on (±1; 0 none), and how many of its blobs in a row (Tracker.#centrePast).
+   * Per line, how many of its own blobs in a row have had their centre past the line, its box not clear of it, away
+   * from the side it was last seen clearly on: signed by the side they lay on (0 none; Tracker.#centrePast).
    */
-  readonly centreSide: Int8Array;
-  readonly centreSeen: Uint16Array;
+  readonly centreRun: Int16Array;
   held = 0;
   heldSeen = 0;
   /** Average histogram of its own blobs (pixels per bin), from its first blob on; null while blobs carry none. */
@@ -301,8 +300,7 @@ class Track {
     this.firstSide = new Float64Array(3 * s.lines.length);
     this.countedAt = new Float64Array(s.lines.length).fill(-Infinity);
     this.heldSide = new Int8Array(s.lines.length);
-    this.centreSide = new Int8Array(s.lines.length);
-    this.centreSeen = new Uint16Array(s.lines.length);
+    this.centreRun = new Int16Array(s.lines.length);
     if (s.trailLength > 0) this.trail.push([cx, cy]);
   }
 
@@ -952,13 +950,13 @@ export class Tracker {
       // objects stopped at the line flipped sides on a pixel's jitter and counted both ways (sixteen seeds: line
       // error 16.9 → 15.6 %, counts over the truth 130 → 84; BENCHMARKS.md).
       // Or its centre past the line for long enough, its box still across it (#centrePast).
-      if (Math.abs(d) < Math.max(this.#halfAcross(t, k), 0.1 * t.kf.p(3))) {
-        if (!this.#centrePast(t, k, d)) {
-          this.#overLine(t, k, d, cx, cy);
-          continue;
-        }
+      const half = this.#halfAcross(t, k);
+      const least = 0.1 * t.kf.p(3);
+      if (Math.abs(d) < Math.max(half, least) && !this.#centrePast(t, k, d, Math.max(centreClear * half, least))) {
+        this.#overLine(t, k, d, cx, cy);
+        continue;
       }
-      t.centreSide[k] = 0;
+      t.centreRun[k] = 0;
       const sign = Math.sign(d);
       if (wholly !== 0 && sign !== wholly) continue;
       const was = seen[LINE_WORDS * k];
@@ -1016,26 +1014,24 @@ export class Tracker {
    * side its centre lies on all the same. An object walking along a line at a shallow angle (the street scenes'
    * horizontal line) straddles it with its box for as long as it is in view, and the truth counts it where its
    * centre crosses: seen in `centreFor` of its own blobs in a row with its centre past the line, away from the side
-   * it was last seen clearly on (or on none yet), by a quarter of its box's half-extent across the line and a tenth
-   * of its height at least, it is seen on that side. The blobs in a row keep out a blob's centre jittering about
-   * the line, and a track's blob made of several objects whose centre moves as one of them leaves it.
+   * it was last seen clearly on (or on none yet), by `past` (a quarter of its box's half-extent across the line, a
+   * tenth of its height at least), it is seen on that side. The blobs in a row keep out a blob's centre jittering
+   * about the line, and a track's blob made of several objects whose centre moves as one of them leaves it.
    * bench/trackEval.js's replays (line errors, flat scenes' seeds 1–16 middle / second line, street's 1–8): 255 / 208,
    * 67 / 87 → 255 / 208, 67 / 77; 10 / 15 / 30 blobs in a row, the street's second line 79 / 79 / 81; half the
    * half-extent, 82. Seen on a side at once instead wherever the centre lies half the half-extent past the line (any
    * track, no blobs in a row): 266 / 202, 71 / 73, the flat scenes' middle line counting jitter and blobs of several
    * objects.
    */
-  #centrePast(t: Track, k: number, d: number): boolean {
+  #centrePast(t: Track, k: number, d: number, past: number): boolean {
     const sign = Math.sign(d);
-    if (t.blob < 0 || t.state !== 'confirmed' || sign === t.lineSide[LINE_WORDS * k] || Math.abs(d) < Math.max(centreClear * this.#halfAcross(t, k), 0.1 * t.kf.p(3))) {
-      t.centreSide[k] = 0;
+    if (t.blob < 0 || t.state !== 'confirmed' || sign === t.lineSide[LINE_WORDS * k] || Math.abs(d) < past) {
+      t.centreRun[k] = 0;
       return false;
     }
-    if (t.centreSide[k] !== sign) {
-      t.centreSide[k] = sign;
-      t.centreSeen[k] = 0;
-    }
-    return ++t.centreSeen[k] >= centreFor;
+    const run = t.centreRun[k];
+    t.centreRun[k] = Math.sign(run) === sign ? run + sign : sign;
+    return Math.abs(t.centreRun[k]) >= centreFor;
   }
 
   /**
