@@ -65,7 +65,7 @@ export class KalmanBox {
   }
 
   /**
-   * Sets an axis's velocity, its uncertainty kept: for a track that stops being measured (Tracker.ts, Track.coast),
+   * Sets an axis's velocity, its uncertainty kept: for a track that stops being measured (Track.coast),
    * its size held (0) and its centre carried on at the velocity its recent observations show.
    */
   setVelocity(axis: number, v: number): void {

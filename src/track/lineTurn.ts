@@ -2,7 +2,7 @@
  * A counting line's crossings that a track's identity hides: two objects meet at the line from its two sides, their
  * tracks coast through the meeting (a group's blob, or behind a pillar), and each comes out following the other
  * object. Each track is then seen again on the side it came from, so neither crossing is counted by the usual rule
- * (Tracker's lines step: seen clearly on the other side from where it was last seen clearly). What gives it away is
+ * (CountingLines.count: seen clearly on the other side from where it was last seen clearly). What gives it away is
  * the turn: a track that walked toward the line, coasted until its estimate reached it, and is then seen on its first
  * side walking away from the line follows an object that came over the line, and counts that object's crossing.
  * An object that truly turns back at the line while hidden is counted too: rarer in surveillance footage than two

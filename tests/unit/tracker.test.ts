@@ -483,7 +483,7 @@ describe('Tracker', () => {
 
   it('counts a crossing made behind a pillar once the track found again has walked on the way it crossed', () => {
     // A walks right behind a pillar with a line down it, hidden for over a second; found again on the far side, its
-    // crossing counts once it has had eight blobs of its own there (Tracker.ts, holdAfter).
+    // crossing counts once it has had eight blobs of its own there (CountingLines.ts, holdAfter).
     const a: Mover = { x: 0, y: 50, vx: 3, vy: 0, w: 24, h: 40 };
     const line = { id: 'l', a: [190, 240] as const, b: [190, 0] as const };
     const results = run({ lines: [line] }, 110, (t) => blobs([a], t, [[140, 240]]));
@@ -513,7 +513,7 @@ describe('Tracker', () => {
     // A walks right and vanishes at frame 40 (a doorway), left of the line; its track coasts on over the line. At
     // frames 85 and 86 the foreground shows a blob where the estimate has got to (a flicker of light): the lost track
     // takes it, right of the line, and loses it. Its held crossing waits for 8 blobs of its own, which never come
-    // (Tracker.ts, holdAfter); settled at the second loss, it counted a crossing nobody made.
+    // (CountingLines.ts, holdAfter); settled at the second loss, it counted a crossing nobody made.
     const a: Mover = { x: 0, y: 60, vx: 2, vy: 0, w: 24, h: 40 };
     const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
     const flicker: Box = [171, 60, 194, 99];
@@ -526,7 +526,7 @@ describe('Tracker', () => {
   it('counts an object once when a piece of its blob, sticking out of it past a line, is a track for a few frames', () => {
     // A walks right over the line and is counted. At frames 40–43 the foreground shows its lower half apart and
     // shifted right (a shadow's edge across it): a new track, made from a piece of A's blob after A crossed, inherits
-    // A's first side and is confirmed right of the line. Its crossing is held back (Tracker.ts, holdAfter), and the
+    // A's first side and is confirmed right of the line. Its crossing is held back (CountingLines.ts, holdAfter), and the
     // piece joins A's blob again before it has walked on for 8 blobs of its own: one count, not two.
     const { results, piece } = pieceApart(100, 40, 70);
     expect(piece).toBeDefined(); // the piece was a confirmed track of its own
@@ -537,7 +537,7 @@ describe('Tracker', () => {
   it('counts an object once when a piece of its blob, apart for a few frames before a line, walks over it in its group', () => {
     // A walks right. At frames 20–23 the foreground shows its lower half apart and shifted right: a new track, which
     // joins A's blob as a group member when the pieces join again. At frame 51 the group's blob lies wholly past the
-    // line: the member, seen for a second, holds the crossing back (Tracker.ts, wholeHoldUnder) and never has a blob
+    // line: the member, seen for a second, holds the crossing back (CountingLines.ts, wholeHoldUnder) and never has a blob
     // of its own again. One count, not two.
     const { results, piece } = pieceApart(60, 20, 90);
     expect(piece).toBeDefined();

@@ -1,0 +1,302 @@
+/**
+ * Counting lines (Tracker.ts, `TrackerSettings.lines`): each confirmed track's crossings of each line, by direction,
+ * from where it is seen clearly on a line's sides (lineSides.ts), the turns of tracks that come out of a meeting at a
+ * line following each other's objects (lineTurn.ts), the crossings held back until a track's motion says whether to
+ * count them, and each frame the tracks over a line not yet counted.
+ */
+import type { TrackEvent, TrackResults } from '../results.js';
+import { boxAcross, crosses, LINE_WORDS, note, side } from './lineSides.js';
+import { turnCoasting, turnReset, turnSeen, turnToward } from './lineTurn.js';
+import type { Track } from './Track.js';
+import type { Box, CountingLine } from './TrackerSettings.js';
+
+/**
+ * Seconds lost after which a track found again, and seconds seen within which a new one, holds back a crossing it then
+ * counts, until `holdFor` of its own blobs show whether it walks on the way it crossed (CountingLines.#settleHeld):
+ * - a lost track coasts on at its object's last velocity, and one that had lost its object long before (the object
+ *   stopped, or turned behind a pillar) took the blob of another object that came its way, often on the line's other
+ *   side, and counted a crossing nobody made. On the street scenes of bench/trackEval.js (`--geometry street`, seeds
+ *   1–8), 19 of the 30 counts made by tracks lost 0.6 s or more were wrong (14 of 73 on the flat scenes, where most are
+ *   objects that crossed behind a pillar at the line). The eight line figures of trackEval's four seed sets (both
+ *   lines): 821 → 809 errors; after 0.3 / 1 s, 811 / 813; over 4 / 15 blobs, 811 / 810; any motion back (no share), 807.
+ * - a new track counts from the sides it inherited (inheritSides) or saw in its first frames, and more than half of
+ *   the counts of tracks under 10 frames old matched no crossing (90 of 161: the four sets' middle lines and the street
+ *   scenes' second lines): pieces of one object that the foreground showed apart (a shadow's edge, noise) inherit its
+ *   sides, count its crossing again, and join its blob again (a group member waits) before they have walked on for
+ *   `holdFor` blobs. With new tracks held too: 809 → 795, every figure better or the same; tracks seen for under
+ *   0.3 s, or 5 / 20 frames, 795 / 795 / 796; only tracks that inherited sides, 799.
+ * - a held crossing waits for its `holdFor` blobs through any loss: a track lost again before them, and never found
+ *   again, takes it with it. Settled at that loss instead (as before; the velocity then known only from 3 blobs
+ *   on), such counts were mostly wrong: matched to the truth crossings by way, time (60 frames) and place (the
+ *   crossing object's box touching the track's), 82 % of those settled after fewer than 3 blobs matched none (58 of
+ *   71 on the four seed sets' middle lines and the street scenes' second lines). The eight line figures of
+ *   bench/trackEval.js's four seed sets (flat 1–16 and 17–19, street 1–8 and 9–12): 773 → 766, the street
+ *   scenes 238 → 222 and the flat ones 535 → 544 (their lines count fewer than the truth, and wrong counts made up
+ *   for missed ones); crossings not counted and counts given to none (the middle lines, bench/crossingViews.ts)
+ *   1174 → 1137, every set better. Waiting only where fewer than 3 blobs were seen: 766 errors too.
+ * Tracks and their scores are unchanged (counting only). Such a count comes `holdFor` blobs late.
+ */
+const holdAfter = 0.6;
+/** Whether track t, found again after `holdAfter` lost or seen for less than that, holds back a crossing it shows now. */
+const holdsBack = (t: Track) => t.gap >= holdAfter || t.life < holdAfter;
+/**
+ * Seconds seen within which a group member holds back a crossing it shows by its group's blob lying wholly on a side
+ * (CountingLines.count), as new tracks do theirs (holdAfter): tracks of fragments that joined an object's group soon
+ * after they were made (the street scenes' objects seen as a column of pieces, a frame border cutting one) counted the
+ * object's crossing with it. Of such counts by members seen for under 2 s, 32 of 44 matched no truth crossing (the
+ * four seed sets' middle lines and the street scenes' second lines; under 1 s, 14 of 18), of those by members owning
+ * an edge 22 of 100. Line errors of the four seed sets 766 → 758 (the street scenes 222 → 214, the flat ones even);
+ * crossings not counted and counts given to none (middle lines, bench/crossingViews.ts) 1137 → 1119. Under 0.6 / 1 /
+ * 2 s: 765 / 763 / 766 errors (1133 / 1124 / 1115); members owning an edge held too (2 s), 790; such counts
+ * dropped rather than held (1 / 2 s), 766 / 798.
+ */
+const wholeHoldUnder = 1.5;
+/**
+ * Own blobs in a row, and the share of its box's half-extent across the line, for a centre past it
+ * (CountingLines.#centrePast).
+ */
+const centreFor = 20;
+const centreClear = 0.25;
+/** Own blobs a held crossing waits for (holdAfter). */
+const holdFor = 8;
+/** Share of its speed a track found again may move back across a line at and still count its crossing (holdAfter). */
+const backShare = 0.3;
+
+export class CountingLines {
+  readonly #lines: readonly CountingLine[];
+  readonly #counts: TrackResults['counts'] = {};
+  readonly #countIds: string[];
+  /** Per line, this frame's tracks over it not yet counted (TrackResults.onLine): forward, backward. */
+  readonly #onLine: Int32Array;
+  readonly #lineLength: number[];
+  /** Per line, its direction a→b as a unit vector (x, y): along it, and across it turned a quarter. */
+  readonly #lineUnit: Float64Array;
+  /** Per line, the axis a crossing moves along most (bit 1 x: a line nearer vertical; bit 2 y), as `ownsEdges`. */
+  readonly #lineAcross: number[];
+
+  constructor(lines: readonly CountingLine[]) {
+    this.#lines = lines;
+    for (const l of lines) this.#counts[l.id] = { forward: 0, backward: 0 };
+    this.#countIds = Object.keys(this.#counts);
+    this.#onLine = new Int32Array(2 * lines.length);
+    this.#lineLength = lines.map((l) => Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]));
+    this.#lineUnit = Float64Array.from(lines.flatMap((l, k) => [(l.b[0] - l.a[0]) / this.#lineLength[k], (l.b[1] - l.a[1]) / this.#lineLength[k]]));
+    this.#lineAcross = lines.map((l) => (Math.abs(l.b[1] - l.a[1]) >= Math.abs(l.b[0] - l.a[0]) ? 1 : 2));
+  }
+
+  /** A new frame: no track over a line yet. */
+  startFrame(): void {
+    this.#onLine.fill(0);
+  }
+
+  /** The counts so far, per line (a copy: later frames do not change it). */
+  counts(): TrackResults['counts'] {
+    const counts: TrackResults['counts'] = {};
+    for (const id of this.#countIds) {
+      const c = this.#counts[id];
+      counts[id] = { forward: c.forward, backward: c.backward };
+    }
+    return counts;
+  }
+
+  /** This frame's tracks over each line not yet counted (TrackResults.onLine). */
+  onLine(): TrackResults['onLine'] {
+    const over: TrackResults['onLine'] = {};
+    for (let k = 0; k < this.#countIds.length; k++) over[this.#countIds[k]] = { forward: this.#onLine[2 * k], backward: this.#onLine[2 * k + 1] };
+    return over;
+  }
+
+  /** Counts track t's crossings after this frame's update (its events into `events`); `boxes`: the frame's blobs. */
+  count(t: Track, boxes: readonly Box[], events: TrackEvent[], timeUs: number): void {
+    const lines = this.#lines;
+    const cx = t.kf.p(0);
+    const cy = t.kf.p(1);
+    // Lines: a track counts when it is seen (matched to its own blob) clearly on the other side of the line from
+    // where it was last seen clearly on one side, and its way between the two crosses the line's segment. Not
+    // while coasting, not from a jitter about the line (see "clearly" below), and a crossing
+    // while tentative counts once the track is confirmed. In a group, a member counts where it owns an edge of the
+    // group's blob across the line (its estimate there agrees with what is seen): objects that walk together over
+    // the line and stay together past the clip's end or a track's loss were not counted before (sixteen seeds:
+    // line error 18.8 → 17.7 %; any member counting by its estimate, also 17.7 % but with more counts over the
+    // truth, 89 against 68: a member coasting on at the speed of an object that stopped in the group). A member
+    // owning no edge across the line is seen on a side where the group's blob lies wholly on that side and its
+    // estimate clearly does too: every object in the blob is there, whichever edges are whose (the middle one of
+    // three walking over the line together; the eight line figures of trackEval's four seed sets, 862 → 839
+    // errors; the blob alone, without the estimate, 847). Otherwise a crossing in a group counts when the object is
+    // seen again. A track that comes out of a meeting at the line following the other object counts that object's
+    // crossing (lineTurn.ts).
+    if (t.blob < 0 && t.state !== 'tentative') {
+      for (let k = 0; k < lines.length; k++) {
+        if (!turnToward(t.lineSide, LINE_WORDS * k + 3)) continue;
+        const l = lines[k];
+        const ux = this.#lineUnit[2 * k];
+        const uy = this.#lineUnit[2 * k + 1];
+        // Where along the segment the estimate lies, its signed distance across (as below), and half its box's
+        // extent across.
+        const along = (cx - l.a[0]) * ux + (cy - l.a[1]) * uy;
+        const d = side(l, cx, cy) / this.#lineLength[k];
+        const reach = this.#halfAcross(t, k);
+        const across = t.group >= 0 && boxAcross(l, boxes[t.group]);
+        turnCoasting(t.lineSide, LINE_WORDS * k + 3, d, reach, along >= 0 && along <= this.#lineLength[k], across);
+      }
+    }
+    if (t.held > 0) this.#settleHeld(t, events, timeUs);
+    if (t.blob < 0 && t.ownsEdges === 0 && t.group < 0) return;
+    const seen = t.lineSide;
+    for (let k = 0; k < lines.length; k++) {
+      const l = lines[k];
+      // A member owning no edge across the line: the side its group's blob lies wholly on, if it does (above).
+      let wholly = 0;
+      if (t.blob < 0 && (t.ownsEdges & this.#lineAcross[k]) === 0) {
+        const g = t.group >= 0 ? boxes[t.group] : undefined;
+        if (g === undefined || boxAcross(l, g)) continue;
+        wholly = Math.sign(side(l, g[0], g[1]));
+        if (wholly === 0) continue;
+      }
+      const d = side(l, cx, cy) / this.#lineLength[k];
+      // Clearly on a side: its box clear of the line (the centre farther from it than half the box's extent
+      // across it), and a tenth of its height at least. With a tenth of the height alone, thin fragments of
+      // objects stopped at the line flipped sides on a pixel's jitter and counted both ways (sixteen seeds: line
+      // error 16.9 → 15.6 %, counts over the truth 130 → 84; BENCHMARKS.md).
+      // Or its centre past the line for long enough, its box still across it (#centrePast).
+      const half = this.#halfAcross(t, k);
+      const least = 0.1 * t.kf.p(3);
+      if (Math.abs(d) < Math.max(half, least) && !this.#centrePast(t, k, d, Math.max(centreClear * half, least))) {
+        this.#overLine(t, k, d, cx, cy);
+        continue;
+      }
+      t.centreRun[k] = 0;
+      const sign = Math.sign(d);
+      if (wholly !== 0 && sign !== wholly) continue;
+      const was = seen[LINE_WORDS * k];
+      if (was === 0 || (t.state === 'tentative' && sign === was)) {
+        if (t.firstSide[3 * k] === 0) {
+          t.firstSide[3 * k] = sign;
+          t.firstSide[3 * k + 1] = cx;
+          t.firstSide[3 * k + 2] = cy;
+        }
+        note(seen, k, sign, cx, cy);
+        continue;
+      }
+      if (t.state === 'tentative' || sign === was) {
+        if (t.state === 'tentative') continue;
+        note(seen, k, was, cx, cy);
+        if (t.blob < 0) continue;
+        const ux = this.#lineUnit[2 * k];
+        const uy = this.#lineUnit[2 * k + 1];
+        // Its speed toward the line: its velocity's part along the line's normal, turned to point at the line.
+        const toward = -was * this.#normalSpeed(k, t.kf.v(0), t.kf.v(1));
+        // How far its blob's edges farthest from and nearest to the line are: both move away with an object that
+        // walks away; the far one stands where the blob only shrinks toward it (a centre moved 5.5 px in 0.9 s by a
+        // fading blob beside the line counted a turn on the street clip in Chromium), the near one where it only
+        // grows away from the line (lineTurn.ts).
+        const b = boxes[t.blob];
+        // Its distance on this side is linear in x and y: the farthest corner takes the larger term of each, the
+        // nearest the smaller.
+        const ex = -was * uy;
+        const ey = was * ux;
+        const at = was * (l.a[0] * uy - l.a[1] * ux);
+        const far = at + Math.max(ex * b[0], ex * b[2]) + Math.max(ey * b[1], ey * b[3]);
+        const near = at + Math.min(ex * b[0], ex * b[2]) + Math.min(ey * b[1], ey * b[3]);
+        if (turnSeen(seen, LINE_WORDS * k + 3, far, near, toward, t.kf.p(3), t.life)) this.#count(events, t, k, timeUs, d);
+        continue;
+      }
+      turnReset(seen, LINE_WORDS * k + 3);
+      const wx = seen[LINE_WORDS * k + 1];
+      const wy = seen[LINE_WORDS * k + 2];
+      note(seen, k, sign, cx, cy);
+      if (!crosses(l, wx, wy, cx, cy)) continue; // went round the line's end
+      if (t.blob >= 0 ? holdsBack(t) : wholly !== 0 && t.life < wholeHoldUnder) {
+        // Found again after a while, or new, or a young member seen where its group's blob is: held back until its
+        // motion says whether the blob is an object walking on over the line (holdAfter, wholeHoldUnder).
+        if (t.heldSide[k] === 0) t.held++;
+        t.heldSide[k] = sign;
+        t.heldSeen = 0;
+        continue;
+      }
+      this.#count(events, t, k, timeUs, d);
+    }
+  }
+
+  /**
+   * Track t on line k, its centre at signed distance `d`, its box not clear of the line: whether it is seen on the
+   * side its centre lies on all the same. An object walking along a line at a shallow angle (the street scenes'
+   * horizontal line) straddles it with its box for as long as it is in view, and the truth counts it where its
+   * centre crosses: seen in `centreFor` of its own blobs in a row with its centre past the line, away from the side
+   * it was last seen clearly on (or on none yet), by `past` (a quarter of its box's half-extent across the line, a
+   * tenth of its height at least), it is seen on that side. The blobs in a row keep out a blob's centre jittering
+   * about the line, and a track's blob made of several objects whose centre moves as one of them leaves it.
+   * bench/trackEval.js's replays (line errors, flat scenes' seeds 1–16 middle / second line, street's 1–8): 255 / 208,
+   * 67 / 87 → 255 / 208, 67 / 77; 10 / 15 / 30 blobs in a row, the street's second line 79 / 79 / 81; half the
+   * half-extent, 82. Seen on a side at once instead wherever the centre lies half the half-extent past the line (any
+   * track, no blobs in a row): 266 / 202, 71 / 73, the flat scenes' middle line counting jitter and blobs of several
+   * objects.
+   */
+  #centrePast(t: Track, k: number, d: number, past: number): boolean {
+    const sign = Math.sign(d);
+    if (t.blob < 0 || t.state !== 'confirmed' || sign === t.lineSide[LINE_WORDS * k] || Math.abs(d) < past) {
+      t.centreRun[k] = 0;
+      return false;
+    }
+    const run = t.centreRun[k];
+    t.centreRun[k] = Math.sign(run) === sign ? run + sign : sign;
+    return Math.abs(t.centreRun[k]) >= centreFor;
+  }
+
+  /**
+   * Track t on line k, its centre (cx, cy) at signed distance `d`, its box not clear of it: over the line
+   * (TrackResults.onLine) where it is confirmed, seen on its own blob, its centre has passed the line from the side it
+   * was last seen clearly on, and it would count the crossing once clear, not hold it back (holdAfter: those held back
+   * where a stream ends were counted wrong more often than right).
+   */
+  #overLine(t: Track, k: number, d: number, cx: number, cy: number): void {
+    const was = t.lineSide[LINE_WORDS * k];
+    if (t.blob < 0 || t.state !== 'confirmed' || was === 0 || d === 0 || Math.sign(d) === was) return;
+    if (holdsBack(t)) return;
+    if (!crosses(this.#lines[k], t.lineSide[LINE_WORDS * k + 1], t.lineSide[LINE_WORDS * k + 2], cx, cy)) return;
+    this.#onLine[2 * k + (d > 0 ? 0 : 1)]++;
+  }
+
+  /**
+   * The crossings track t holds back (holdAfter): counted once it has had `holdFor` blobs of its own since, unless
+   * its velocity over those blobs goes back across the line by more than `backShare` of its speed: the blob it was
+   * found again on is another object's, walking the other way.
+   */
+  #settleHeld(t: Track, events: TrackEvent[], timeUs: number): void {
+    if (t.blob >= 0) t.heldSeen++;
+    if (t.heldSeen < holdFor) return;
+    const n = Math.min(t.seenCount, t.heldSeen + 1);
+    const vx = t.newestSpeed(0, n);
+    const vy = t.newestSpeed(1, n);
+    const speed = Math.sqrt(vx * vx + vy * vy);
+    t.held = 0;
+    for (let k = 0; k < this.#lines.length; k++) {
+      const sign = t.heldSide[k];
+      if (sign === 0) continue;
+      t.heldSide[k] = 0;
+      // Its velocity across the line, positive onto the side counted.
+      const across = sign * this.#normalSpeed(k, vx, vy);
+      if (across < -backShare * speed) continue;
+      this.#count(events, t, k, timeUs, sign);
+    }
+  }
+
+  /** A velocity's part along line k's normal, positive toward the side `side` calls positive (the right of a→b). */
+  #normalSpeed(k: number, vx: number, vy: number): number {
+    return this.#lineUnit[2 * k] * vy - this.#lineUnit[2 * k + 1] * vx;
+  }
+
+  /** Half the extent of track t's estimated box across line k (along the line's normal). */
+  #halfAcross(t: Track, k: number): number {
+    return (Math.abs(this.#lineUnit[2 * k + 1]) * t.kf.p(2) + Math.abs(this.#lineUnit[2 * k]) * t.kf.p(3)) / 2;
+  }
+
+  /** A crossing of a line onto the side `d` (signed distance) is on; forward is from the left of a→b to its right. */
+  #count(events: TrackEvent[], t: Track, k: number, timeUs: number, d: number): void {
+    const direction = d > 0 ? 'forward' : 'backward';
+    const line = this.#lines[k].id;
+    t.countedAt[k] = t.life;
+    this.#counts[line][direction]++;
+    events.push({ type: 'crossed', id: t.id, timeUs, line, direction });
+  }
+}

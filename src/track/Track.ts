@@ -1,0 +1,405 @@
+/**
+ * One tracked object's state (Tracker.ts): its Kalman filter, its recent own observations and the velocity they
+ * show while it coasts, its average look, where it stands about each counting line and zone, and its trail.
+ */
+import { KalmanBox } from './KalmanBox.js';
+import { LINE_WORDS } from './lineSides.js';
+import { median } from './median.js';
+import type { TrackInfo } from '../results.js';
+import type { Box, TrackerSettings } from './TrackerSettings.js';
+
+/** Own observations a track keeps for its coasting velocity, and how many it needs for one (Track.coast). */
+export const observed = 30;
+const observedEnough = 5;
+/**
+ * Work arrays of Track.#observedSpeed, one set for all tracks (they run one at a time): an axis's followed values and
+ * times in order, and the slopes between every two of them.
+ */
+const values = new Float64Array(observed);
+const times = new Float64Array(observed);
+const slopes = new Float64Array((observed * (observed - 1)) / 2);
+/** Bins of a blob's histogram (`features({ histogram: true })`), and how fast a track's average follows its blobs. */
+export const bins = 16;
+const appearanceRate = 0.1;
+
+export class Track {
+  readonly kf: KalmanBox;
+  state: TrackInfo['state'] = 'tentative';
+  hits = 1;
+  age = 1;
+  unseen = 0;
+  merged = false;
+  blob: number;
+  /** The box predicted for this frame, before any measurement (written in place each frame), and its diagonal. */
+  readonly predicted = new Float64Array(4);
+  predictedDiagonal = 0;
+  /** This frame: given a blob of its own; coasting in a group's blob, the index of that blob (-1: in no group). */
+  matched = false;
+  group = -1;
+  /** In a group this frame: the axes on which it owns an edge of the group's blob (bit 1 x, bit 2 y; measureGroup). */
+  ownsEdges = 0;
+  /** Centres, oldest first; each point is never changed once pushed, so results can share them. */
+  trail: (readonly [number, number])[] = [];
+  /** Per zone (the settings' order): seconds spent inside it in all, NaN if never inside. */
+  readonly dwell: Float64Array;
+  /** The zones it is inside, in the order it entered them (the order of its zoneLeft events when it leaves). */
+  readonly zonesIn: number[] = [];
+  /**
+   * Per line (LINE_WORDS numbers each): the side it was last seen clearly on (±1, 0 not yet), and where; then
+   * TURN_WORDS numbers for a turn about the line being watched (lineTurn.ts).
+   */
+  readonly lineSide: Float64Array;
+  /** Per line, where it was first seen clearly on one side (side ±1, x, y; 0 not yet): inherited by a split (inheritSides). */
+  readonly firstSide: Float64Array;
+  /** Per line, when (`life`) it last counted a crossing of it; −∞ never. */
+  readonly countedAt: Float64Array;
+  /** Seconds since it was first seen. */
+  life = 0;
+  /**
+   * Its last `observed` own observations (a ring): the time (`life`) of each, its box (x0, y0, x1, y1, four numbers
+   * an entry) and which of the box's edges lay on the frame's border (bits 0–3).
+   */
+  readonly seenTime = new Float64Array(observed);
+  readonly seenBox = new Float64Array(4 * observed);
+  readonly seenBorder = new Uint8Array(observed);
+  seenNext = 0;
+  seenCount = 0;
+  /** The last blob it was measured with, as it was, and per axis the side of it an occluder cut (Track.#occluded). */
+  readonly lastBlob = new Float64Array(4);
+  readonly cutSide = new Int8Array(2);
+  /** Not measured last frame (lost, or in a group's blob). */
+  coasting = false;
+  /** Seconds it had been lost when this frame's blob was matched to it (0: it was not lost). */
+  gap = 0;
+  /** Per line, the side a crossing held back (holdAfter) was made onto (±1; 0 none); how many lines; its own blobs since. */
+  readonly heldSide: Int8Array;
+  /**
+   * Per line, how many of its own blobs in a row have had their centre past the line, its box not clear of it, away
+   * from the side it was last seen clearly on: signed by the side they lay on (0 none; CountingLines.#centrePast).
+   */
+  readonly centreRun: Int16Array;
+  held = 0;
+  heldSeen = 0;
+  /** Average histogram of its own blobs (pixels per bin), from its first blob on; null while blobs carry none. */
+  appearance: Float64Array | null = null;
+  appearanceSum = 0;
+
+  constructor(
+    readonly id: number,
+    box: Box,
+    blob: number,
+    s: TrackerSettings,
+  ) {
+    const [cx, cy, w, h] = [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box[2] - box[0] + 1, box[3] - box[1] + 1];
+    // Sizes change slowly: a tenth of the acceleration (KalmanBox).
+    this.kf = new KalmanBox([cx, cy, w, h], s.acceleration ** 2, s.measurementNoise ** 2);
+    this.blob = blob;
+    this.predicted.set(box);
+    this.dwell = new Float64Array(s.zones.length).fill(NaN);
+    this.lineSide = new Float64Array(LINE_WORDS * s.lines.length);
+    this.firstSide = new Float64Array(3 * s.lines.length);
+    this.countedAt = new Float64Array(s.lines.length).fill(-Infinity);
+    this.heldSide = new Int8Array(s.lines.length);
+    this.centreRun = new Int16Array(s.lines.length);
+    if (s.trailLength > 0) this.trail.push([cx, cy]);
+  }
+
+  /** Writes the box of the current estimate (inclusive pixel bounds) into `out`; returns it. */
+  box<T extends { [i: number]: number }>(out: T): T {
+    const kf = this.kf;
+    const x = kf.p(0);
+    const y = kf.p(1);
+    // At least a pixel: a box with x1 < x0 is no box (the sizes are held while unmeasured, see `coast`).
+    const hw = Math.max(1, kf.p(2)) / 2;
+    const hh = Math.max(1, kf.p(3)) / 2;
+    out[0] = x - hw + 0.5;
+    out[1] = y - hh + 0.5;
+    out[2] = x + hw - 0.5;
+    out[3] = y + hh - 0.5;
+    return out;
+  }
+
+  /** Moves the estimate dt seconds ahead and starts the frame: `predicted` is the box there. */
+  predict(dt: number): void {
+    this.kf.predict(dt);
+    this.life += dt;
+    this.age++;
+    this.blob = -1;
+    // Written here rather than through `box` and `diagonalOf`, which also take other kinds of arrays: in V8 the
+    // shared, polymorphic calls cost this loop over every track about twice its time (bench/tracker.js).
+    const kf = this.kf;
+    const w = Math.max(1, kf.p(2));
+    const h = Math.max(1, kf.p(3));
+    const p = this.predicted;
+    p[0] = kf.p(0) - w / 2 + 0.5;
+    p[1] = kf.p(1) - h / 2 + 0.5;
+    p[2] = kf.p(0) + w / 2 - 0.5;
+    p[3] = kf.p(1) + h / 2 - 0.5;
+    this.predictedDiagonal = Math.sqrt(w * w + h * h);
+    this.matched = false;
+    this.group = -1;
+    this.ownsEdges = 0;
+  }
+
+  /**
+   * A frame without a measurement of its own (lost, or in a group's blob): the size stays, and the centre goes on at
+   * the velocity of its recent observations (the last `observed`, but the newest, once there are `observedEnough`),
+   * set when the coasting starts, in the manner of OC-SORT's observation-centric momentum.
+   * - Carried on, the size's velocity turns a shrink seen while the object went behind a pillar or out of the frame
+   *   into a box of no width within a few frames (x1 < x0 in nearly half of the lost and grouped tracks' frames in
+   *   bench/trackEval.js), which no IoU can match again and no overlay can draw.
+   * - The filter's velocity follows the last few measurements, and a track often goes unmatched right after its blob
+   *   jumped (joining another's, splitting, half hidden): with that velocity, lost tracks spent 7 % of their
+   *   frames coasting at over 400 px/s where objects walk at 24–90 px/s (0.7 % with the observations' velocity).
+   */
+  coast(): void {
+    const kf = this.kf;
+    kf.setVelocity(2, 0);
+    kf.setVelocity(3, 0);
+    if (!this.coasting && this.seenCount >= observedEnough) {
+      // From the oldest to the one before the newest: the blob that came last before the track went unmatched was
+      // often already joining another or half hidden.
+      const n = this.seenCount - 1;
+      const oldest = (this.seenNext + observed - this.seenCount) % observed;
+      kf.setVelocity(0, this.#observedSpeed(0, oldest, n));
+      kf.setVelocity(1, this.#observedSpeed(1, oldest, n));
+    }
+    this.coasting = true;
+  }
+
+  /**
+   * Speed on an axis over `n` observations from ring entry `from` on: the median of the slopes between every two of
+   * them (Theil and Sen's estimator), which a few blobs that jumped (a shadow or another object joining, a split, a
+   * frame of noise) do not move. The slope from the oldest observation to the one before the newest, taken before,
+   * followed such jumps: on the sixteen seeds of bench/trackEval.js, the tracks that came out of a group on another
+   * object than the one they went in on had coasted at a velocity off by a third of the object's speed (median; those
+   * that came out on their own, a tenth). Over the last 30 observations (a second at 30 frames/s) rather than 10: ID
+   * switches 1344 → 1198, IDF1 0.539 → 0.569 (street scenes 593 → 510, 0.652 → 0.661; their MOTA 0.528 → 0.516, lost
+   * tracks coasting on behind pillars into other objects' groups; BENCHMARKS.md).
+   * A box cut by the frame's border on one side of the axis (an object coming into view or leaving it) has its
+   * centre moving at half the object's speed, or less; its other edge moves with the object, so that edge is followed
+   * where any of the observations is cut. Every object walks in through a border, and a track that joins a group or is
+   * lost soon after would otherwise coast at half speed, fall behind its object and lose it (2042 → 2010 ID switches).
+   */
+  #observedSpeed(axis: 0 | 1, from: number, n: number): number {
+    const b = this.seenBox;
+    const t = this.seenTime;
+    let cut = 0;
+    for (let i = 0; i < n; i++) cut |= this.seenBorder[(from + i) % observed];
+    const low = (cut >> axis) & 1;
+    const high = (cut >> (axis + 2)) & 1;
+    // Edge k of entry e is b[4e + k]: x0, y0, x1, y1. Followed: twice the edge, or the sum of both (twice the centre).
+    const edge = low && !high ? axis + 2 : high && !low ? axis : -1;
+    const k = edge >= 0 ? edge : axis;
+    const l = edge >= 0 ? edge : axis + 2;
+    // In time order first, so that the pairs' loop reads two plain arrays (about 2.4 µs for 29 observations).
+    for (let i = 0; i < n; i++) {
+      const e = (from + i) % observed;
+      values[i] = b[4 * e + k] + b[4 * e + l];
+      times[i] = t[e];
+    }
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const vi = values[i];
+      const ti = times[i];
+      for (let j = i + 1; j < n; j++) {
+        const dt = times[j] - ti;
+        if (dt > 0) slopes[m++] = (values[j] - vi) / (2 * dt);
+      }
+    }
+    // No time between any two of them (frames with one timestamp): the filter's velocity stays, as it did before.
+    return m > 0 ? median(slopes, m) : this.kf.v(axis);
+  }
+
+  /** Velocity on an axis over its newest n own observations (n ≤ seenCount; see #observedSpeed). */
+  newestSpeed(axis: 0 | 1, n: number): number {
+    return this.#observedSpeed(axis, (this.seenNext + observed - n) % observed, n);
+  }
+
+  /**
+   * Folds blob j's histogram (of `hists`, `bins` counts a blob) into the average: the first one as it is, then at
+   * `appearanceRate`. Only blobs of its own (no other track's prediction under them): a group's blob is not its look.
+   */
+  observe(hists: ArrayLike<number>, j: number): void {
+    let a = this.appearance;
+    const rate = a ? appearanceRate : 1;
+    if (!a) a = this.appearance = new Float64Array(bins);
+    let sum = 0;
+    for (let b = 0; b < bins; b++) {
+      const v = a[b] + rate * (hists[j * bins + b] - a[b]);
+      a[b] = v;
+      sum += v;
+    }
+    this.appearanceSum = sum;
+  }
+
+  /**
+   * 1 − the share of its average histogram that blob j's holds (0: all of it; 1: none, or nothing to compare), where
+   * `total` is the sum of blob j's counts. The share held, Σ min(a, h) / Σ a, is summed as (Σ a + Σ h − Σ |a − h|) / 2:
+   * without a minimum per bin, which V8 compiles to a NaN-aware sequence, the loop takes half the time (the tracker
+   * compares a track with each blob it could take where another could too, some hundred pairs a frame in a crowd).
+   */
+  appearanceCost(hists: ArrayLike<number>, j: number, total: number): number {
+    const a = this.appearance;
+    const sum = this.appearanceSum;
+    if (!a || sum <= 0) return 0;
+    let apart = 0;
+    const at = j * bins;
+    for (let b = 0; b < bins; b++) apart += Math.abs(a[b] - hists[at + b]);
+    return 1 - (sum + total - apart) / (2 * sum);
+  }
+
+  /**
+   * The earth mover's distance between its average histogram and blob j's, each as shares of its pixels, in bins:
+   * the area between their cumulative shares. 0 while it has no histogram or the blob no pixels counted.
+   */
+  lookDistance(hists: ArrayLike<number>, j: number): number {
+    const a = this.appearance;
+    const sum = this.appearanceSum;
+    const at = j * bins;
+    let total = 0;
+    for (let b = 0; b < bins; b++) total += hists[at + b];
+    if (!a || sum <= 0 || total <= 0) return 0;
+    let own = 0;
+    let blob = 0;
+    let d = 0;
+    for (let b = 0; b < bins - 1; b++) {
+      own += a[b] / sum;
+      blob += hists[at + b] / total;
+      d += Math.abs(own - blob);
+    }
+    return d;
+  }
+
+  /** The predicted box's narrower side (pixels). */
+  get narrowSide(): number {
+    const p = this.predicted;
+    return Math.min(p[2] - p[0], p[3] - p[1]) + 1;
+  }
+
+  /** How far its centre moves in dt seconds at its estimated velocity (pixels). */
+  move(dt: number): number {
+    const vx = this.kf.v(0);
+    const vy = this.kf.v(1);
+    return Math.sqrt(vx * vx + vy * vy) * dt;
+  }
+
+  /** Position uncertainty of the centre (pixels, one standard deviation). */
+  get spread(): number {
+    return Math.sqrt(Math.max(this.kf.variance(0), this.kf.variance(1)));
+  }
+
+  /** Folds in its own blob's box; `border` says which of its edges lie on the frame's border (bits x0, y0, x1, y1). */
+  measure(box: Box, border: number): void {
+    const kf = this.kf;
+    this.seenTime[this.seenNext] = this.life;
+    // Four stores: TypedArray.set from an array takes V8's generic path, and this runs for every track every frame.
+    const e = 4 * this.seenNext;
+    const b = this.seenBox;
+    b[e] = box[0];
+    b[e + 1] = box[1];
+    b[e + 2] = box[2];
+    b[e + 3] = box[3];
+    // Measured last frame as well (not after coasting), with a few observations to know its size by.
+    const known = !this.coasting && this.seenCount >= 3;
+    const cutX = (this.cutSide[0] = known ? this.#occluded(0, border, e) : 0) !== 0;
+    const cutY = (this.cutSide[1] = known ? this.#occluded(1, border, e) : 0) !== 0;
+    const r = this.lastBlob;
+    r[0] = box[0];
+    r[1] = box[1];
+    r[2] = box[2];
+    r[3] = box[3];
+    this.seenBorder[this.seenNext] = border;
+    this.seenNext = (this.seenNext + 1) % observed;
+    this.seenCount = Math.min(observed, this.seenCount + 1);
+    this.coasting = false;
+    kf.update(0, (b[e] + b[e + 2]) / 2);
+    kf.update(1, (b[e + 1] + b[e + 3]) / 2);
+    if (!cutX) kf.update(2, box[2] - box[0] + 1);
+    if (!cutY) kf.update(3, box[3] - box[1] + 1);
+  }
+
+  /**
+   * Which side of its blob on `axis` something in front of the object cuts, a pillar it walks behind or comes out
+   * from (−1 the low edge, 1 the high one, 0 neither): an edge that stands still while the object moves, the other
+   * edge moving its way at about its speed (a jump is a blob joining another's), and that edge then for as long as it
+   * stays still. Where one is cut, the observation at seenBox entry e becomes the object's box, at the track's size
+   * from the edge that is its own. Measured as it is, the visible part's centre moves at half the object's speed or
+   * less, its size shrinks to nothing, and a track coming out of the pillar's far side is new: most crossings of a
+   * counting line placed at a pillar were missed (bench/trackEval.js, sixteen seeds: line error 23.8 → 19.5 %, IDF1
+   * 0.471 → 0.491, ID switches 2010 → 2011, MOTA 0.390 → 0.385).
+   */
+  #occluded(axis: 0 | 1, border: number, e: number): number {
+    const b = this.seenBox;
+    const r = this.lastBlob;
+    const size = this.kf.p(axis + 2);
+    const lo = b[e + axis];
+    const hi = b[e + axis + 2];
+    // Wider than the object: a blob joining another, not a part of it.
+    if (hi - lo + 1 > 1.1 * size) return 0;
+    // An edge on the frame's border is neither the object's own nor an occluder's (Track.coast follows the other).
+    if (((border >> axis) | (border >> (axis + 2))) & 1) return 0;
+    const dLo = lo - r[axis];
+    const dHi = hi - r[axis + 2];
+    // Half a pixel: blobs' edges are whole pixels, so "still" is "the same".
+    const loStill = Math.abs(dLo) <= 0.5;
+    const hiStill = Math.abs(dHi) <= 0.5;
+    let cut = 0;
+    if (this.cutSide[axis] < 0 && loStill) cut = -1;
+    else if (this.cutSide[axis] > 0 && hiStill) cut = 1;
+    else {
+      // Where the object went since the last observation, by its velocity.
+      const m = this.kf.v(axis) * (this.life - this.seenTime[(this.seenNext + observed - 1) % observed]);
+      if (Math.abs(m) < 0.5) return 0;
+      // Moved by at least half a pixel (a whole one) its way, and by no more than twice that and 2 px.
+      const reach = 2 * Math.abs(m) + 2;
+      if (loStill && dHi * m > 0 && Math.abs(dHi) >= 0.5 && Math.abs(dHi) <= reach) cut = -1;
+      else if (hiStill && dLo * m > 0 && Math.abs(dLo) >= 0.5 && Math.abs(dLo) <= reach) cut = 1;
+    }
+    if (cut < 0) b[e + axis] = hi - size + 1;
+    else if (cut > 0) b[e + axis + 2] = lo + size - 1;
+    return cut;
+  }
+
+  /**
+   * Folds in one axis (0: x, 1: y) of a group's blob where both of its edges on that axis are this track's (NaN
+   * where not) and their distance is near its predicted size: centre and size measured, the other axis left to
+   * the prediction.
+   */
+  measureEdges(axis: 0 | 1, low: number, high: number): void {
+    if (Number.isNaN(low) || Number.isNaN(high)) return;
+    // The edges of another object (a group formed where a blob is one object's, overlapping a smaller one's
+    // prediction): not this track's size.
+    const size = high - low + 1;
+    const predicted = this.kf.p(axis + 2);
+    if (size > 1.25 * predicted || size < 0.8 * predicted) return;
+    this.kf.update(axis, (low + high) / 2);
+    this.kf.update(axis + 2, size);
+  }
+}
+
+/** Appends track t's centre to its trail (from its second frame on), trimmed now and then rather than shifted every frame. */
+export function extendTrail(t: Track, trailLength: number): void {
+  if (t.age > 1) t.trail.push([t.kf.p(0), t.kf.p(1)]);
+  if (t.trail.length >= 2 * trailLength) t.trail.splice(0, t.trail.length - trailLength);
+}
+
+/** What a frame's results say of track t. */
+export function trackInfo(t: Track, trailLength: number): TrackInfo {
+  return {
+    id: t.id,
+    state: t.state,
+    box: t.box([0, 0, 0, 0]),
+    cx: t.kf.p(0),
+    cy: t.kf.p(1),
+    vx: t.kf.v(0),
+    vy: t.kf.v(1),
+    blob: t.blob,
+    age: t.age,
+    unseen: t.unseen,
+    merged: t.merged,
+    group: t.group,
+    // A copy: this frame's trail stays as it is when later frames extend the track's.
+    trail: trailLength > 0 ? t.trail.slice(-trailLength) : [],
+  };
+}

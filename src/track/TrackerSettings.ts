@@ -1,0 +1,61 @@
+/** The tracker's settings (Tracker.ts) and the shapes of what it takes: boxes, counting lines, zones. */
+
+/** A detection: inclusive pixel bounds, as `features()` reports x0, y0, x1, y1. */
+export type Box = readonly [number, number, number, number];
+
+export interface CountingLine {
+  id: string;
+  /** From a to b; `forward` is a crossing from the line's left to its right as seen walking from a to b. */
+  a: readonly [number, number];
+  b: readonly [number, number];
+}
+
+export interface Zone {
+  id: string;
+  /** A polygon's corners, in order. */
+  polygon: readonly (readonly [number, number])[];
+}
+
+export interface TrackerSettings {
+  /** Frames in a row a new track must be matched before it is confirmed (and `entered` is emitted). */
+  minHits: number;
+  /** Seconds a confirmed track may go unseen (coasting) before it is dropped (`left`). */
+  maxUnseen: number;
+  /** Weight of 1 − IoU in the cost; the rest is the centres' distance in units of the gate. */
+  iouWeight: number;
+  /**
+   * Weight of appearance in a confirmed track's pair cost (0 ignores it): 1 − the share of the track's average
+   * histogram the blob's holds, when the blobs carry histograms (`features({ histogram: true })`).
+   */
+  appearanceWeight: number;
+  /** Largest distance between a prediction's centre and a blob's, in box diagonals, for a pair to be allowed. */
+  gate: number;
+  /** Measurement noise of a box edge, pixels (standard deviation). */
+  measurementNoise: number;
+  /** Acceleration the motion model allows, pixels per second² (standard deviation density). */
+  acceleration: number;
+  /**
+   * Centres kept per track and reported as its `trail`; 0 keeps none. Each frame's result holds its own copy (later
+   * frames never change it): with 60 centres and 50 tracks that copy is a sixth of the tracker's time per frame and
+   * most of its garbage, so a stream nobody draws trails of (counting, `flowmark track`) is better off with 0.
+   */
+  trailLength: number;
+  /** Seconds between frames when the results carry no increasing timestamps. */
+  frameInterval: number;
+  lines: readonly CountingLine[];
+  zones: readonly Zone[];
+}
+
+export const defaultTrackerSettings: Readonly<TrackerSettings> = {
+  minHits: 3,
+  maxUnseen: 2,
+  iouWeight: 0.5,
+  appearanceWeight: 0.5,
+  gate: 1.5,
+  measurementNoise: 2,
+  acceleration: 400,
+  trailLength: 60,
+  frameInterval: 1 / 30,
+  lines: [],
+  zones: [],
+};

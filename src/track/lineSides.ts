@@ -1,0 +1,35 @@
+/**
+ * A counting line's geometry and where a track was last seen clearly on one of its sides: the tests the tracker's
+ * counting (CountingLines.count) makes for every track and line every frame.
+ */
+import type { Box, CountingLine } from './TrackerSettings.js';
+import { TURN_WORDS } from './lineTurn.js';
+
+/** Which side of the line a point is on: > 0 on the right of a→b as seen on screen (image y grows downward). */
+export const side = (l: CountingLine, x: number, y: number) => (l.b[0] - l.a[0]) * (y - l.a[1]) - (l.b[1] - l.a[1]) * (x - l.a[0]);
+
+/** Whether a box's corners lie on both sides of the line (through it, not only its segment). */
+export function boxAcross(l: CountingLine, b: Box): boolean {
+  const s = Math.sign(side(l, b[0], b[1]));
+  return Math.sign(side(l, b[2], b[1])) !== s || Math.sign(side(l, b[0], b[3])) !== s || Math.sign(side(l, b[2], b[3])) !== s;
+}
+
+/** Whether the segments p→q and a→b cross. */
+export function crosses(l: CountingLine, px: number, py: number, qx: number, qy: number): boolean {
+  const s1 = side(l, px, py);
+  const s2 = side(l, qx, qy);
+  if (s1 === 0 || s2 === 0 || Math.sign(s1) === Math.sign(s2)) return false;
+  const t = (ax: number, ay: number) => (qx - px) * (ay - py) - (qy - py) * (ax - px);
+  return Math.sign(t(l.a[0], l.a[1])) !== Math.sign(t(l.b[0], l.b[1]));
+}
+
+/** Numbers per line in Track.lineSide: side, x, y, then the turn's (lineTurn.ts). */
+export const LINE_WORDS = 3 + TURN_WORDS;
+
+/** Where a track was last seen clearly on one side of line k (Track.lineSide). */
+export function note(seen: Float64Array, k: number, sign: number, x: number, y: number): void {
+  const at = LINE_WORDS * k;
+  seen[at] = sign;
+  seen[at + 1] = x;
+  seen[at + 2] = y;
+}
