@@ -27,6 +27,7 @@ function cameFrom(u: Track, bb: Float64Array, j: number): boolean {
   }
   return false;
 }
+
 /**
  * A new track made from blob j, a part of which (`splitShare`) lies inside a recent box of a confirmed track with a
  * blob of its own this frame (cameFrom), is an object that came apart from that track's: two objects that came in side
