@@ -6,7 +6,7 @@
  */
 import type { TrackEvent, TrackResults } from '../results.js';
 import { boxAcross, crosses, LINE_WORDS, note, side } from './lineSides.js';
-import { turnCoasting, turnReset, turnSeen, turnToward } from './lineTurn.js';
+import { turnCoasting, turnReset, turnSeen, turnToward, turnWatchesBlob } from './lineTurn.js';
 import type { Track } from './Track.js';
 import type { Box, CountingLine } from './TrackerSettings.js';
 
@@ -182,22 +182,27 @@ export class CountingLines {
         if (t.state === 'tentative') continue;
         note(seen, k, was, cx, cy);
         if (t.blob < 0) continue;
-        const ux = this.#lineUnit[2 * k];
-        const uy = this.#lineUnit[2 * k + 1];
         // Its speed toward the line: its velocity's part along the line's normal, turned to point at the line.
         const toward = -was * this.#normalSpeed(k, t.kf.v(0), t.kf.v(1));
         // How far its blob's edges farthest from and nearest to the line are: both move away with an object that
         // walks away; the far one stands where the blob only shrinks toward it (a centre moved 5.5 px in 0.9 s by a
         // fading blob beside the line counted a turn on the street clip in Chromium), the near one where it only
-        // grows away from the line (lineTurn.ts).
-        const b = boxes[t.blob];
-        // Its distance on this side is linear in x and y: the farthest corner takes the larger term of each, the
-        // nearest the smaller.
-        const ex = -was * uy;
-        const ey = was * ux;
-        const at = was * (l.a[0] * uy - l.a[1] * ux);
-        const far = at + Math.max(ex * b[0], ex * b[2]) + Math.max(ey * b[1], ey * b[3]);
-        const near = at + Math.min(ex * b[0], ex * b[2]) + Math.min(ey * b[1], ey * b[3]);
+        // grows away from the line (lineTurn.ts). Only where a turn is being watched (most tracks walk on, watched
+        // by none; bench/tracker.js).
+        let far = 0;
+        let near = 0;
+        if (turnWatchesBlob(seen, LINE_WORDS * k + 3)) {
+          const ux = this.#lineUnit[2 * k];
+          const uy = this.#lineUnit[2 * k + 1];
+          const b = boxes[t.blob];
+          // Its distance on this side is linear in x and y: the farthest corner takes the larger term of each, the
+          // nearest the smaller.
+          const ex = -was * uy;
+          const ey = was * ux;
+          const at = was * (l.a[0] * uy - l.a[1] * ux);
+          far = at + Math.max(ex * b[0], ex * b[2]) + Math.max(ey * b[1], ey * b[3]);
+          near = at + Math.min(ex * b[0], ex * b[2]) + Math.min(ey * b[1], ey * b[3]);
+        }
         if (turnSeen(seen, LINE_WORDS * k + 3, far, near, toward, t.kf.p(3), t.life)) this.#count(events, t, k, timeUs, d);
         continue;
       }

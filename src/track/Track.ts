@@ -389,7 +389,8 @@ export function trackInfo(t: Track, trailLength: number): TrackInfo {
   return {
     id: t.id,
     state: t.state,
-    box: t.box([0, 0, 0, 0]),
+    // Made of doubles from the start: written into an array of small integers, V8 would make its elements again.
+    box: t.box([0.5, 0.5, 0.5, 0.5]),
     cx: t.kf.p(0),
     cy: t.kf.p(1),
     vx: t.kf.v(0),

@@ -41,7 +41,7 @@ import { measureGroup } from './measureGroup.js';
 import { partOfTracked } from './partOfTracked.js';
 import { appendToList, atLeast, doubled } from './scratch.js';
 import { bins, extendTrail, Track, trackInfo } from './Track.js';
-import { inside, zoneResult } from './zoneResult.js';
+import { inside, zoneBounds, zoneResult } from './zoneResult.js';
 import type { TrackEvent, TrackResults } from '../results.js';
 import type { Box, TrackerSettings } from './TrackerSettings.js';
 
@@ -98,8 +98,9 @@ export class Tracker {
   #nextId = 1;
   #lastUs: number | null = null;
   readonly #lines: CountingLines;
-  /** The zones' polygons, flat. */
+  /** The zones' polygons, flat, and their bounds (zoneBounds). */
   readonly #polygons: Float64Array[];
+  readonly #zoneBounds: Float64Array[];
   readonly #pairs = new SparsePairs();
   // Work arrays kept from frame to frame (grown, never shrunk): per blob, centres and diagonals, near lists, flags,
   // the tracks covering it, its group's first and last member; per covering pair its track and blob; per track
@@ -137,6 +138,7 @@ export class Tracker {
     this.#s = settings;
     this.#lines = new CountingLines(settings.lines);
     this.#polygons = settings.zones.map((z) => Float64Array.from(z.polygon.flat()));
+    this.#zoneBounds = this.#polygons.map(zoneBounds);
   }
 
   #reserve(blobs: number, tracks: number): void {
@@ -516,7 +518,7 @@ export class Tracker {
         const cy = t.kf.p(1);
         for (let k = 0; k < s.zones.length; k++) {
           const z = s.zones[k];
-          const now = inside(this.#polygons[k], cx, cy);
+          const now = inside(this.#polygons[k], this.#zoneBounds[k], cx, cy);
           const at = t.zonesIn.indexOf(k);
           if (now && at < 0) {
             events.push({ type: 'zoneEntered', id: t.id, timeUs, zone: z.id });

@@ -53,11 +53,16 @@ export function turnCoasting(turn: Float64Array, at: number, d: number, reach: n
   if (turnToward(turn, at) && inSegment && (groupAcross || Math.abs(d) <= reach)) turn[at] = REACHED;
 }
 
+/** Whether turnSeen reads the blob's edges (`far`, `near`): a turn is watched past the track's coasting. */
+export function turnWatchesBlob(turn: Float64Array, at: number): boolean {
+  return turn[at] === REACHED || turn[at] === AGAIN;
+}
+
 /**
  * A confirmed track seen clearly in its own blob on the side of the line it was last seen clearly on: `far` and `near`
- * the distances from the line of its blob's edges farthest from it and nearest to it, `toward` its speed toward the
- * line (pixels a second, negative away), `height` its box's, `now` its age in seconds. Returns whether it counts a
- * crossing onto this side (the object it now follows came over the line).
+ * the distances from the line of its blob's edges farthest from it and nearest to it (read only where
+ * turnWatchesBlob), `toward` its speed toward the line (pixels a second, negative away), `height` its box's, `now` its
+ * age in seconds. Returns whether it counts a crossing onto this side (the object it now follows came over the line).
  */
 export function turnSeen(turn: Float64Array, at: number, far: number, near: number, toward: number, height: number, now: number): boolean {
   const stage = turn[at];
