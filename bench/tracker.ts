@@ -7,6 +7,9 @@
  *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000] [--warmup 200] [--trail 60]
  *                              [--histograms both|yes|no] [--windows N]
  *
+ * The p99 again over the frames that overlapped no garbage collection of the process (perf_hooks 'gc' entries), and
+ * how many frames took over twice the median, with how many of those overlapped one: whether the slow frames are the
+ * tracker's or the heap's.
  * The first `--warmup` frames of each row (V8 compiling the tracker, the tracks being born) are not counted.
  * `--trail` is the tracks' `trailLength` (the default's 60; 0 keeps none, as `flowmark track` runs it).
  * `--histograms` picks the rows (without histograms, with them, or both per blob count). `--windows N` adds a table
@@ -16,7 +19,7 @@
 import { Tracker, trackerSettings, type Box } from '../index.js';
 import { rng } from '../src/reference/images.js';
 import { benchArgs } from './args.js';
-import { quantile } from './timing.js';
+import { quantile, watchGcs } from './timing.js';
 
 const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows']);
 if (!['both', 'yes', 'no'].includes(values.histograms as string)) refuse(`--histograms takes both, yes or no, got "${values.histograms}"`);
@@ -64,13 +67,17 @@ function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float6
 }
 
 console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, the first ${warmup} not counted, trailLength ${values.trail}`);
-console.log('\n| blobs | histograms | median µs/frame | p99 µs/frame | tracks alive (mean) | ids made |');
-console.log('|---|---|---|---|---|---|');
+console.log('\n| blobs | histograms | median µs/frame | p99 µs/frame | p99, frames in no collection | frames over 2× the median (in a collection) | tracks alive (mean) | ids made |');
+console.log('|---|---|---|---|---|---|---|---|');
+// The process's garbage collections, to tell the tracker's slow frames from the pauses of the heap (the tracker and
+// this program both allocate: each frame's results, the scene's boxes).
+const { duringGc } = watchGcs();
 const kinds = { both: [false, true], yes: [true], no: [false] }[values.histograms as 'both' | 'yes' | 'no'];
 const windowRows: string[] = [];
 for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => kinds.map((h) => [Number(v), h] as const))) {
   const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail) }));
   const times: number[] = [];
+  const spans: [number, number][] = [];
   let alive = 0;
   let maxId = 0;
   let t = 0;
@@ -78,13 +85,21 @@ for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => 
     for (const { boxes, hists } of batch) {
       const t0 = performance.now();
       const r = tracker.update(boxes, t++ * 33_333, withHists ? hists : null, { width: W, height: H });
-      times.push((performance.now() - t0) * 1000);
+      const t1 = performance.now();
+      times.push((t1 - t0) * 1000);
+      spans.push([t0, t1]);
       alive += r.tracks.length;
       for (const k of r.tracks) maxId = Math.max(maxId, k.id);
     }
   }
-  const sorted = times.slice(warmup).sort((a, b) => a - b);
-  console.log(`| ${n} | ${withHists ? 'yes' : 'no'} | ${sorted[sorted.length >> 1].toFixed(1)} | ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} | ${(alive / frames).toFixed(1)} | ${maxId} |`);
+  // The collections are reported on the event loop, after the frames they paused.
+  await new Promise((done) => setTimeout(done, 100));
+  const counted = times.slice(warmup);
+  const inGc = spans.slice(warmup).map(([a, b]) => duringGc(a, b));
+  const median = quantile(counted, 0.5);
+  const slow = counted.filter((us) => us > 2 * median);
+  const slowInGc = counted.filter((us, k) => us > 2 * median && inGc[k]).length;
+  console.log(`| ${n} | ${withHists ? 'yes' : 'no'} | ${median.toFixed(1)} | ${quantile(counted, 0.99).toFixed(1)} | ${quantile(counted.filter((_, k) => !inGc[k]), 0.99).toFixed(1)} | ${slow.length} (${slowInGc}) | ${(alive / frames).toFixed(1)} | ${maxId} |`);
   if (windows > 0) {
     const medians: string[] = [];
     for (let k = 0; k < frames; k += windows) medians.push(quantile(times.slice(k, k + windows), 0.5).toFixed(0));

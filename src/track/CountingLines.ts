@@ -8,7 +8,7 @@ import type { TrackEvent, TrackResults } from '../results.js';
 import { boxAcross, crosses, LINE_WORDS, note, side } from './lineSides.js';
 import { turnCoasting, turnReset, turnSeen, turnToward, turnWatchesBlob } from './lineTurn.js';
 import type { Track } from './Track.js';
-import type { Box, CountingLine } from './TrackerSettings.js';
+import type { CountingLine } from './TrackerSettings.js';
 
 /**
  * Seconds lost after which a track found again, and seconds seen within which a new one, holds back a crossing it then
@@ -106,8 +106,11 @@ export class CountingLines {
     return over;
   }
 
-  /** Counts track t's crossings after this frame's update (its events into `events`); `boxes`: the frame's blobs. */
-  count(t: Track, boxes: readonly Box[], events: TrackEvent[], timeUs: number): void {
+  /**
+   * Counts track t's crossings after this frame's update (its events into `events`); `bb`: the frame's blobs' bounds,
+   * four numbers a blob (Tracker.#readBlobs).
+   */
+  count(t: Track, bb: Float64Array, events: TrackEvent[], timeUs: number): void {
     const lines = this.#lines;
     const cx = t.kf.p(0);
     const cy = t.kf.p(1);
@@ -136,7 +139,7 @@ export class CountingLines {
         const along = (cx - l.a[0]) * ux + (cy - l.a[1]) * uy;
         const d = side(l, cx, cy) / this.#lineLength[k];
         const reach = this.#halfAcross(t, k);
-        const across = t.group >= 0 && boxAcross(l, boxes[t.group]);
+        const across = t.group >= 0 && boxAcross(l, bb, 4 * t.group);
         turnCoasting(t.lineSide, LINE_WORDS * k + 3, d, reach, along >= 0 && along <= this.#lineLength[k], across);
       }
     }
@@ -148,9 +151,8 @@ export class CountingLines {
       // A member owning no edge across the line: the side its group's blob lies wholly on, if it does (above).
       let wholly = 0;
       if (t.blob < 0 && (t.ownsEdges & this.#lineAcross[k]) === 0) {
-        const g = t.group >= 0 ? boxes[t.group] : undefined;
-        if (g === undefined || boxAcross(l, g)) continue;
-        wholly = Math.sign(side(l, g[0], g[1]));
+        if (t.group < 0 || boxAcross(l, bb, 4 * t.group)) continue;
+        wholly = Math.sign(side(l, bb[4 * t.group], bb[4 * t.group + 1]));
         if (wholly === 0) continue;
       }
       const d = side(l, cx, cy) / this.#lineLength[k];
@@ -194,14 +196,15 @@ export class CountingLines {
         if (turnWatchesBlob(seen, LINE_WORDS * k + 3)) {
           const ux = this.#lineUnit[2 * k];
           const uy = this.#lineUnit[2 * k + 1];
-          const b = boxes[t.blob];
+          const o = 4 * t.blob;
+          const [x0, y0, x1, y1] = [bb[o], bb[o + 1], bb[o + 2], bb[o + 3]];
           // Its distance on this side is linear in x and y: the farthest corner takes the larger term of each, the
           // nearest the smaller.
           const ex = -was * uy;
           const ey = was * ux;
           const at = was * (l.a[0] * uy - l.a[1] * ux);
-          far = at + Math.max(ex * b[0], ex * b[2]) + Math.max(ey * b[1], ey * b[3]);
-          near = at + Math.min(ex * b[0], ex * b[2]) + Math.min(ey * b[1], ey * b[3]);
+          far = at + Math.max(ex * x0, ex * x1) + Math.max(ey * y0, ey * y1);
+          near = at + Math.min(ex * x0, ex * x1) + Math.min(ey * y0, ey * y1);
         }
         if (turnSeen(seen, LINE_WORDS * k + 3, far, near, toward, t.kf.p(3), t.life)) this.#count(events, t, k, timeUs, d);
         continue;

@@ -6,7 +6,7 @@ import { KalmanBox } from './KalmanBox.js';
 import { LINE_WORDS } from './lineSides.js';
 import { median } from './median.js';
 import type { TrackInfo } from '../results.js';
-import type { Box, TrackerSettings } from './TrackerSettings.js';
+import type { TrackerSettings } from './TrackerSettings.js';
 
 /** Own observations a track keeps for its coasting velocity, and how many it needs for one (Track.coast). */
 export const observed = 30;
@@ -22,12 +22,22 @@ const slopes = new Float64Array((observed * (observed - 1)) / 2);
 export const bins = 16;
 const appearanceRate = 0.1;
 
+/**
+ * The first value of a track's fields that count seconds and start at 0 (`unseen`, `gap`), set to 0 at once in the
+ * constructor. V8 keeps a field that first held a small integer as one, and the first fraction stored there later
+ * (the first track lost, the first found again, often minutes into a stream) changes every track's hidden class:
+ * every step of the tracker's optimised code was thrown away and ran several times slower for tens to hundreds of
+ * frames (bench/tracker.js: bailouts 54–329 → 22–27 a run, p99 930–1050 → 510–525 µs a frame).
+ */
+const asDouble = 0.5;
+
 export class Track {
   readonly kf: KalmanBox;
   state: TrackInfo['state'] = 'tentative';
   hits = 1;
   age = 1;
-  unseen = 0;
+  /** Seconds unseen (lost; 0 while seen or in a group). A double from its first store (asDouble). */
+  unseen = asDouble;
   merged = false;
   blob: number;
   /** The box predicted for this frame, before any measurement (written in place each frame), and its diagonal. */
@@ -70,7 +80,7 @@ export class Track {
   /** Not measured last frame (lost, or in a group's blob). */
   coasting = false;
   /** Seconds it had been lost when this frame's blob was matched to it (0: it was not lost). */
-  gap = 0;
+  gap = asDouble;
   /** Per line, the side a crossing held back (holdAfter) was made onto (±1; 0 none); how many lines; its own blobs since. */
   readonly heldSide: Int8Array;
   /**
@@ -84,17 +94,21 @@ export class Track {
   appearance: Float64Array | null = null;
   appearanceSum = 0;
 
+  /** Made from blob j, whose bounds are bb[4j .. 4j + 4) (the frame's blobs, flat: Tracker.#readBlobs). */
   constructor(
     readonly id: number,
-    box: Box,
-    blob: number,
+    bb: Float64Array,
+    j: number,
     s: TrackerSettings,
   ) {
-    const [cx, cy, w, h] = [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box[2] - box[0] + 1, box[3] - box[1] + 1];
+    this.unseen = 0;
+    this.gap = 0;
+    const at = 4 * j;
+    const [cx, cy, w, h] = [(bb[at] + bb[at + 2]) / 2, (bb[at + 1] + bb[at + 3]) / 2, bb[at + 2] - bb[at] + 1, bb[at + 3] - bb[at + 1] + 1];
     // Sizes change slowly: a tenth of the acceleration (KalmanBox).
     this.kf = new KalmanBox([cx, cy, w, h], s.acceleration ** 2, s.measurementNoise ** 2);
-    this.blob = blob;
-    this.predicted.set(box);
+    this.blob = j;
+    for (let k = 0; k < 4; k++) this.predicted[k] = bb[at + k];
     this.dwell = new Float64Array(s.zones.length).fill(NaN);
     this.lineSide = new Float64Array(LINE_WORDS * s.lines.length);
     this.firstSide = new Float64Array(3 * s.lines.length);
@@ -289,34 +303,37 @@ export class Track {
     return Math.sqrt(Math.max(this.kf.variance(0), this.kf.variance(1)));
   }
 
-  /** Folds in its own blob's box; `border` says which of its edges lie on the frame's border (bits x0, y0, x1, y1). */
-  measure(box: Box, border: number): void {
+  /**
+   * Folds in its own blob's box, bb[at .. at + 4); `border` says which of its edges lie on the frame's border (bits x0,
+   * y0, x1, y1).
+   */
+  measure(bb: Float64Array, at: number, border: number): void {
     const kf = this.kf;
     this.seenTime[this.seenNext] = this.life;
     // Four stores: TypedArray.set from an array takes V8's generic path, and this runs for every track every frame.
     const e = 4 * this.seenNext;
     const b = this.seenBox;
-    b[e] = box[0];
-    b[e + 1] = box[1];
-    b[e + 2] = box[2];
-    b[e + 3] = box[3];
+    b[e] = bb[at];
+    b[e + 1] = bb[at + 1];
+    b[e + 2] = bb[at + 2];
+    b[e + 3] = bb[at + 3];
     // Measured last frame as well (not after coasting), with a few observations to know its size by.
     const known = !this.coasting && this.seenCount >= 3;
     const cutX = (this.cutSide[0] = known ? this.#occluded(0, border, e) : 0) !== 0;
     const cutY = (this.cutSide[1] = known ? this.#occluded(1, border, e) : 0) !== 0;
     const r = this.lastBlob;
-    r[0] = box[0];
-    r[1] = box[1];
-    r[2] = box[2];
-    r[3] = box[3];
+    r[0] = bb[at];
+    r[1] = bb[at + 1];
+    r[2] = bb[at + 2];
+    r[3] = bb[at + 3];
     this.seenBorder[this.seenNext] = border;
     this.seenNext = (this.seenNext + 1) % observed;
     this.seenCount = Math.min(observed, this.seenCount + 1);
     this.coasting = false;
     kf.update(0, (b[e] + b[e + 2]) / 2);
     kf.update(1, (b[e + 1] + b[e + 3]) / 2);
-    if (!cutX) kf.update(2, box[2] - box[0] + 1);
-    if (!cutY) kf.update(3, box[3] - box[1] + 1);
+    if (!cutX) kf.update(2, bb[at + 2] - bb[at] + 1);
+    if (!cutY) kf.update(3, bb[at + 3] - bb[at + 1] + 1);
   }
 
   /**

@@ -61,10 +61,10 @@ function boxGap(p: Float64Array, q: Float64Array, at: number): number {
   return Math.sqrt(gx * gx + gy * gy);
 }
 
-/** Which edges of a box (inclusive bounds) lie on the border of the frame (bits x0, y0, x1, y1); none without a size. */
-function borderOf(box: Box, frame: FrameSize | undefined): number {
+/** Which edges of a box (inclusive bounds at bb[at .. at + 4)) lie on the frame's border (bits x0, y0, x1, y1); none without a size. */
+function borderOf(bb: Float64Array, at: number, frame: FrameSize | undefined): number {
   if (!frame) return 0;
-  return (box[0] <= 0 ? 1 : 0) | (box[1] <= 0 ? 2 : 0) | (box[2] >= frame.width - 1 ? 4 : 0) | (box[3] >= frame.height - 1 ? 8 : 0);
+  return (bb[at] <= 0 ? 1 : 0) | (bb[at + 1] <= 0 ? 2 : 0) | (bb[at + 2] >= frame.width - 1 ? 4 : 0) | (bb[at + 3] >= frame.height - 1 ? 8 : 0);
 }
 
 /**
@@ -231,18 +231,18 @@ export class Tracker {
     const n = boxes.length;
     this.#reserve(n, nt);
     this.#readBlobs(boxes);
-    this.#formGroups(boxes, tracks);
+    this.#formGroups(n, tracks);
     // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
     // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. In one round, a tentative track made last
     // frame from a fragment (a blob split by a gap in the foreground) took the object's whole blob back from its own
     // track where their costs came near, and the track was lost: sixteen seeds, ID switches 1701 → 1613, IDF1
     // 0.508 → 0.519, MOTA 0.390 → 0.397, line error 17.7 → 18.4 %.
-    for (let round = 0; round < 3; round++) this.#matchRound(round, boxes, tracks, look, dt, frame);
+    for (let round = 0; round < 3; round++) this.#matchRound(round, n, tracks, look, dt, frame);
     // Not kept past the frame: the stage's tracks are referenced only through #tracks.
     this.#stage.length = 0;
     this.#group.length = 0;
     const kept = this.#lifetimes(tracks, events, timeUs, dt);
-    this.#newTracks(boxes, tracks, kept, look);
+    this.#newTracks(n, tracks, kept, look);
     this.#tracks = kept;
     // Trails, lines, zones: confirmed (and coasting) tracks only.
     if (s.trailLength > 0) for (const t of kept) extendTrail(t, s.trailLength);
@@ -251,13 +251,18 @@ export class Tracker {
     // with 50 blobs).
     const lines = this.#lines;
     lines.startFrame();
-    if (s.lines.length > 0) for (const t of kept) lines.count(t, boxes, events, timeUs);
+    if (s.lines.length > 0) for (const t of kept) lines.count(t, this.#bounds, events, timeUs);
     const zones = this.#zones(kept, events, timeUs, dt);
     return { tracks: kept.map((t) => trackInfo(t, s.trailLength)), events, counts: lines.counts(), onLine: lines.onLine(), zones };
   }
 
-  /** The boxes' bounds, centres and diagonals into the work arrays (the pair tests read them many times), the largest
-   * diagonal, width and height, and the centres bucketed: only near pairs are looked at (128 px cells). */
+  /**
+   * The boxes' bounds, centres and diagonals into the work arrays (the pair tests read them many times), the largest
+   * diagonal, width and height, and the centres bucketed: only near pairs are looked at (128 px cells). The only
+   * place the caller's boxes are read: every later step reads their bounds here (#bounds), so that arrays of
+   * another kind (V8's elements kinds: small integers, doubles, holes) do not make each step's optimised code wrong
+   * for them and thrown away (bench/tracker.js: a run of frames at several times the cost after each such change).
+   */
   #readBlobs(boxes: readonly Box[]): void {
     const n = boxes.length;
     const bx = this.#bx;
@@ -288,8 +293,7 @@ export class Tracker {
 
   /** Groups: a blob holding a good part of the predicted boxes of two or more tracks seen lately is theirs together;
    * such blobs are taken, and each group's members measured on the edges they own (measureGroup). */
-  #formGroups(boxes: readonly Box[], tracks: readonly Track[]): void {
-    const n = boxes.length;
+  #formGroups(n: number, tracks: readonly Track[]): void {
     const nt = tracks.length;
     const grid = this.#grid;
     const near = this.#near;
@@ -345,15 +349,14 @@ export class Tracker {
       const j = groupBlobs[g];
       let count = 0;
       for (let i = head[j]; i >= 0; i = nextMember[i]) group[count++] = tracks[i];
-      measureGroup(group, count, boxes[j], this.#edges);
+      measureGroup(group, count, this.#bounds, 4 * j, this.#edges);
     }
   }
 
   /** One round of matching (0: confirmed tracks seen last frame, 1: tentative ones, 2: lost ones) against the blobs
    * nobody has taken yet: the near pairs' costs, the appearance term, the assignment, and the matched tracks measured. */
-  #matchRound(round: number, boxes: readonly Box[], tracks: readonly Track[], look: ArrayLike<number> | null, dt: number, frame: FrameSize | undefined): void {
+  #matchRound(round: number, n: number, tracks: readonly Track[], look: ArrayLike<number> | null, dt: number, frame: FrameSize | undefined): void {
     const s = this.#s;
-    const n = boxes.length;
     const nt = tracks.length;
     const bx = this.#bx;
     const by = this.#by;
@@ -435,7 +438,7 @@ export class Tracker {
       if (c < 0) continue;
       const t = stage[r];
       const j = free[c];
-      t.measure(boxes[j], borderOf(boxes[j], frame));
+      t.measure(bb, 4 * j, borderOf(bb, 4 * j, frame));
       t.blob = j;
       t.matched = true;
       taken[j] = 1;
@@ -484,16 +487,16 @@ export class Tracker {
 
   /** New tentative tracks, added to `kept`, for the blobs nobody took, but not for a piece of an object a track has
    * (partOfTracked). The tracks matched this frame are listed once a blob is left over (most frames, none is). */
-  #newTracks(boxes: readonly Box[], tracks: readonly Track[], kept: Track[], look: ArrayLike<number> | null): void {
+  #newTracks(n: number, tracks: readonly Track[], kept: Track[], look: ArrayLike<number> | null): void {
     const s = this.#s;
     const taken = this.#taken;
     const bb = this.#bounds;
     const held = this.#stage;
-    for (let j = 0; j < boxes.length; j++) {
+    for (let j = 0; j < n; j++) {
       if (taken[j]) continue;
       if (held.length === 0) for (const t of tracks) if (t.matched) held.push(t);
       if (partOfTracked(held, bb, j, this.#blob, this.#edges)) continue;
-      const t = new Track(this.#nextId++, boxes[j], j, s);
+      const t = new Track(this.#nextId++, bb, j, s);
       if (s.lines.length > 0) inheritSides(t, held, bb, j);
       if (look) t.observe(look, j);
       kept.push(t);

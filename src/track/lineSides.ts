@@ -2,16 +2,17 @@
  * A counting line's geometry and where a track was last seen clearly on one of its sides: the tests the tracker's
  * counting (CountingLines.count) makes for every track and line every frame.
  */
-import type { Box, CountingLine } from './TrackerSettings.js';
+import type { CountingLine } from './TrackerSettings.js';
 import { TURN_WORDS } from './lineTurn.js';
 
 /** Which side of the line a point is on: > 0 on the right of a→b as seen on screen (image y grows downward). */
 export const side = (l: CountingLine, x: number, y: number) => (l.b[0] - l.a[0]) * (y - l.a[1]) - (l.b[1] - l.a[1]) * (x - l.a[0]);
 
-/** Whether a box's corners lie on both sides of the line (through it, not only its segment). */
-export function boxAcross(l: CountingLine, b: Box): boolean {
-  const s = Math.sign(side(l, b[0], b[1]));
-  return Math.sign(side(l, b[2], b[1])) !== s || Math.sign(side(l, b[0], b[3])) !== s || Math.sign(side(l, b[2], b[3])) !== s;
+/** Whether a box's corners (its bounds at bb[at .. at + 4)) lie on both sides of the line (through it, not only its segment). */
+export function boxAcross(l: CountingLine, bb: Float64Array, at: number): boolean {
+  const [x0, y0, x1, y1] = [bb[at], bb[at + 1], bb[at + 2], bb[at + 3]];
+  const s = Math.sign(side(l, x0, y0));
+  return Math.sign(side(l, x1, y0)) !== s || Math.sign(side(l, x0, y1)) !== s || Math.sign(side(l, x1, y1)) !== s;
 }
 
 /** Whether the segments p→q and a→b cross. */

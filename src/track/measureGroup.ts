@@ -1,5 +1,4 @@
 import type { Track } from './Track.js';
-import type { Box } from './TrackerSettings.js';
 
 /**
  * A group's blob shows the outer edges of the objects in it: on each side, the member whose predicted edge is the
@@ -7,9 +6,10 @@ import type { Box } from './TrackerSettings.js';
  * half its size), owns that edge; a member owning both edges of an axis (one object taller than the others walking
  * in front of it, say) is measured on that axis, the rest coast on their prediction. Measuring single edges too (at
  * the predicted size) scored worse in bench/trackEval.js: more identity switches (162 against 145, seed 1).
- * `members[0 .. count)` are the group's tracks; `edges` holds at least 4 × count numbers (overwritten).
+ * `members[0 .. count)` are the group's tracks, its blob's bounds bb[at .. at + 4); `edges` holds at least 4 × count
+ * numbers (overwritten).
  */
-export function measureGroup(members: readonly Track[], count: number, blob: Box, edges: Float64Array): void {
+export function measureGroup(members: readonly Track[], count: number, bb: Float64Array, at: number, edges: Float64Array): void {
   for (let i = 0; i < 4 * count; i++) edges[i] = NaN;
   for (let side = 0; side < 4; side++) {
     // Sides 0, 1: the low x and y edges (outermost is least); 2, 3: the high ones.
@@ -29,8 +29,8 @@ export function measureGroup(members: readonly Track[], count: number, blob: Box
       }
     }
     const size = members[best].kf.p(axis + 2);
-    if (bestAt - next < Math.max(3, 0.2 * size) || Math.abs(out * bestAt - blob[side]) > 0.5 * size) continue;
-    edges[4 * best + side] = blob[side];
+    if (bestAt - next < Math.max(3, 0.2 * size) || Math.abs(out * bestAt - bb[at + side]) > 0.5 * size) continue;
+    edges[4 * best + side] = bb[at + side];
   }
   for (let i = 0; i < count; i++) {
     const x = Number.isNaN(edges[4 * i]) && Number.isNaN(edges[4 * i + 2]) ? 0 : 1;
