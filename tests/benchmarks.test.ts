@@ -121,6 +121,14 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     expect(column(tracker, 'blobs')).toEqual(['10', '10', '50', '50']);
     expect(column(tracker, 'histograms')).toEqual(['no', 'yes', 'no', 'yes']);
     positive(column(tracker, 'median µs/frame'));
+    // The p99 again without the frames a garbage collection overlapped (never above the p99 of all), and the frames
+    // over twice the median with how many of those a collection overlapped.
+    column(tracker, 'p99, frames in no collection').forEach((c, i) => expect(num(c)).toBeLessThanOrEqual(num(column(tracker, 'p99 µs/frame')[i])));
+    column(tracker, 'frames over 2× the median').forEach((c) => {
+      const [, slow, inGc] = /^(\d+) \((\d+)\)$/.exec(c) ?? [];
+      expect(Number(inGc), c).toBeLessThanOrEqual(Number(slow));
+      expect(Number(slow), c).toBeLessThanOrEqual(40);
+    });
     // Objects bounce inside the frame: about one track each, every object given an id.
     column(tracker, 'tracks alive').forEach((c, i) => expect(num(c) / [10, 10, 50, 50][i]).toBeGreaterThan(0.8));
     column(tracker, 'ids made').forEach((c, i) => expect(num(c)).toBeGreaterThanOrEqual([10, 10, 50, 50][i]));
