@@ -206,7 +206,7 @@ export class CountingLines {
           far = at + Math.max(ex * x0, ex * x1) + Math.max(ey * y0, ey * y1);
           near = at + Math.min(ex * x0, ex * x1) + Math.min(ey * y0, ey * y1);
         }
-        if (turnSeen(seen, LINE_WORDS * k + 3, far, near, toward, t.kf.p(3), t.life)) this.#count(events, t, k, timeUs, d);
+        if (turnSeen(seen, LINE_WORDS * k + 3, far, near, toward, t.kf.p(3), t.life)) this.#crossed(events, t, k, timeUs, d);
         continue;
       }
       turnReset(seen, LINE_WORDS * k + 3);
@@ -222,7 +222,7 @@ export class CountingLines {
         t.heldSeen = 0;
         continue;
       }
-      this.#count(events, t, k, timeUs, d);
+      this.#crossed(events, t, k, timeUs, d);
     }
   }
 
@@ -285,7 +285,7 @@ export class CountingLines {
       // Its velocity across the line, positive onto the side counted.
       const across = sign * this.#normalSpeed(k, vx, vy);
       if (across < -backShare * speed) continue;
-      this.#count(events, t, k, timeUs, sign);
+      this.#crossed(events, t, k, timeUs, sign);
     }
   }
 
@@ -300,7 +300,7 @@ export class CountingLines {
   }
 
   /** A crossing of a line onto the side `d` (signed distance) is on; forward is from the left of a→b to its right. */
-  #count(events: TrackEvent[], t: Track, k: number, timeUs: number, d: number): void {
+  #crossed(events: TrackEvent[], t: Track, k: number, timeUs: number, d: number): void {
     const direction = d > 0 ? 'forward' : 'backward';
     const line = this.#lines[k].id;
     t.countedAt[k] = t.life;
