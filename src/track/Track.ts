@@ -139,8 +139,8 @@ export class Track {
     this.life += dt;
     this.age++;
     this.blob = -1;
-    // Written here rather than through `box` and `diagonalOf`, which also take other kinds of arrays: in V8 the
-    // shared, polymorphic calls cost this loop over every track about twice its time (bench/tracker.js).
+    // Written here rather than through `box` and a shared diagonal helper, which also took other kinds of arrays: in
+    // V8 the shared, polymorphic calls cost this loop over every track about twice its time (bench/tracker.js).
     const kf = this.kf;
     const w = Math.max(1, kf.p(2));
     const h = Math.max(1, kf.p(3));

@@ -47,13 +47,6 @@ import type { Box, TrackerSettings } from './TrackerSettings.js';
 
 export { defaultTrackerSettings, type Box, type CountingLine, type TrackerSettings, type Zone } from './TrackerSettings.js';
 
-/** A box's diagonal. (Squares as products: `** 2` is a call into pow in V8's optimised code, not a multiply.) */
-function diagonalOf(b: ArrayLike<number>): number {
-  const w = b[2] - b[0] + 1;
-  const h = b[3] - b[1] + 1;
-  return Math.sqrt(w * w + h * h);
-}
-
 /** How far box q (its bounds at q[at .. at + 4)) lies from box p: the length of the gap between them, 0 if they touch. */
 function boxGap(p: Float64Array, q: Float64Array, at: number): number {
   const gx = Math.max(0, q[at] - p[2], p[0] - q[at + 2]);
@@ -274,16 +267,20 @@ export class Tracker {
     let maxHeight = 0;
     for (let j = 0; j < n; j++) {
       const b = boxes[j];
-      bb[4 * j] = b[0];
-      bb[4 * j + 1] = b[1];
-      bb[4 * j + 2] = b[2];
-      bb[4 * j + 3] = b[3];
-      bx[j] = (b[0] + b[2]) / 2;
-      by[j] = (b[1] + b[3]) / 2;
-      diagonal[j] = diagonalOf(b);
+      const [x0, y0, x1, y1] = [b[0], b[1], b[2], b[3]];
+      bb[4 * j] = x0;
+      bb[4 * j + 1] = y0;
+      bb[4 * j + 2] = x1;
+      bb[4 * j + 3] = y1;
+      bx[j] = (x0 + x1) / 2;
+      by[j] = (y0 + y1) / 2;
+      const w = x1 - x0 + 1;
+      const h = y1 - y0 + 1;
+      // Squares as products: `** 2` is a call into pow in V8's optimised code, not a multiply.
+      diagonal[j] = Math.sqrt(w * w + h * h);
       maxBlob = Math.max(maxBlob, diagonal[j]);
-      maxWidth = Math.max(maxWidth, b[2] - b[0] + 1);
-      maxHeight = Math.max(maxHeight, b[3] - b[1] + 1);
+      maxWidth = Math.max(maxWidth, w);
+      maxHeight = Math.max(maxHeight, h);
     }
     this.#maxBlob = maxBlob;
     this.#maxWidth = maxWidth;
