@@ -30,8 +30,20 @@ export class SparseHungarian {
   /** The answer: each row's column (>= m: its own, i.e. unmatched). */
   rowCol: Int32Array = new Int32Array(16);
 
-  /** Sized for n rows, m columns and `pairs` pairs; `start`, `col` and `cost` are then filled by the caller. */
+  /** Rows, columns and pairs the arrays hold (reserve). */
+  #rows = 0;
+  #cols = 0;
+  #pairs = 0;
+
+  /**
+   * Sized for n rows, m columns and `pairs` pairs; `start`, `col` and `cost` are then filled by the caller. Called
+   * for every group of every frame, most needing no more than the largest before: three comparisons then.
+   */
   reserve(n: number, m: number, pairs: number): void {
+    if (n <= this.#rows && m <= this.#cols && pairs <= this.#pairs) return;
+    this.#rows = Math.max(this.#rows, n);
+    this.#cols = Math.max(this.#cols, m);
+    this.#pairs = Math.max(this.#pairs, pairs);
     this.start = atLeast(this.start, n + 1);
     this.col = atLeast(this.col, pairs);
     this.cost = atLeast(this.cost, pairs);

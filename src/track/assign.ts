@@ -90,9 +90,8 @@ export class SparsePairs {
   rows: Int32Array = new Int32Array(64);
   cols: Int32Array = new Int32Array(64);
   costs: Float64Array = new Float64Array(64);
-  /** assignSparse's union-find, group sizes, first / last pair of each group, next pair, local indices. */
+  /** assignSparse's union-find, first / last pair of each group, next pair, local indices. */
   parent: Int32Array = new Int32Array(64);
-  size: Int32Array = new Int32Array(64);
   head: Int32Array = new Int32Array(64);
   tail: Int32Array = new Int32Array(64);
   next: Int32Array = new Int32Array(64);
@@ -122,10 +121,19 @@ export class SparsePairs {
     this.costs[this.length++] = cost;
   }
 
-  /** The work arrays sized for `nodes` rows and columns together. */
+  /** Rows and columns, and pairs, the work arrays hold (reserve). */
+  #nodes = 0;
+  #pairs = 0;
+
+  /**
+   * The work arrays sized for `nodes` rows and columns together and this list's pairs. Most calls need no more than
+   * the last: two comparisons then, not ten calls that each look at an array's length.
+   */
   reserve(nodes: number): void {
+    if (nodes <= this.#nodes && this.length <= this.#pairs) return;
+    this.#nodes = Math.max(this.#nodes, nodes);
+    this.#pairs = Math.max(this.#pairs, this.length);
     this.parent = atLeast(this.parent, nodes);
-    this.size = atLeast(this.size, nodes);
     this.head = atLeast(this.head, nodes);
     this.tail = atLeast(this.tail, nodes);
     this.local = atLeast(this.local, nodes);
@@ -155,7 +163,7 @@ export function assignSparse(pairs: SparsePairs, rows: number, cols: number): In
   if (n === 0) return rowToCol;
   const nodes = rows + cols;
   pairs.reserve(nodes);
-  const { rows: pr, cols: pc, costs, parent, size, head, tail, next, local, groups, groupRows, groupCols, fill } = pairs;
+  const { rows: pr, cols: pc, costs, parent, head, tail, next, local, groups, groupRows, groupCols, fill } = pairs;
   // Union-find over rows (0..rows-1) and columns (rows..rows+cols-1).
   for (let i = 0; i < nodes; i++) parent[i] = i;
   for (let k = 0; k < n; k++) {
@@ -163,18 +171,17 @@ export function assignSparse(pairs: SparsePairs, rows: number, cols: number): In
     const b = find(parent, rows + pc[k]);
     if (a !== b) parent[a] = b;
   }
-  // Pairs per group; a group of one pair is matched outright, larger ones listed (first pair, next pair).
-  for (let i = 0; i < nodes; i++) size[i] = 0;
-  for (let k = 0; k < n; k++) size[find(parent, pr[k])]++;
+  // Each group's pairs listed once its roots are known (one find a pair); a group of one pair (its first pair its
+  // last) is matched outright, larger ones solved below.
   for (let i = 0; i < nodes; i++) head[i] = -1;
+  let listed = 0;
+  for (let k = 0; k < n; k++) listed = appendToList(head, tail, next, groups, listed, find(parent, pr[k]), k);
   let big = 0;
-  for (let k = 0; k < n; k++) {
-    const root = find(parent, pr[k]);
-    if (size[root] === 1) {
-      rowToCol[pr[k]] = pc[k];
-      continue;
-    }
-    big = appendToList(head, tail, next, groups, big, root, k);
+  for (let g = 0; g < listed; g++) {
+    const root = groups[g];
+    const k = head[root];
+    if (next[k] < 0) rowToCol[pr[k]] = pc[k];
+    else groups[big++] = root;
   }
   if (big === 0) return rowToCol;
   // Larger groups: local indices for their rows and columns, each row's pairs in the list's order.
