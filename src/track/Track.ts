@@ -3,7 +3,7 @@
  * show while it coasts, its average look, where it stands about each counting line and zone, and its trail.
  */
 import { KalmanBox } from './KalmanBox.js';
-import { LINE_WORDS } from './lineSides.js';
+import { boxOverSegment, LINE_WORDS } from './lineSides.js';
 import { median } from './median.js';
 import type { TrackInfo } from '../results.js';
 import type { TrackerSettings } from './TrackerSettings.js';
@@ -81,13 +81,21 @@ export class Track {
   coasting = false;
   /** Seconds it had been lost when this frame's blob was matched to it (0: it was not lost). */
   gap = asDouble;
-  /** Per line, the side a crossing held back (holdAfter) was made onto (±1; 0 none); how many lines; its own blobs since. */
+  /**
+   * Per line, the side a crossing held back (holdAfter) was made onto (±1; ±2 where it is its first side past a first
+   * blob over the line, awayShare; 0 none); how many lines; its own blobs since.
+   */
   readonly heldSide: Int8Array;
   /**
    * Per line, how many of its own blobs in a row have had their centre past the line, its box not clear of it, away
    * from the side it was last seen clearly on: signed by the side they lay on (0 none; CountingLines.#centrePast).
    */
   readonly centreRun: Int16Array;
+  /**
+   * Per line, 1 from its first blob lying over the line's segment (boxOverSegment) until it is first seen clearly on a
+   * side (CountingLines, awayShare).
+   */
+  readonly bornAcross: Uint8Array;
   held = 0;
   heldSeen = 0;
   /** Average histogram of its own blobs (pixels per bin), from its first blob on; null while blobs carry none. */
@@ -115,6 +123,8 @@ export class Track {
     this.countedAt = new Float64Array(s.lines.length).fill(-Infinity);
     this.heldSide = new Int8Array(s.lines.length);
     this.centreRun = new Int16Array(s.lines.length);
+    this.bornAcross = new Uint8Array(s.lines.length);
+    for (let k = 0; k < s.lines.length; k++) this.bornAcross[k] = boxOverSegment(s.lines[k], bb, at) ? 1 : 0;
     if (s.trailLength > 0) this.trail.push([cx, cy]);
   }
 

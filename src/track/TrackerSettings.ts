@@ -3,6 +3,12 @@
 /** A detection: inclusive pixel bounds, as `features()` reports x0, y0, x1, y1. */
 export type Box = readonly [number, number, number, number];
 
+/**
+ * A line counting the tracks that cross it, each way: a track counts when it is seen clearly on the other side from
+ * where it was last seen clearly on one (README.md's `track()` row gives every rule). An object first seen over the
+ * line counts the way it walks off it: it came out from behind something standing on the line, or out of a group,
+ * or appeared there (a door on the line).
+ */
 export interface CountingLine {
   id: string;
   /** From a to b; `forward` is a crossing from the line's left to its right as seen walking from a to b. */

@@ -15,6 +15,17 @@ export function boxAcross(l: CountingLine, bb: Float64Array, at: number): boolea
   return Math.sign(side(l, x1, y0)) !== s || Math.sign(side(l, x0, y1)) !== s || Math.sign(side(l, x1, y1)) !== s;
 }
 
+/**
+ * Whether a box (bounds at bb[at .. at + 4)) lies over the line's segment: across the line (boxAcross), its centre
+ * beside the segment rather than past one of its ends.
+ */
+export function boxOverSegment(l: CountingLine, bb: Float64Array, at: number): boolean {
+  if (!boxAcross(l, bb, at)) return false;
+  const [dx, dy] = [l.b[0] - l.a[0], l.b[1] - l.a[1]];
+  const along = ((bb[at] + bb[at + 2]) / 2 - l.a[0]) * dx + ((bb[at + 1] + bb[at + 3]) / 2 - l.a[1]) * dy;
+  return along >= 0 && along <= dx * dx + dy * dy;
+}
+
 /** Whether the segments p→q and a→b cross. */
 export function crosses(l: CountingLine, px: number, py: number, qx: number, qy: number): boolean {
   const s1 = side(l, px, py);

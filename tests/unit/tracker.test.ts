@@ -637,6 +637,25 @@ describe('Tracker', () => {
     expect(results[179].counts.l).toEqual({ forward: 1, backward: 0 });
   });
 
+  it('counts an object first seen over a line the way it walks off it, once it has walked on; not one that stays there or is past the line\'s end', () => {
+    // What comes out from behind a pillar on the line, or out of a group's blob over it, is first seen there as a new
+    // track (CountingLines.ts, awayShare). A and D appear over the line and walk off it, right and left; B appears
+    // over it, stands, steps clear of it and walks up along it; C appears across the line's extension past its end
+    // (the segment runs from y 240 to 0).
+    const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
+    const a = (t: number): Box => [150 + 2 * t, 20, 173 + 2 * t, 59];
+    const b = (t: number): Box => (t < 10 ? [148, 130, 171, 169] : [162, 130 - 2 * Math.min(t - 10, 30), 185, 169 - 2 * Math.min(t - 10, 30)]);
+    const d = (t: number): Box => [146 - 2 * t, 150, 169 - 2 * t, 189];
+    const c = (t: number): Box => [150 - 2 * t, 300, 173 - 2 * t, 339];
+    const results = run({ lines: [line] }, 60, (t) => [a(t), b(t), d(t), c(t)]);
+    expect(results[59].tracks.filter((k) => k.state === 'confirmed')).toHaveLength(4);
+    expect(results[59].counts.l).toEqual({ forward: 1, backward: 1 });
+    // A is clear of the line from frame 6 (x0 161): counted eight of its own blobs later, not before.
+    const counted = results.findIndex((r) => r.events.some((e) => e.type === 'crossed' && e.direction === 'forward'));
+    expect(counted).toBeGreaterThanOrEqual(6 + 8);
+    expect(counted).toBeLessThan(6 + 8 + 5);
+  });
+
   it('counts an object that stops on a line and jitters across it once, and one that crosses in a group once', () => {
     const line = { id: 'l', a: [100, 200] as const, b: [100, 0] as const };
     // Object 1 walks to the line, shakes about it for 30 frames, then walks on; objects 2 and 3 cross the line
