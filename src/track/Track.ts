@@ -3,7 +3,7 @@
  * show while it coasts, its average look, where it stands about each counting line and zone, and its trail.
  */
 import { KalmanBox } from './KalmanBox.js';
-import { boxOverSegment, LINE_WORDS } from './lineSides.js';
+import { boxOverSegment, LINE_WORDS, side } from './lineSides.js';
 import { median } from './median.js';
 import type { TrackInfo } from '../results.js';
 import type { TrackerSettings } from './TrackerSettings.js';
@@ -83,7 +83,7 @@ export class Track {
   gap = asDouble;
   /**
    * Per line, the side a crossing held back (holdAfter) was made onto (±1; ±2 where it is its first side past a first
-   * blob over the line, awayShare; 0 none); how many lines; its own blobs since.
+   * blob over the line that it must walk away from, awayShare; 0 none); how many lines; its own blobs since.
    */
   readonly heldSide: Int8Array;
   /**
@@ -92,8 +92,8 @@ export class Track {
    */
   readonly centreRun: Int16Array;
   /**
-   * Per line, 1 from its first blob lying over the line's segment (boxOverSegment) until it is first seen clearly on a
-   * side (CountingLines, awayShare).
+   * Per line, from its first blob lying over the line's segment (boxOverSegment) until it is first seen clearly on a
+   * side (CountingLines, awayShare): 2 + the side that blob's centre lay on (1, 2 or 3); 0 otherwise.
    */
   readonly bornAcross: Uint8Array;
   held = 0;
@@ -124,7 +124,10 @@ export class Track {
     this.heldSide = new Int8Array(s.lines.length);
     this.centreRun = new Int16Array(s.lines.length);
     this.bornAcross = new Uint8Array(s.lines.length);
-    for (let k = 0; k < s.lines.length; k++) this.bornAcross[k] = boxOverSegment(s.lines[k], bb, at) ? 1 : 0;
+    for (let k = 0; k < s.lines.length; k++) {
+      const l = s.lines[k];
+      this.bornAcross[k] = boxOverSegment(l, bb, at) ? 2 + Math.sign(side(l, cx, cy)) : 0;
+    }
     if (s.trailLength > 0) this.trail.push([cx, cy]);
   }
 

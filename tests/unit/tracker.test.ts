@@ -637,23 +637,30 @@ describe('Tracker', () => {
     expect(results[179].counts.l).toEqual({ forward: 1, backward: 0 });
   });
 
-  it('counts an object first seen over a line the way it walks off it, once it has walked on; not one that stays there or is past the line\'s end', () => {
+  it('counts an object first seen over a line the way it walks off it, or where its centre crosses it; not one that stays there or is past the line\'s end', () => {
     // What comes out from behind a pillar on the line, or out of a group's blob over it, is first seen there as a new
-    // track (CountingLines.ts, awayShare). A and D appear over the line and walk off it, right and left; B appears
-    // over it, stands, steps clear of it and walks up along it; C appears across the line's extension past its end
-    // (the segment runs from y 240 to 0).
+    // track (CountingLines.ts, awayShare). A and D appear over the line, their centres on the side they walk to, and
+    // walk off it, right and left; B appears over it likewise, stands, steps clear of it to the right and walks up
+    // along it (it never crossed); E does the same from a first blob whose centre lay left of the line (its centre
+    // crossed); C appears across the line's extension past its end (the segment runs from y 240 to 0).
     const line = { id: 'l', a: [160, 240] as const, b: [160, 0] as const };
     const a = (t: number): Box => [150 + 2 * t, 20, 173 + 2 * t, 59];
-    const b = (t: number): Box => (t < 10 ? [148, 130, 171, 169] : [162, 130 - 2 * Math.min(t - 10, 30), 185, 169 - 2 * Math.min(t - 10, 30)]);
-    const d = (t: number): Box => [146 - 2 * t, 150, 169 - 2 * t, 189];
+    const walkUp = (x0: number, y0: number) => (t: number): Box => (t < 10 ? [x0, y0, x0 + 23, y0 + 39] : [162, y0 - 2 * Math.min(t - 10, 30), 185, y0 + 39 - 2 * Math.min(t - 10, 30)]);
+    const b = walkUp(150, 130);
+    const e = walkUp(146, 200);
+    const d = (t: number): Box => [146 - 2 * t, 80, 169 - 2 * t, 119];
     const c = (t: number): Box => [150 - 2 * t, 300, 173 - 2 * t, 339];
-    const results = run({ lines: [line] }, 60, (t) => [a(t), b(t), d(t), c(t)]);
-    expect(results[59].tracks.filter((k) => k.state === 'confirmed')).toHaveLength(4);
-    expect(results[59].counts.l).toEqual({ forward: 1, backward: 1 });
+    const results = run({ lines: [line] }, 60, (t) => [a(t), b(t), d(t), c(t), e(t)]);
+    expect(results[59].tracks.filter((k) => k.state === 'confirmed')).toHaveLength(5);
+    expect(results[59].counts.l).toEqual({ forward: 2, backward: 1 });
     // A is clear of the line from frame 6 (x0 161): counted eight of its own blobs later, not before.
-    const counted = results.findIndex((r) => r.events.some((e) => e.type === 'crossed' && e.direction === 'forward'));
-    expect(counted).toBeGreaterThanOrEqual(6 + 8);
-    expect(counted).toBeLessThan(6 + 8 + 5);
+    const first = results.findIndex((r) => r.events.some((ev) => ev.type === 'crossed' && ev.direction === 'forward'));
+    expect(first).toBeGreaterThanOrEqual(6 + 8);
+    expect(first).toBeLessThan(6 + 8 + 5);
+    // The forward counts are A's and E's, not B's.
+    const idOf = (box: (t: number) => Box) => nearest(results[59], (box(59)[0] + box(59)[2]) / 2, (box(59)[1] + box(59)[3]) / 2).id;
+    const forward = results.flatMap((r) => r.events).filter((ev) => ev.type === 'crossed' && ev.direction === 'forward').map((ev) => ev.id);
+    expect(forward.sort()).toEqual([idOf(a), idOf(e)].sort());
   });
 
   it('counts an object that stops on a line and jitters across it once, and one that crosses in a group once', () => {
