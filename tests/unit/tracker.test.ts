@@ -653,7 +653,7 @@ describe('Tracker', () => {
     const results = run({ lines: [line] }, 60, (t) => [a(t), b(t), d(t), c(t), e(t)]);
     expect(results[59].tracks.filter((k) => k.state === 'confirmed')).toHaveLength(5);
     expect(results[59].counts.l).toEqual({ forward: 2, backward: 1 });
-    // A is clear of the line from frame 6 (x0 161): counted eight of its own blobs later, not before.
+    // A is clear of the line from frame 6 (x0 162): counted eight of its own blobs later, not before.
     const first = results.findIndex((r) => r.events.some((ev) => ev.type === 'crossed' && ev.direction === 'forward'));
     expect(first).toBeGreaterThanOrEqual(6 + 8);
     expect(first).toBeLessThan(6 + 8 + 5);
