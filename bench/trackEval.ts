@@ -16,7 +16,7 @@
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
  *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
- *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F]
+ *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F] [--frame-step N]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
@@ -74,8 +74,9 @@ const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
   open: { type: 'string' },
   close: { type: 'string' },
   'foreground-learning': { type: 'string' },
+  'frame-step': { type: 'string', default: '1' },
   dawn: { type: 'string', multiple: true, default: [] },
-}, ['seed', 'frames', 'crf']);
+}, ['seed', 'frames', 'crf', 'frame-step']);
 const seed = Number(values.seed);
 if (values.shadows !== 'on' && values.shadows !== 'off') refuse(`--shadows must be on or off, got "${values.shadows}"`);
 const shadows = values.shadows === 'on';
@@ -87,6 +88,16 @@ const colourModel = values.color || (colourScenes && !values.gray);
 const colourMode = values['color-mode'] === 'full' ? true : values['color-mode'] === 'shadows' ? 'shadows' : null;
 if (colourMode === null) refuse(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
 const frames = Number(values.frames);
+/**
+ * `--frame-step N`: a camera at 30/N frames a second. Each situation is rendered at 30 frames a second for N times the
+ * frames with N times the objects (the same scene, as busy, for N times as long) and every Nth frame is kept: the clip
+ * still has `frames` frames, each object moves N times as far between two of them, and a light step or a stop lasts
+ * N times fewer frames. The tracker's rules were worked out at 30 frames a second; surveillance cameras often run at
+ * 10–15.
+ */
+const frameStep = Number(values['frame-step']);
+if (!Number.isInteger(frameStep) || frameStep < 1) refuse(`--frame-step must be a positive integer, got "${values['frame-step']}"`);
+const sceneFrames = frames * frameStep;
 /** The cleanup's elements, `flowmark track`'s unless given (as its --open / --close); clips cached apart by them. */
 const [open, close] = (['open', 'close'] as const).map((k) => orRefuse(() => elementArg(k, values[k], blobDefaults[k])));
 /**
@@ -108,11 +119,11 @@ const situations: [string, Partial<SurveillanceOptions>][] = [
   ['crossings', { objects: 14, pillars: 0, shadows: false, stopAndGo: 0 }],
   ['pillars', { objects: 10, pillars: 3, shadows: false, stopAndGo: 0 }],
   ['stop and go', { objects: 10, pillars: 1, stopAndGo: 0.8 }],
-  ['light ramp and step', { objects: 10, pillars: 1, ramp: 0.0012, step: [Math.floor(frames / 2), 0.8] }],
+  ['light ramp and step', { objects: 10, pillars: 1, ramp: 0.0012, step: [Math.floor(sceneFrames / 2), 0.8] }],
   ['many small objects', { objects: 30, pillars: 1, size: [14, 24], speed: [0.8, 2.5] }],
   ['shadows, strong noise', { objects: 12, pillars: 1, shadows: true, noise: 9 }],
   // Last, so that the others keep their seeds. Brighter: a darkening step passes for shadow in MOG2; this one does not.
-  ['light step up', { objects: 10, pillars: 1, step: [Math.floor(frames / 3), 1.3] }],
+  ['light step up', { objects: 10, pillars: 1, step: [Math.floor(sceneFrames / 3), 1.3] }],
 ];
 
 const visibleEnough = 0.4;
@@ -159,7 +170,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-track-eval', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
-  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing`);
+  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
@@ -176,7 +187,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep > 1 ? `-step${frameStep}` : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -184,14 +195,16 @@ async function main(): Promise<void> {
         const c = JSON.parse(readFileSync(cached, 'utf8')) as Cached;
         [blobs, rows, truth] = [fromCache(c), c.base, c.truth];
       } else {
-        const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, frames, color: colourScenes });
+        const objects = (options.objects ?? defaultSurveillanceOptions.objects) * frameStep;
+        const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, objects, frames: sceneFrames, color: colourScenes });
         const { width: W, height: H } = scene;
-        truth = scene.truth.map((t) => ({ frame: t.frame, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
+        const keptFrame = (t: { frame: number }) => t.frame % frameStep === 0;
+        truth = scene.truth.filter(keptFrame).map((t) => ({ frame: t.frame / frameStep, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
         const mp4 = join(dir, `${stem}.mp4`);
         const pixFmt = colourScenes ? 'rgb24' : 'gray';
         const raw = join(dir, `frames.${pixFmt}`);
-        writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).map((f) => Buffer.from(f))));
-        execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', '30', '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
+        writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).filter((_, t) => t % frameStep === 0).map((f) => Buffer.from(f))));
+        execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', `${30 / frameStep}`, '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
         if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
         blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: blobDefaults.history, open, close, foregroundLearning, minArea, shadows, color: colourModel ? colourMode! : false }), toArray()));
         rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colourScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
