@@ -57,7 +57,14 @@ const wholeHoldUnder = 1.5;
  */
 const centreFor = 20;
 const centreClear = 0.25;
-/** Own blobs a held crossing waits for (holdAfter). */
+/**
+ * Own blobs a held crossing waits for (holdAfter) at 30 frames a second: as many as take as long at a slower rate (4
+ * at 15 frames a second, 3 at 10; CountingLines.startFrame). bench/trackEval.js `--frame-step 2` and `3`, the two
+ * lines' errors: flat scenes' seeds 1–8 at 15 frames a second 207 / 197 → 201 / 194, at 10 329 / 295 → 308 / 282;
+ * street scenes' 1–4 at 15 44 / 61 → 48 / 59, at 10 68 / 92 → 62 / 94; flat 17–19 at 15 101 / 74 → 100 / 74.
+ * The centre-past run (centreFor) held in blobs: in thirds at 10 frames a second (7), the street scenes' horizontal
+ * line 94 → 101 errors.
+ */
 const holdFor = 8;
 /** Share of its speed a track found again may move back across a line at and still count its crossing (holdAfter). */
 const backShare = 0.3;
@@ -91,6 +98,8 @@ export class CountingLines {
   readonly #lineUnit: Float64Array;
   /** Per line, the axis a crossing moves along most (bit 1 x: a line nearer vertical; bit 2 y), as `ownsEdges`. */
   readonly #lineAcross: number[];
+  /** Own blobs a held crossing waits for at this stream's frame rate (holdFor). */
+  #holdBlobs = holdFor;
 
   constructor(lines: readonly CountingLine[]) {
     this.#lines = lines;
@@ -102,9 +111,13 @@ export class CountingLines {
     this.#lineAcross = lines.map((l) => (Math.abs(l.b[1] - l.a[1]) >= Math.abs(l.b[0] - l.a[0]) ? 1 : 2));
   }
 
-  /** A new frame: no track over a line yet. */
-  startFrame(): void {
+  /**
+   * A new frame: no track over a line yet. `rate`: the stream's frame rate as a share of 30 frames a second, at most
+   * 1 (Tracker.ts, `modelRate`), by which a held crossing's wait in blobs is scaled (holdFor).
+   */
+  startFrame(rate: number): void {
     this.#onLine.fill(0);
+    this.#holdBlobs = Math.max(1, Math.round(holdFor * rate));
   }
 
   /** The counts so far, per line (a copy: later frames do not change it). */
@@ -300,7 +313,7 @@ export class CountingLines {
    */
   #settleHeld(t: Track, events: TrackEvent[], timeUs: number): void {
     if (t.blob >= 0) t.heldSeen++;
-    if (t.heldSeen < holdFor) return;
+    if (t.heldSeen < this.#holdBlobs) return;
     const n = Math.min(t.seenCount, t.heldSeen + 1);
     const vx = t.newestSpeed(0, n);
     const vy = t.newestSpeed(1, n);

@@ -47,12 +47,15 @@ export class KalmanBox {
     return this.#s[axis * STRIDE + 2];
   }
 
-  /** Moves the state dt seconds ahead. */
-  predict(dt: number): void {
+  /**
+   * Moves the state dt seconds ahead; `noise` scales the acceleration's density for this step (Tracker.ts,
+   * `modelRate`).
+   */
+  predict(dt: number, noise = 1): void {
     const s = this.#s;
     for (let axis = 0; axis < 4; axis++) {
       const o = axis * STRIDE;
-      const q = s[axis < 2 ? Q_CENTRE : Q_SIZE];
+      const q = noise * s[axis < 2 ? Q_CENTRE : Q_SIZE];
       s[o] += s[o + 1] * dt;
       const a = s[o + 2];
       const b = s[o + 3];

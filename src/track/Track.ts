@@ -12,6 +12,17 @@ import type { TrackerSettings } from './TrackerSettings.js';
 export const observed = 30;
 const observedEnough = 5;
 /**
+ * Seconds of its newest own observations a track's coasting velocity is taken over (Track.coast), at most `observed`
+ * of them: a second, 30 at 30 frames a second as the rule was worked out (BENCHMARKS.md, thirty-eighth session), 15 at
+ * 15. Counted in observations instead, a camera at 15 frames a second looked 2 s back, into stops and turns the object
+ * had left behind: bench/trackEval.js `--frame-step 2` and `3` (the same situations at 15 and 10 frames a second), ID
+ * switches and the two lines' errors: flat scenes' seeds 1–8 at 15, 1531 → 1373, 234 / 206 → 206 / 195 (10 / 20
+ * observations: 1334 / 1411 switches); at 10, 2688 → 2281, 331 / 299 → 294 / 276; street scenes' seeds 1–4 at 15,
+ * 575 → 544, 56 / 67 → 51 / 75; at 10, 999 → 820, 74 / 102 → 77 / 101. Past 30 frames a second the window is the
+ * last 30 (half a second at 60).
+ */
+const observedFor = 1;
+/**
  * Work arrays of Track.#observedSpeed, one set for all tracks (they run one at a time): an axis's followed values and
  * times in order, and the slopes between every two of them.
  */
@@ -147,8 +158,8 @@ export class Track {
   }
 
   /** Moves the estimate dt seconds ahead and starts the frame: `predicted` is the box there. */
-  predict(dt: number): void {
-    this.kf.predict(dt);
+  predict(dt: number, noise: number): void {
+    this.kf.predict(dt, noise);
     this.life += dt;
     this.age++;
     this.blob = -1;
@@ -170,8 +181,8 @@ export class Track {
 
   /**
    * A frame without a measurement of its own (lost, or in a group's blob): the size stays, and the centre goes on at
-   * the velocity of its recent observations (the last `observed`, but the newest, once there are `observedEnough`),
-   * set when the coasting starts, in the manner of OC-SORT's observation-centric momentum.
+   * the velocity of its recent observations (those of the last `observedFor` seconds but the newest, once there are
+   * `observedEnough`), set when the coasting starts, in the manner of OC-SORT's observation-centric momentum.
    * - Carried on, the size's velocity turns a shrink seen while the object went behind a pillar or out of the frame
    *   into a box of no width within a few frames (x1 < x0 in nearly half of the lost and grouped tracks' frames in
    *   bench/trackEval.js), which no IoU can match again and no overlay can draw.
@@ -179,15 +190,17 @@ export class Track {
    *   jumped (joining another's, splitting, half hidden): with that velocity, lost tracks spent 7 % of their
    *   frames coasting at over 400 px/s where objects walk at 24–90 px/s (0.7 % with the observations' velocity).
    */
-  coast(): void {
+  coast(dt: number): void {
     const kf = this.kf;
     kf.setVelocity(2, 0);
     kf.setVelocity(3, 0);
     if (!this.coasting && this.seenCount >= observedEnough) {
-      // From the oldest to the one before the newest: the blob that came last before the track went unmatched was
-      // often already joining another or half hidden.
-      const n = this.seenCount - 1;
-      const oldest = (this.seenNext + observed - this.seenCount) % observed;
+      // The last `observedFor` seconds of them, at this frame's interval; from the oldest to the one before the
+      // newest: the blob that came last before the track went unmatched was often already joining another or half
+      // hidden.
+      const window = Math.min(this.seenCount, Math.max(observedEnough, Math.round(observedFor / dt)));
+      const n = window - 1;
+      const oldest = (this.seenNext + observed - window) % observed;
       kf.setVelocity(0, this.#observedSpeed(0, oldest, n));
       kf.setVelocity(1, this.#observedSpeed(1, oldest, n));
     }

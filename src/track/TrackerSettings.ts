@@ -38,7 +38,11 @@ export interface TrackerSettings {
   gate: number;
   /** Measurement noise of a box edge, pixels (standard deviation). */
   measurementNoise: number;
-  /** Acceleration the motion model allows, pixels per second² (standard deviation density). */
+  /**
+   * Acceleration the motion model allows, pixels per second² (standard deviation density), at 30 frames a second: a
+   * slower stream's is scaled down with its frame rate (200 at 15), so that its motion may change as much from one
+   * frame to the next (Tracker.ts, `modelRate`).
+   */
   acceleration: number;
   /**
    * Centres kept per track and reported as its `trail`; 0 keeps none. Each frame's result holds its own copy (later

@@ -357,6 +357,41 @@ describe('Tracker', () => {
     }
   });
 
+  it('coasts at the velocity of its last second of observations at 15 frames a second, not of its last 30', () => {
+    // 15 frames a second: standing for 2 s, then walking right 6 px a frame (90 px/s) for 1 s, then hidden. The last
+    // second's observations all walk; its last 30 (2 s) are half standing, and their slopes' median is about half
+    // the speed.
+    const a: Mover = { x: 40, y: 80, vx: 0, vy: 0, w: 24, h: 48 };
+    const tracker = new Tracker(trackerSettings({}));
+    const results = Array.from({ length: 56 }, (_, t) => {
+      const x = a.x + 6 * Math.max(0, t - 29);
+      return tracker.update(t >= 45 ? [] : [[x, a.y, x + a.w - 1, a.y + a.h - 1]], Math.round((t * 1e6) / 15));
+    });
+    const id = nearest(results[44], a.x + 6 * 15 + 12, 104).id;
+    for (const t of [46, 55]) {
+      const k = results[t].tracks.find((k) => k.id === id)!;
+      expect(k.state, `frame ${t}`).toBe('lost');
+      expect(Math.abs(k.vx - 90), `frame ${t}: vx ${k.vx}`).toBeLessThan(10);
+    }
+  });
+
+  it('at 10 frames a second, a track whose object is hidden for a frame does not take a blob that appears 40 px beside it', () => {
+    // A 24×48 object walks right 6 px a frame (60 px/s); at frame 20 it is hidden for a frame and another object's blob
+    // appears 40 px right of where it would be, and stays. Its gate widens with the filter's spread: with the
+    // acceleration density of 30 frames a second, its 3σ at 10 frames a second (34 px, held to half the diagonal) reached
+    // that blob, and the track jumped to it.
+    const at = (t: number): Box => [20 + 6 * t, 80, 20 + 6 * t + 23, 127];
+    const other = (t: number): Box => [20 + 6 * 20 + 24 + 40, 80 + t - 20, 20 + 6 * 20 + 24 + 40 + 23, 127 + t - 20];
+    const tracker = new Tracker(trackerSettings({}));
+    const results = Array.from({ length: 26 }, (_, t) =>
+      tracker.update(t < 20 ? [at(t)] : t === 20 ? [other(t)] : [at(t), other(t)], t * 100_000),
+    );
+    const id = nearest(results[19], at(19)[0] + 12, 104).id;
+    const last = results[25];
+    expect(nearest(last, at(25)[0] + 12, 104).id, 'the object, seen again').toBe(id);
+    expect(nearest(last, other(25)[0] + 12, other(25)[1] + 24).id, 'the other object').not.toBe(id);
+  });
+
   it('coasts at the speed of an object coming into view, whose box the frame border cuts, when given the frame size', () => {
     // Three objects at 3 px a frame (90 px/s): one walking in through the left border, one through the right (their
     // boxes cut by the border for 13 frames: the centres move at half speed), one in the middle. All hidden at frame 12.
