@@ -190,15 +190,15 @@ export class Track {
    *   jumped (joining another's, splitting, half hidden): with that velocity, lost tracks spent 7 % of their
    *   frames coasting at over 400 px/s where objects walk at 24–90 px/s (0.7 % with the observations' velocity).
    */
-  coast(dt: number): void {
+  coast(interval: number): void {
     const kf = this.kf;
     kf.setVelocity(2, 0);
     kf.setVelocity(3, 0);
     if (!this.coasting && this.seenCount >= observedEnough) {
-      // The last `observedFor` seconds of them, at this frame's interval; from the oldest to the one before the
-      // newest: the blob that came last before the track went unmatched was often already joining another or half
-      // hidden.
-      const window = Math.min(this.seenCount, Math.max(observedEnough, Math.round(observedFor / dt)));
+      // The last `observedFor` seconds of them at the stream's frame interval (`interval`); from the oldest to the
+      // one before the newest: the blob that came last before the track went unmatched was often already joining
+      // another or half hidden.
+      const window = Math.min(this.seenCount, Math.max(observedEnough, Math.round(observedFor / interval)));
       const n = window - 1;
       const oldest = (this.seenNext + observed - window) % observed;
       kf.setVelocity(0, this.#observedSpeed(0, oldest, n));

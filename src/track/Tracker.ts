@@ -91,9 +91,9 @@ const groupShare = 0.3;
  * track seen every frame is 12 px at 30 frames a second, 21 at 15 and 34 at 10 (measurement noise 2 px), and at 10 a
  * second the gates of objects walking past each other took each other's blobs. bench/trackEval.js `--frame-step 2`
  * and `3` (the same situations at 15 and 10 frames a second), ID switches, IDF1, MOTA and the two lines' errors:
- * flat scenes' seeds 1–8 at 15, 1373 → 1307, 0.523 → 0.525, 0.475 → 0.473, 206 / 195 → 207 / 197; at 10, 2281 →
- * 1949, 0.500 → 0.508, 0.473 → 0.486, 294 / 276 → 329 / 295; street scenes' seeds 1–4 at 15, 544 → 457, 0.696 →
- * 0.706, 0.636 → 0.643, 51 / 75 → 44 / 61; at 10, 820 → 708, 0.671 → 0.694, 0.641 → 0.644, 77 / 101 → 68 / 92.
+ * flat scenes' seeds 1–8 at 15, 1373 → 1308, 0.523 → 0.525, 0.475 → 0.473, 206 / 195 → 207 / 197; at 10, 2281 →
+ * 1950, 0.500 → 0.508, 0.473 → 0.486, 294 / 276 → 329 / 295; street scenes' seeds 1–4 at 15, 544 → 457, 0.696 →
+ * 0.706, 0.636 → 0.643, 51 / 75 → 44 / 61; at 10, 820 → 708, 0.671 → 0.693, 0.641 → 0.644, 77 / 101 → 68 / 92.
  * At 30 frames a second nothing changes; faster streams keep the 30 frames a second value (not measured). Scaled
  * with the rate squared instead (44 px/s² at 10 frames a second): switches flat 1778, street 613, the flat scenes'
  * line errors 335 / 299.
@@ -107,7 +107,10 @@ export class Tracker {
   #tracks: Track[] = [];
   #nextId = 1;
   #lastUs: number | null = null;
-  /** The stream's frame interval, seconds: an average of its frames' (intervalRate), the first frame's at first. */
+  /**
+   * The stream's frame interval, seconds: an average of the intervals between its frames' timestamps (intervalRate),
+   * the first one at first; 0 before two frames with increasing timestamps (`interval` is then the settings').
+   */
   #interval = 0;
   readonly #lines: CountingLines;
   /** The zones' polygons, flat, and their bounds (zoneBounds). */
@@ -221,6 +224,11 @@ export class Tracker {
     this.#coverBlob[at] = j;
   }
 
+  /** The stream's frame interval in seconds, from its timestamps (the settings' `frameInterval` before two frames). */
+  #frameInterval(): number {
+    return this.#interval || this.#s.frameInterval;
+  }
+
   /**
    * Advances every track to this frame and matches them with its blobs; what the frame's result reports.
    * `hists`: the blobs' gray histograms, 16 counts a blob in the boxes' order (`features().histogram`), or none.
@@ -234,11 +242,12 @@ export class Tracker {
     const s = this.#s;
     const look = hists && s.appearanceWeight > 0 ? hists : null;
     if (look && look.length < bins * boxes.length) throw new RangeError(`Tracker.update: ${boxes.length} boxes need ${bins * boxes.length} histogram counts, got ${look.length}`);
-    const dt = this.#lastUs !== null && timeUs > this.#lastUs ? (timeUs - this.#lastUs) / 1e6 : s.frameInterval;
-    this.#interval = this.#lastUs === null ? dt : this.#interval + intervalRate * (dt - this.#interval);
+    const timed = this.#lastUs !== null && timeUs > this.#lastUs;
+    const dt = timed ? (timeUs - this.#lastUs!) / 1e6 : s.frameInterval;
+    if (timed) this.#interval = this.#interval === 0 ? dt : this.#interval + intervalRate * (dt - this.#interval);
     this.#lastUs = timeUs;
     // The acceleration as worked out at `modelRate`, scaled down with a slower stream's rate (squared: a density).
-    const scale = Math.min(1, 1 / (modelRate * this.#interval));
+    const scale = Math.min(1, 1 / (modelRate * this.#frameInterval()));
     const noise = scale * scale;
     const events: TrackEvent[] = [];
     const tracks = this.#tracks;
@@ -485,12 +494,12 @@ export class Tracker {
         }
       } else if (t.group >= 0) {
         // Seen, in a group: coasting, alive (measureGroup may have measured an axis it owns; its size stays as is).
-        t.coast(dt);
+        t.coast(this.#frameInterval());
         t.merged = true;
         t.unseen = 0;
       } else {
         if (t.state === 'tentative') continue; // a tentative track unseen once is noise
-        t.coast(dt);
+        t.coast(this.#frameInterval());
         t.unseen += dt;
         t.merged = false;
         t.state = 'lost';
