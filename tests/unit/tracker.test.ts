@@ -376,10 +376,10 @@ describe('Tracker', () => {
   });
 
   it('at 10 frames a second, a track whose object is hidden for a frame does not take a blob that appears 40 px beside it', () => {
-    // A 24×48 object walks right 6 px a frame (60 px/s); at frame 20 it is hidden for a frame and another object's blob
-    // appears 40 px right of where it would be, and stays. Its gate widens with the filter's spread: with the
-    // acceleration density of 30 frames a second, its 3σ at 10 frames a second (34 px, held to half the diagonal) reached
-    // that blob, and the track jumped to it.
+    // A 24×48 object walks right 6 px a frame (60 px/s); at frame 20 it is hidden for a frame and another object's
+    // blob appears 40 px right of where it would be, and stays. Its gate widens with the filter's spread: with the
+    // acceleration density of 30 frames a second, its 3σ at 10 frames a second (34 px, held to half the diagonal)
+    // reached that blob, and the track jumped to it.
     const at = (t: number): Box => [20 + 6 * t, 80, 20 + 6 * t + 23, 127];
     const other = (t: number): Box => [20 + 6 * 20 + 24 + 40, 80 + t - 20, 20 + 6 * 20 + 24 + 40 + 23, 127 + t - 20];
     const tracker = new Tracker(trackerSettings({}));
