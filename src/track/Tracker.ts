@@ -109,7 +109,7 @@ export class Tracker {
   #lastUs: number | null = null;
   /**
    * The stream's frame interval, seconds: an average of the intervals between its frames' timestamps (intervalRate),
-   * the first one at first; 0 before two frames with increasing timestamps (`interval` is then the settings').
+   * the first one at first; 0 before two frames with increasing timestamps (the settings' `frameInterval` stands in).
    */
   #interval = 0;
   readonly #lines: CountingLines;
@@ -224,11 +224,6 @@ export class Tracker {
     this.#coverBlob[at] = j;
   }
 
-  /** The stream's frame interval in seconds, from its timestamps (the settings' `frameInterval` before two frames). */
-  #frameInterval(): number {
-    return this.#interval || this.#s.frameInterval;
-  }
-
   /**
    * Advances every track to this frame and matches them with its blobs; what the frame's result reports.
    * `hists`: the blobs' gray histograms, 16 counts a blob in the boxes' order (`features().histogram`), or none.
@@ -247,7 +242,8 @@ export class Tracker {
     if (timed) this.#interval = this.#interval === 0 ? dt : this.#interval + intervalRate * (dt - this.#interval);
     this.#lastUs = timeUs;
     // The acceleration as worked out at `modelRate`, scaled down with a slower stream's rate (squared: a density).
-    const scale = Math.min(1, 1 / (modelRate * this.#frameInterval()));
+    const interval = this.#interval || s.frameInterval;
+    const scale = Math.min(1, 1 / (modelRate * interval));
     const noise = scale * scale;
     const events: TrackEvent[] = [];
     const tracks = this.#tracks;
@@ -266,7 +262,7 @@ export class Tracker {
     // Not kept past the frame: the stage's tracks are referenced only through #tracks.
     this.#stage.length = 0;
     this.#group.length = 0;
-    const kept = this.#lifetimes(tracks, events, timeUs, dt);
+    const kept = this.#lifetimes(tracks, events, timeUs, dt, interval);
     this.#newTracks(n, tracks, kept, look);
     this.#tracks = kept;
     // Trails, lines, zones: confirmed (and coasting) tracks only.
@@ -476,8 +472,9 @@ export class Tracker {
   }
 
   /** States and lifetimes after the matching: the tracks kept (tentative ones unseen once and tracks unseen past
-   * `maxUnseen` dropped), with their entered and left events. */
-  #lifetimes(tracks: readonly Track[], events: TrackEvent[], timeUs: number, dt: number): Track[] {
+   * `maxUnseen` dropped), with their entered and left events. `interval`: the stream's frame interval, by which a
+   * track that starts to coast takes its velocity (Track.coast). */
+  #lifetimes(tracks: readonly Track[], events: TrackEvent[], timeUs: number, dt: number, interval: number): Track[] {
     const s = this.#s;
     const kept: Track[] = [];
     for (const t of tracks) {
@@ -494,12 +491,12 @@ export class Tracker {
         }
       } else if (t.group >= 0) {
         // Seen, in a group: coasting, alive (measureGroup may have measured an axis it owns; its size stays as is).
-        t.coast(this.#frameInterval());
+        t.coast(interval);
         t.merged = true;
         t.unseen = 0;
       } else {
         if (t.state === 'tentative') continue; // a tentative track unseen once is noise
-        t.coast(this.#frameInterval());
+        t.coast(interval);
         t.unseen += dt;
         t.merged = false;
         t.state = 'lost';
