@@ -37,9 +37,10 @@ function blobs(movers: Mover[], t: number, pillars: [number, number][] = []): Bo
   return out;
 }
 
-function run(settings: Partial<TrackerSettings>, frames: number, at: (t: number) => Box[]): TrackResults[] {
+/** The tracker's results over `frames` frames of blobs `at(t)`, `frameUs` apart (30 frames a second unless given). */
+function run(settings: Partial<TrackerSettings>, frames: number, at: (t: number) => Box[], frameUs = 33_333): TrackResults[] {
   const tracker = new Tracker(trackerSettings(settings));
-  return Array.from({ length: frames }, (_, t) => tracker.update(at(t), t * 33_333));
+  return Array.from({ length: frames }, (_, t) => tracker.update(at(t), t * frameUs));
 }
 
 /** A blob's gray histogram (16 bins) with all of its box's pixels in one bin: an object of one gray level. */
@@ -62,6 +63,16 @@ function pieceApart(x0: number, from: number, frames: number) {
   });
   const piece = results[from + 3].tracks.find((k) => k.state === 'confirmed' && k.box[1] > 65);
   return { results, piece };
+}
+
+/** Track `id` lost at each of `frames`, coasting right at 90 px/s to within `within` and level to within 5 px/s. */
+function expectCoastingRight(results: TrackResults[], id: number, frames: number[], within: number): void {
+  for (const t of frames) {
+    const k = results[t].tracks.find((k) => k.id === id)!;
+    expect(k.state, `frame ${t}`).toBe('lost');
+    expect(Math.abs(k.vx - 90), `frame ${t}: vx ${k.vx}`).toBeLessThan(within);
+    expect(Math.abs(k.vy), `frame ${t}: vy ${k.vy}`).toBeLessThan(5);
+  }
 }
 
 /** The confirmed track nearest (x, y) in a frame's results. */
@@ -330,12 +341,7 @@ describe('Tracker', () => {
       return t > 30 && t <= 50 ? [] : [b];
     });
     const id = nearest(results[29], a.x + 3 * 29 + 12, 104).id;
-    for (const t of [32, 40, 50]) {
-      const k = results[t].tracks.find((k) => k.id === id)!;
-      expect(k.state, `frame ${t}`).toBe('lost');
-      expect(Math.abs(k.vx - 90), `frame ${t}: vx ${k.vx}`).toBeLessThan(15);
-      expect(Math.abs(k.vy), `frame ${t}: vy ${k.vy}`).toBeLessThan(5);
-    }
+    expectCoastingRight(results, id, [32, 40, 50], 15);
     expect(nearest(results[79], a.x + 3 * 79 + 12, 104).id).toBe(id);
   });
 
@@ -350,11 +356,7 @@ describe('Tracker', () => {
       return t >= 27 ? [[b[0], b[1], b[2] + 16, b[3]]] : [b];
     });
     const id = nearest(results[20], a.x + 3 * 20 + 12, 104).id;
-    for (const t of [32, 44]) {
-      const k = results[t].tracks.find((k) => k.id === id)!;
-      expect(k.state, `frame ${t}`).toBe('lost');
-      expect(Math.abs(k.vx - 90), `frame ${t}: vx ${k.vx}`).toBeLessThan(9);
-    }
+    expectCoastingRight(results, id, [32, 44], 9);
   });
 
   it('coasts at the velocity of its last second of observations at 15 frames a second, not of its last 30', () => {
@@ -362,17 +364,12 @@ describe('Tracker', () => {
     // second's observations all walk; its last 30 (2 s) are half standing, and their slopes' median is about half
     // the speed.
     const a: Mover = { x: 40, y: 80, vx: 0, vy: 0, w: 24, h: 48 };
-    const tracker = new Tracker(trackerSettings({}));
-    const results = Array.from({ length: 56 }, (_, t) => {
+    const results = run({}, 56, (t) => {
       const x = a.x + 6 * Math.max(0, t - 29);
-      return tracker.update(t >= 45 ? [] : [[x, a.y, x + a.w - 1, a.y + a.h - 1]], Math.round((t * 1e6) / 15));
-    });
+      return t >= 45 ? [] : [[x, a.y, x + a.w - 1, a.y + a.h - 1]];
+    }, 66_667);
     const id = nearest(results[44], a.x + 6 * 15 + 12, 104).id;
-    for (const t of [46, 55]) {
-      const k = results[t].tracks.find((k) => k.id === id)!;
-      expect(k.state, `frame ${t}`).toBe('lost');
-      expect(Math.abs(k.vx - 90), `frame ${t}: vx ${k.vx}`).toBeLessThan(10);
-    }
+    expectCoastingRight(results, id, [46, 55], 10);
   });
 
   it('at 10 frames a second, a track whose object is hidden for a frame does not take a blob that appears 40 px beside it', () => {
@@ -382,10 +379,7 @@ describe('Tracker', () => {
     // reached that blob, and the track jumped to it.
     const at = (t: number): Box => [20 + 6 * t, 80, 20 + 6 * t + 23, 127];
     const other = (t: number): Box => [20 + 6 * 20 + 24 + 40, 80 + t - 20, 20 + 6 * 20 + 24 + 40 + 23, 127 + t - 20];
-    const tracker = new Tracker(trackerSettings({}));
-    const results = Array.from({ length: 26 }, (_, t) =>
-      tracker.update(t < 20 ? [at(t)] : t === 20 ? [other(t)] : [at(t), other(t)], t * 100_000),
-    );
+    const results = run({}, 26, (t) => (t < 20 ? [at(t)] : t === 20 ? [other(t)] : [at(t), other(t)]), 100_000);
     const id = nearest(results[19], at(19)[0] + 12, 104).id;
     const last = results[25];
     expect(nearest(last, at(25)[0] + 12, 104).id, 'the object, seen again').toBe(id);
@@ -517,17 +511,21 @@ describe('Tracker', () => {
   });
 
   it('counts a crossing made behind a pillar once the track found again has walked on the way it crossed', () => {
-    // A walks right behind a pillar with a line down it, hidden for over a second; found again on the far side, its
-    // crossing counts once it has had eight blobs of its own there (CountingLines.ts, holdAfter).
-    const a: Mover = { x: 0, y: 50, vx: 3, vy: 0, w: 24, h: 40 };
+    // A walks right (90 px/s) behind a pillar with a line down it, hidden for over a second; found again on the far
+    // side, its crossing counts once it has had eight blobs of its own there at 30 frames a second, four at 15: as long
+    // (CountingLines.ts, holdAfter, holdFor).
     const line = { id: 'l', a: [190, 240] as const, b: [190, 0] as const };
-    const results = run({ lines: [line] }, 110, (t) => blobs([a], t, [[140, 240]]));
-    const found = results.findIndex((r, t) => t > 50 && r.tracks.some((k) => k.blob >= 0));
-    const counted = results.findIndex((r) => r.events.some((e) => e.type === 'crossed'));
-    expect(found).toBeGreaterThan(50);
-    expect(counted).toBe(found + 8);
-    expect(results[109].counts.l).toEqual({ forward: 1, backward: 0 });
-    expect(results.flatMap((r) => r.events).filter((e) => e.type === 'entered')).toHaveLength(1);
+    for (const [step, frameUs, wait] of [[3, 33_333, 8], [6, 66_667, 4]]) {
+      const a: Mover = { x: 0, y: 50, vx: step, vy: 0, w: 24, h: 40 };
+      const frames = (330 / step) | 0;
+      const results = run({ lines: [line] }, frames, (t) => blobs([a], t, [[140, 240]]), frameUs);
+      const found = results.findIndex((r, t) => t > 150 / step && r.tracks.some((k) => k.blob >= 0));
+      const counted = results.findIndex((r) => r.events.some((e) => e.type === 'crossed'));
+      expect(found, `${step} px a frame`).toBeGreaterThan(150 / step);
+      expect(counted, `${step} px a frame`).toBe(found + wait);
+      expect(results[frames - 1].counts.l).toEqual({ forward: 1, backward: 0 });
+      expect(results.flatMap((r) => r.events).filter((e) => e.type === 'entered')).toHaveLength(1);
+    }
   });
 
   it('counts no crossing for a lost track that takes the blob of another object walking back over the line', () => {
