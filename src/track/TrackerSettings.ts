@@ -40,8 +40,8 @@ export interface TrackerSettings {
   measurementNoise: number;
   /**
    * Acceleration the motion model allows, pixels per second² (standard deviation density), at 30 frames a second: a
-   * slower stream's is scaled down with its frame rate (200 at 15), so that its motion may change as much from one
-   * frame to the next (Tracker.ts, `modelRate`).
+   * slower stream's is scaled down with its frame rate to the power 1.5 (141 at 15, 77 at 10), so that the filter's
+   * process noise, counted in frames, is the same at any rate (Tracker.ts, `modelRate`).
    */
   acceleration: number;
   /**

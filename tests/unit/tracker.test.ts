@@ -386,6 +386,41 @@ describe('Tracker', () => {
     expect(nearest(last, other(25)[0] + 12, other(25)[1] + 24).id, 'the other object').not.toBe(id);
   });
 
+  it('at 10 frames a second, a track whose object is hidden for a frame does not take a blob 24 px past its predicted box', () => {
+    // A 20×40 object walks right 9 px a frame (90 px/s); at frame 20 it is hidden for a frame and another object's blob
+    // appears 24 px right of where it would be, and stays. A confirmed track seen last frame takes a blob off its
+    // predicted box only within a quarter of its narrower side and 3σ (5 + 12 px here): with half the side and the
+    // frame's move as well (10 + 9 + 12 px), it took that blob.
+    const at = (t: number): Box => [20 + 9 * t, 80, 20 + 9 * t + 19, 119];
+    const x = at(20)[2] + 25;
+    const other = (t: number): Box => [x, 80 + t - 20, x + 19, 119 + t - 20];
+    const results = run({}, 26, (t) => (t < 20 ? [at(t)] : t === 20 ? [other(t)] : [at(t), other(t)]), 100_000);
+    const id = nearest(results[19], at(19)[0] + 10, 100).id;
+    expect(results[20].tracks.find((k) => k.id === id)?.state, 'the track at frame 20').toBe('lost');
+    const last = results[25];
+    expect(nearest(last, at(25)[0] + 10, 100).id, 'the object, seen again').toBe(id);
+    expect(nearest(last, other(25)[0] + 10, other(25)[1] + 20).id, 'the other object').not.toBe(id);
+  });
+
+  it.each([
+    [30, 33_333, 3],
+    [10, 100_000, 9],
+  ])('at %i frames a second, a track seen every frame reaches as far past its predicted box', (_, frameUs, step) => {
+    // A 20×40 object walks right `step` px a frame (90 px/s); at frame 20 the only blob lies `gap` px past where it
+    // would be. The filter's process noise is scaled with the stream's rate cubed, so that counted in frames it is the
+    // same (Tracker.ts, modelRate): a track seen every frame then predicts its object as closely at 10 frames a second
+    // as at 30 (3σ 12 px), and takes a blob as far off at both, a quarter of its narrower side (5 px) and 3σ. With
+    // the density scaled by the rate squared, 3σ at 10 frames a second was 16 px and the blob 19 px off was taken.
+    const at = (t: number): Box => [20 + step * t, 80, 20 + step * t + 19, 119];
+    for (const [gap, taken] of [[14, true], [19, false]] as const) {
+      const jumped = (t: number): Box => [at(t)[0] + gap + 20, 80, at(t)[2] + gap + 20, 119];
+      const results = run({}, 21, (t) => [t < 20 ? at(t) : jumped(t)], frameUs);
+      const id = nearest(results[19], at(19)[0] + 10, 100).id;
+      const k = results[20].tracks.find((k) => k.id === id)!;
+      expect(k.state === 'confirmed' && k.unseen === 0, `a blob ${gap} px past: taken`).toBe(taken);
+    }
+  });
+
   it('coasts at the speed of an object coming into view, whose box the frame border cuts, when given the frame size', () => {
     // Three objects at 3 px a frame (90 px/s): one walking in through the left border, one through the right (their
     // boxes cut by the border for 13 frames: the centres move at half speed), one in the middle. All hidden at frame 12.
