@@ -93,11 +93,20 @@ const frames = Number(values.frames);
  * frames with N times the objects (the same scene, as busy, for N times as long) and every Nth frame is kept: the clip
  * still has `frames` frames, each object moves N times as far between two of them, and a light step or a stop lasts
  * N times fewer frames. The tracker's rules were worked out at 30 frames a second; surveillance cameras often run at
- * 10–15.
+ * 10–15. A step under 1, the inverse of an integer (0.5: 60 frames a second), renders the same scene as at 30 frames
+ * a second (`frames` of its frames, as many objects) at 1/N times the rate (surveillanceScene's `timeStep`): the clip
+ * has `frames`/N frames, and each object moves N times as far between two of them.
  */
 const frameStep = Number(values['frame-step']);
-if (!Number.isInteger(frameStep) || frameStep < 1) refuse(`--frame-step must be a positive integer, got "${values['frame-step']}"`);
-const sceneFrames = frames * frameStep;
+if (!(frameStep >= 1 ? Number.isInteger(frameStep) : frameStep > 0 && Number.isInteger(1 / frameStep))) {
+  refuse(`--frame-step must be a positive integer or the inverse of one (0.5: 60 frames a second), got "${values['frame-step']}"`);
+}
+/** The scene's length in its own frames (30 a second), the frames rendered of it, and every how many of those is kept. */
+const sceneFrames = frames * Math.max(1, frameStep);
+const renderedFrames = frameStep < 1 ? Math.round(frames / frameStep) : sceneFrames;
+const keepEvery = Math.max(1, frameStep);
+/** The clip's frames. */
+const clipFrames = renderedFrames / keepEvery;
 /** The cleanup's elements, `flowmark track`'s unless given (as its --open / --close); clips cached apart by them. */
 const [open, close] = (['open', 'close'] as const).map((k) => orRefuse(() => elementArg(k, values[k], blobDefaults[k])));
 /**
@@ -170,7 +179,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-track-eval', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
-  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${frames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing`);
+  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${clipFrames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
@@ -187,7 +196,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep > 1 ? `-step${frameStep}` : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -195,15 +204,15 @@ async function main(): Promise<void> {
         const c = JSON.parse(readFileSync(cached, 'utf8')) as Cached;
         [blobs, rows, truth] = [fromCache(c), c.base, c.truth];
       } else {
-        const objects = (options.objects ?? defaultSurveillanceOptions.objects) * frameStep;
-        const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, objects, frames: sceneFrames, color: colourScenes });
+        const objects = (options.objects ?? defaultSurveillanceOptions.objects) * keepEvery;
+        const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, objects, frames: renderedFrames, timeStep: Math.min(1, frameStep), color: colourScenes });
         const { width: W, height: H } = scene;
-        const keptFrame = (t: { frame: number }) => t.frame % frameStep === 0;
-        truth = scene.truth.filter(keptFrame).map((t) => ({ frame: t.frame / frameStep, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
+        const keptFrame = (t: { frame: number }) => t.frame % keepEvery === 0;
+        truth = scene.truth.filter(keptFrame).map((t) => ({ frame: t.frame / keepEvery, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
         const mp4 = join(dir, `${stem}.mp4`);
         const pixFmt = colourScenes ? 'rgb24' : 'gray';
         const raw = join(dir, `frames.${pixFmt}`);
-        writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).filter((_, t) => t % frameStep === 0).map((f) => Buffer.from(f))));
+        writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).filter((_, t) => t % keepEvery === 0).map((f) => Buffer.from(f))));
         execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', `${30 / frameStep}`, '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
         if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
         blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: blobDefaults.history, open, close, foregroundLearning, minArea, shadows, color: colourModel ? colourMode! : false }), toArray()));

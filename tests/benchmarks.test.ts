@@ -208,9 +208,11 @@ describe('benchmark command lines', () => {
     const closing = runBench('trackEval', ['--close', '5x8']);
     expect(closing.status).toBe(2);
     expect(closing.stderr.trim()).toBe('trackEval.js: --close must be N or WxH, odd integers 1..31, got "5x8" (--help for the usage)');
-    const step = runBench('trackEval', ['--frame-step', '1.5']);
-    expect(step.status).toBe(2);
-    expect(step.stderr.trim()).toBe('trackEval.js: --frame-step must be a positive integer, got "1.5" (--help for the usage)');
+    for (const bad of ['1.5', '0.3']) {
+      const step = runBench('trackEval', ['--frame-step', bad]);
+      expect(step.status).toBe(2);
+      expect(step.stderr.trim()).toBe(`trackEval.js: --frame-step must be a positive integer or the inverse of one (0.5: 60 frames a second), got "${bad}" (--help for the usage)`);
+    }
     const surveillance = runBench('surveillance', ['--close', '4']);
     expect(surveillance.status).toBe(2);
     expect(surveillance.stderr.trim()).toBe('surveillance.js: --close must be N or WxH, odd integers 1..31, got "4" (--help for the usage)');

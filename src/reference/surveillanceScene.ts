@@ -39,6 +39,13 @@ export interface SurveillanceOptions {
   /** Share of objects that walk up or down the frame rather than across it. */
   upDown: number;
   /**
+   * Scene frames a rendered frame moves on (1: each frame is one; 0.5: a camera at twice the rate, rendering `frames`
+   * frames over half as many of the scene's). Speeds, stops, the light's ramp and step and the clip's length over which
+   * objects set out are in the scene's frames, so that the same scene is seen at another rate; 1 leaves every clip as
+   * it was.
+   */
+  timeStep: number;
+  /**
    * RGB frames as well (`rgb`; `frames` then holds their Rec. 601 luma). The gray clip of a seed is unchanged by
    * it: colours are drawn from a random sequence of their own.
    */
@@ -61,6 +68,7 @@ export const defaultSurveillanceOptions: SurveillanceOptions = {
   darkShare: 0.5,
   perspective: 0,
   upDown: 0,
+  timeStep: 1,
   color: false,
 };
 
@@ -111,6 +119,9 @@ interface Walker {
 export function surveillanceScene(seed: number, options: Partial<SurveillanceOptions> = {}): SurveillanceScene {
   const o = { ...defaultSurveillanceOptions, ...options };
   const { width: W, height: H } = o;
+  if (!(o.timeStep > 0 && o.timeStep <= 1)) throw new RangeError(`surveillanceScene: timeStep must be in (0, 1], got ${o.timeStep}`);
+  /** The scene's length in its own frames (walkers set out within it; the street's paths are laid out over it). */
+  const sceneFrames = Math.ceil(o.frames * o.timeStep);
   const r = rng(seed);
   const gauss = () => (r() + r() + r() + r() - 2) * 1.732;
   // Colours from a sequence of their own, so that the gray clip of a seed stays as it was.
@@ -160,7 +171,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     const vx = (fromLeft ? 1 : -1) * speed;
     const walker: Walker = {
       id: i + 1,
-      start: Math.floor(r() * Math.max(1, o.frames - (W + w) / speed)),
+      start: Math.floor(r() * Math.max(1, sceneFrames - (W + w) / speed)),
       x: fromLeft ? -w : W,
       y,
       vx,
@@ -199,8 +210,9 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       fx = fromLeftOrTop ? -k.w / 2 : W + k.w / 2;
       fy = k.y + k.h;
     }
-    const path = new Float64Array(3 * o.frames);
-    for (let s = 0; s < o.frames; s++) {
+    // One step past the scene's end, so that a rendered frame between its last two steps has both.
+    const path = new Float64Array(3 * (sceneFrames + 1));
+    for (let s = 0; s <= sceneFrames; s++) {
       const sc = scaleAt(fy);
       path[3 * s] = fx;
       path[3 * s + 1] = fy;
@@ -213,12 +225,18 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     }
     return path;
   }
-  /** Walker position at frame t (null before it starts). */
+  /** Walker position at rendered frame t (null before it starts): at the scene's time t · timeStep. */
   const at = (k: Walker, t: number): [number, number] | null => {
-    let s = t - k.start;
+    let s = t * o.timeStep - k.start;
     if (s < 0) return null;
     if (k.stopAt >= 0 && s > k.stopAt) s = Math.max(k.stopAt, s - k.stopFor);
-    if (k.path) return [k.path[3 * s], k.path[3 * s + 1]];
+    if (k.path) {
+      // Between two of the path's steps, on the straight line joining them.
+      const i = Math.floor(s);
+      const f = s - i;
+      if (f === 0) return [k.path[3 * i], k.path[3 * i + 1]];
+      return [k.path[3 * i] + f * (k.path[3 * i + 3] - k.path[3 * i]), k.path[3 * i + 1] + f * (k.path[3 * i + 4] - k.path[3 * i + 1])];
+    }
     return [k.x + k.vx * s, Math.max(0, Math.min(H - k.h, k.y + k.vy * s))];
   };
   /** A walker's box at frame t (inclusive, unclipped) and its height, or null before it starts. */
@@ -241,8 +259,9 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
   const pillarTint = tintOf(c(), 0.05 + 0.1 * c());
   const behind = (x: number) => pillars.some(([a, b]) => x >= a && x < b);
   for (let t = 0; t < o.frames; t++) {
-    let gain = 1 + o.ramp * t;
-    if (o.step && t >= o.step[0]) gain *= o.step[1];
+    const time = t * o.timeStep;
+    let gain = 1 + o.ramp * time;
+    if (o.step && time >= o.step[0]) gain *= o.step[1];
     const img = Float32Array.from(scene);
     const tints = Float32Array.from(sceneTint);
     // In the street scene the nearer object (feet lower in the frame) is drawn over the farther one.

@@ -89,3 +89,43 @@ describe('surveillanceScene down a street', () => {
     expect(clipped.some((b) => b.visible < 1)).toBe(true);
   });
 });
+
+describe('surveillanceScene at another frame rate (timeStep)', () => {
+  // Noise off: then a pixel's level depends only on the scene's time, and the same scene rendered at twice the rate
+  // has every frame of the first at its even frames.
+  const flat = { frames: 60, objects: 8, pillars: 1, shadows: true, stopAndGo: 0.5, noise: 0, ramp: 0.002, step: [25, 0.8] as [number, number] };
+  const street = { ...flat, width: 200, height: 120, perspective: 0.5, upDown: 0.5 };
+
+  for (const [name, options] of [['flat', flat], ['down a street', street]] as const) {
+    it(`${name}: at timeStep 0.5, frame 2t is frame t of the clip at 1, and frame 2t + 1 lies between`, () => {
+      const once = surveillanceScene(11, options);
+      const twice = surveillanceScene(11, { ...options, frames: 2 * options.frames, timeStep: 0.5 });
+      expect(twice.frames).toHaveLength(2 * options.frames);
+      expect(twice.pillars).toEqual(once.pillars);
+      for (let t = 0; t < options.frames; t++) expect(Buffer.from(twice.frames[2 * t]).equals(once.frames[t]), `frame ${t}`).toBe(true);
+      const at = (s: typeof once, frame: number) => new Map(s.truth.filter((b) => b.frame === frame).map((b) => [b.id, b]));
+      let between = 0;
+      for (let t = 0; t + 1 < options.frames; t++) {
+        const [a, b] = [at(once, t), at(once, t + 1)];
+        const [even, odd] = [at(twice, 2 * t), at(twice, 2 * t + 1)];
+        expect([...even.values()].map(({ frame, ...box }) => ({ ...box, frame: frame / 2 }))).toEqual([...a.values()]);
+        for (const [id, m] of odd) {
+          const [p, q] = [a.get(id), b.get(id)];
+          if (!p || !q || p.visible < 1 || q.visible < 1 || m.visible < 1) continue;
+          // Box edges rounded from positions half way: within a pixel of the two frames' range.
+          for (const k of ['x0', 'y0', 'x1', 'y1'] as const) {
+            expect(m[k], `object ${id} at ${2 * t + 1}: ${k}`).toBeGreaterThanOrEqual(Math.min(p[k], q[k]) - 1);
+            expect(m[k], `object ${id} at ${2 * t + 1}: ${k}`).toBeLessThanOrEqual(Math.max(p[k], q[k]) + 1);
+          }
+          between++;
+        }
+      }
+      expect(between).toBeGreaterThan(50);
+    });
+  }
+
+  it('refuses a timeStep outside (0, 1]', () => {
+    expect(() => surveillanceScene(1, { frames: 4, timeStep: 2 })).toThrow(RangeError);
+    expect(() => surveillanceScene(1, { frames: 4, timeStep: 0 })).toThrow(RangeError);
+  });
+});
