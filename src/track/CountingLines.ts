@@ -63,7 +63,9 @@ const centreClear = 0.25;
  * lines' errors: flat scenes' seeds 1–8 at 15 frames a second 207 / 197 → 201 / 194, at 10 329 / 295 → 308 / 282;
  * street scenes' 1–4 at 15 44 / 61 → 48 / 59, at 10 68 / 92 → 62 / 94; flat 17–19 at 15 101 / 74 → 100 / 74.
  * The centre-past run (centreFor) held in blobs: in thirds at 10 frames a second (7), the street scenes' horizontal
- * line 94 → 101 errors.
+ * line 94 → 101 errors. Faster streams wait as many blobs as at 30 frames a second: at 60 (`--frame-step 0.5`, the
+ * flat scenes' seeds 1–8 and the street's 1–2), waiting as long (16 blobs), line errors 119 / 81 → 121 / 86 and
+ * 19 / 25 → 17 / 25.
  */
 const holdFor = 8;
 /** Share of its speed a track found again may move back across a line at and still count its crossing (holdAfter). */

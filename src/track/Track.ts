@@ -8,8 +8,15 @@ import { median } from './median.js';
 import type { TrackInfo } from '../results.js';
 import type { TrackerSettings } from './TrackerSettings.js';
 
-/** Own observations a track keeps for its coasting velocity, and how many it needs for one (Track.coast). */
-export const observed = 30;
+/**
+ * Own observations a track keeps for its coasting velocity, and how many it needs for one (Track.coast): a second's
+ * (observedFor) at up to 60 frames a second. At 60 (bench/trackEval.js `--frame-step 0.5`, the flat scenes' seeds 1–8
+ * and the street's 1–2), 30 kept (half a second) against 60: ID switches 649 → 599 and 142 → 134, IDF1 0.532 → 0.549
+ * and 0.662 → 0.663, MOTA 0.398 → 0.393 and 0.555 → 0.550, the two lines' errors 112 / 88 → 119 / 81 and 20 / 27 →
+ * 19 / 25; at 30 frames a second and slower nothing changes (the window is a second's), nor the tracker's time
+ * (bench/tracker.js).
+ */
+export const observed = 60;
 const observedEnough = 5;
 /**
  * Seconds of its newest own observations a track's coasting velocity is taken over (Track.coast), at most `observed`
@@ -18,8 +25,8 @@ const observedEnough = 5;
  * had left behind: bench/trackEval.js `--frame-step 2` and `3` (the same situations at 15 and 10 frames a second), ID
  * switches and the two lines' errors: flat scenes' seeds 1–8 at 15, 1531 → 1373, 234 / 206 → 206 / 195 (10 / 20
  * observations: 1334 / 1411 switches); at 10, 2688 → 2281, 331 / 299 → 294 / 276; street scenes' seeds 1–4 at 15,
- * 575 → 544, 56 / 67 → 51 / 75; at 10, 999 → 820, 74 / 102 → 77 / 101. Past 30 frames a second the window is the
- * last 30 (half a second at 60).
+ * 575 → 544, 56 / 67 → 51 / 75; at 10, 999 → 820, 74 / 102 → 77 / 101. Past 60 frames a second the window is the
+ * last 60.
  */
 const observedFor = 1;
 /**
