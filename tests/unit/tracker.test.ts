@@ -372,6 +372,22 @@ describe('Tracker', () => {
     expectCoastingRight(results, id, [46, 55], 10);
   });
 
+  it('coasts at the velocity of its last second of observations at 60 frames a second, not of its last half second', () => {
+    // 60 frames a second: walking right 1.5 px a frame (90 px/s) for 2 s; over its last 0.4 s before it hides, its blob
+    // stretches behind it (something joining it from behind: the left edge at half the speed, never still), the
+    // centre at three quarters of it. Most of the last second's observations walk, and their slopes' median keeps the
+    // speed; the last half second's are mostly stretched (60 kept against 30: Track.ts, observed).
+    const a: Mover = { x: 10, y: 80, vx: 1.5, vy: 0, w: 24, h: 48 };
+    const stretchFrom = 96;
+    const results = run({}, 140, (t) => {
+      if (t >= 120) return [];
+      const b = boxOf(a, t);
+      return t < stretchFrom ? [b] : [[a.x + 1.5 * stretchFrom + 0.75 * (t - stretchFrom), b[1], b[2], b[3]]];
+    }, 16_667);
+    const id = nearest(results[90], a.x + 1.5 * 90 + 12, 104).id;
+    expectCoastingRight(results, id, [122, 135], 10);
+  });
+
   it('at 10 frames a second, a track whose object is hidden for a frame does not take a blob that appears 40 px beside it', () => {
     // A 24×48 object walks right 6 px a frame (60 px/s); at frame 20 it is hidden for a frame and another object's
     // blob appears 40 px right of where it would be, and stays. Its gate widens with the filter's spread: with the
