@@ -227,6 +227,21 @@ describe('benchmark command lines', () => {
     }
   });
 
+  it('trackEval --frame-step 0.5: the same scene at 60 frames a second, twice the frames and truth boxes', () => {
+    // One short situation: rendered at 30 frames a second over 40 frames, and at 60 over the same 40 of the scene's.
+    const args = ['--frames', '40', '--only', 'crossings'];
+    const at30 = bench('trackEval', args);
+    const at60 = bench('trackEval', [...args, '--frame-step', '0.5']);
+    expect(at30).toContain('40 frames per clip at 30 frames/s');
+    expect(at60).toContain('80 frames per clip at 60 frames/s');
+    const [t30, t60] = [readTotals(at30).clips[0], readTotals(at60).clips[0]];
+    // The objects in view at every frame of the scene at 30, and between every two of them at 60.
+    expect(t30.ours.truth).toBeGreaterThan(0);
+    expect(t60.ours.truth / t30.ours.truth).toBeGreaterThan(1.9);
+    expect(t60.ours.truth / t30.ours.truth).toBeLessThan(2.1);
+    expect(t60.ours.hypotheses).toBeGreaterThan(0);
+  });
+
   it('trackEvalSeeds: a row per seed, its figures those of trackEval for that seed, and their sums under them', () => {
     const cache = mkdtempSync(join(tmpdir(), 'flowmark-seeds-'));
     try {
