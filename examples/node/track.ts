@@ -3,7 +3,8 @@
  * measures the blobs; the CPU tracks them with lasting ids and counts a line down the middle. Runs over
  * examples/data/street.mp4 (or the files given) and prints per second of video the tracks seen and the line's
  * crossings; when a `<clip>.json` of true boxes lies beside the clip (the shipped one has it, written by
- * scripts/make-street-clip.mjs), it scores the tracks against it (MOTA, IDF1, ID switches). Run with `npm run main`
+ * scripts/make-street-clip.mjs), it scores the tracks against it (MOTA, IDF1, ID switches) and gives the line's true
+ * counts beside the tracker's. Run with `npm run main`
  * (after the labeling and markers jobs) or `node dist/examples/node/track.js [clip.mp4 ...]`.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -58,6 +59,10 @@ async function main(): Promise<void> {
       const hyp = results.flatMap((r) => seenTracks(r).map(({ id, box: [x0, y0, x1, y1] }) => ({ frame: r.seq, id, x0, y0, x1, y1 })));
       const s = reference.motScores(truth, hyp);
       console.log(`against the true boxes: MOTA ${s.mota.toFixed(3)}, IDF1 ${s.idf1.toFixed(3)}, ID switches ${s.idSwitches} (${s.truth} true boxes, ${s.hypotheses} reported)`);
+      // The line's true counts, as the evaluation counts them: a true box's centre passing x = width / 2 from one
+      // frame to the next (forward left to right, as the line's a → b makes it).
+      const want = reference.lineCrossings(truth, width / 2, 'x');
+      console.log(`the true boxes' centres crossed the line ${want.forward} forward, ${want.backward} backward (counted: ${end.forward}, ${end.backward})`);
     }
     console.log(`${results.length} frames in ${wall.toFixed(2)} s (${(results.length / wall).toFixed(1)} frames/s), buffers in use after: ${ctx.pool.stats().inUse}`);
   }
