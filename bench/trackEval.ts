@@ -101,10 +101,13 @@ const frameStep = Number(values['frame-step']);
 if (!(frameStep >= 1 ? Number.isInteger(frameStep) : frameStep > 0 && Number.isInteger(1 / frameStep))) {
   refuse(`--frame-step must be a positive integer or the inverse of one (0.5: 60 frames a second), got "${values['frame-step']}"`);
 }
-/** The scene's length in its own frames (30 a second), the frames rendered of it, and every how many of those is kept. */
-const sceneFrames = frames * Math.max(1, frameStep);
-const renderedFrames = frameStep < 1 ? Math.round(frames / frameStep) : sceneFrames;
+/**
+ * Every how many rendered frames one is kept, the scene's length in its own frames (30 a second), and the frames
+ * rendered of it.
+ */
 const keepEvery = Math.max(1, frameStep);
+const sceneFrames = frames * keepEvery;
+const renderedFrames = frameStep < 1 ? Math.round(frames / frameStep) : sceneFrames;
 /** The clip's frames. */
 const clipFrames = renderedFrames / keepEvery;
 /** The cleanup's elements, `flowmark track`'s unless given (as its --open / --close); clips cached apart by them. */
