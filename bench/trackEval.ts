@@ -17,6 +17,7 @@
  *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
  *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
  *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F] [--frame-step N]
+ *                                [--density F]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
@@ -34,6 +35,9 @@
  * shrinking as they go), nearer ones in front; sizes and speeds 1.5 times the flat scenes'. It checks that the tracker
  * was not fitted to the flat scenes its rules were worked out on. Its second line is horizontal, at 0.6 of the height
  * (crossed by the objects walking up or down), in place of the quarter line.
+ * `--density F` renders each situation with F times its objects (at least one): the same scene with the first of its
+ * objects (they are drawn in order from the seed, before anything else that varies), so that a sparser or busier
+ * scene is the same place and light; how the line error and the scores follow how crowded a scene is.
  * `--open`, `--close` and `--foreground-learning` run the chain with those, as `flowmark track`'s options (cached
  * apart: cached clips are named by these settings, the defaults' too).
  */
@@ -75,8 +79,9 @@ const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
   close: { type: 'string' },
   'foreground-learning': { type: 'string' },
   'frame-step': { type: 'string', default: '1' },
+  density: { type: 'string', default: '1' },
   dawn: { type: 'string', multiple: true, default: [] },
-}, ['seed', 'frames', 'crf', 'frame-step']);
+}, ['seed', 'frames', 'crf', 'frame-step', 'density']);
 const seed = Number(values.seed);
 if (values.shadows !== 'on' && values.shadows !== 'off') refuse(`--shadows must be on or off, got "${values.shadows}"`);
 const shadows = values.shadows === 'on';
@@ -101,6 +106,9 @@ const frameStep = Number(values['frame-step']);
 if (!(frameStep >= 1 ? Number.isInteger(frameStep) : frameStep > 0 && Number.isInteger(1 / frameStep))) {
   refuse(`--frame-step must be a positive integer or the inverse of one (0.5: 60 frames a second), got "${values['frame-step']}"`);
 }
+/** `--density F`: F times each situation's objects, at least one. */
+const density = Number(values.density);
+if (!(density > 0 && density <= 4)) refuse(`--density must be a number above 0 and at most 4, got "${values.density}"`);
 /**
  * Every how many rendered frames one is kept, the scene's length in its own frames (30 a second), and the frames
  * rendered of it.
@@ -182,7 +190,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-track-eval', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
-  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${clipFrames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing`);
+  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${clipFrames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing${density !== 1 ? `, ${density} times the objects` : ''}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
@@ -199,7 +207,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -207,7 +215,7 @@ async function main(): Promise<void> {
         const c = JSON.parse(readFileSync(cached, 'utf8')) as Cached;
         [blobs, rows, truth] = [fromCache(c), c.base, c.truth];
       } else {
-        const objects = (options.objects ?? defaultSurveillanceOptions.objects) * keepEvery;
+        const objects = Math.max(1, Math.round((options.objects ?? defaultSurveillanceOptions.objects) * density)) * keepEvery;
         const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, objects, frames: renderedFrames, timeStep: Math.min(1, frameStep), color: colourScenes });
         const { width: W, height: H } = scene;
         const keptFrame = (t: { frame: number }) => t.frame % keepEvery === 0;

@@ -213,6 +213,11 @@ describe('benchmark command lines', () => {
       expect(step.status).toBe(2);
       expect(step.stderr.trim()).toBe(`trackEval.js: --frame-step must be a positive integer or the inverse of one (0.5: 60 frames a second), got "${bad}" (--help for the usage)`);
     }
+    for (const bad of ['0', '5']) {
+      const d = runBench('trackEval', ['--density', bad]);
+      expect(d.status).toBe(2);
+      expect(d.stderr.trim()).toBe(`trackEval.js: --density must be a number above 0 and at most 4, got "${bad}" (--help for the usage)`);
+    }
     const surveillance = runBench('surveillance', ['--close', '4']);
     expect(surveillance.status).toBe(2);
     expect(surveillance.stderr.trim()).toBe('surveillance.js: --close must be N or WxH, odd integers 1..31, got "4" (--help for the usage)');
@@ -240,6 +245,19 @@ describe('benchmark command lines', () => {
     expect(t60.ours.truth / t30.ours.truth).toBeGreaterThan(1.9);
     expect(t60.ours.truth / t30.ours.truth).toBeLessThan(2.1);
     expect(t60.ours.hypotheses).toBeGreaterThan(0);
+  });
+
+  it('trackEval --density 0.5: the same scene with the first half of its objects', () => {
+    // 40 frames: every object sets out at the first frame, so the truth's boxes follow the objects' number.
+    const args = ['--frames', '40', '--only', 'crossings'];
+    const full = bench('trackEval', args);
+    const half = bench('trackEval', [...args, '--density', '0.5']);
+    expect(half).toContain('0.5 times the objects');
+    expect(full).not.toContain('times the objects');
+    const [tf, th] = [readTotals(full).clips[0], readTotals(half).clips[0]];
+    expect(th.ours.truth).toBeGreaterThan(0);
+    expect(th.ours.truth / tf.ours.truth).toBeGreaterThan(0.25);
+    expect(th.ours.truth / tf.ours.truth).toBeLessThan(0.75);
   });
 
   it('trackEvalSeeds: a row per seed, its figures those of trackEval for that seed, and their sums under them', () => {
