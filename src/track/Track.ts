@@ -365,8 +365,15 @@ export class Track {
     this.coasting = false;
     kf.update(0, (b[e] + b[e + 2]) / 2);
     kf.update(1, (b[e + 1] + b[e + 3]) / 2);
-    if (!cutX) kf.update(2, bb[at + 2] - bb[at] + 1);
-    if (!cutY) kf.update(3, bb[at + 3] - bb[at + 1] + 1);
+    // A cut axis's size is held where it is, as a coasting track's is (Track.coast): left to its velocity, a size
+    // unmeasured for as long as the cut lasts drifted without end. An object coming into view whose blob's bottom
+    // edge came down for a few frames, its top edge still, had its y axis cut for its whole walk across (the top
+    // edge stays still), and its box grew 64 px in 5 s on the street scenes of bench/trackEval.js until its track
+    // lost the object (BENCHMARKS.md, forty-ninth session).
+    if (cutX) kf.setVelocity(2, 0);
+    else kf.update(2, bb[at + 2] - bb[at] + 1);
+    if (cutY) kf.setVelocity(3, 0);
+    else kf.update(3, bb[at + 3] - bb[at + 1] + 1);
   }
 
   /**
