@@ -25,7 +25,8 @@ export interface Zone {
 export interface TrackerSettings {
   /** Frames in a row a new track must be matched before it is confirmed (and `entered` is emitted). */
   minHits: number;
-  /** Seconds a confirmed track may go unseen (coasting) before it is dropped (`left`). */
+  /** Seconds a confirmed track may go unseen (coasting) before it is dropped (`left`); sooner where its estimate has
+   * left the frame (when the frame size is known). */
   maxUnseen: number;
   /** Weight of 1 − IoU in the cost; the rest is the centres' distance in units of the gate. */
   iouWeight: number;

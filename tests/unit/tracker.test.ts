@@ -355,6 +355,30 @@ describe('Tracker', () => {
     }
   });
 
+  it('drops a lost track once its estimate has left the frame: an object coming in where another left is new', () => {
+    // A 24×48 object walks out of a 320×240 frame through its right border at 4 px a frame; 10 frames after it has
+    // gone, another walks in through that border at 4 px a frame the other way. The first one's track, coasting on
+    // outside the frame, reached that blob with its lost track's gate (its object may have sped up unseen) and took
+    // it: the second object under the first one's id (with a gap of 3 to 20 frames; after 25, a lost track still
+    // listed 230 px outside the frame). Given the frame size, a lost track whose box has left it is
+    // gone (a left event), and the second object is a track of its own.
+    const frame = { width: 320, height: 240 };
+    const clip = (b: Box): Box | null => (b[2] < 0 || b[0] > 319 ? null : [Math.max(0, b[0]), b[1], Math.min(319, b[2]), b[3]]);
+    const a: Mover = { x: 200, y: 100, vx: 4, vy: 0, w: 24, h: 48 };
+    const gone = Math.ceil((320 - a.x) / a.vx);
+    const b: Mover = { x: 320 + 4 * (gone + 10), y: 100, vx: -4, vy: 0, w: 24, h: 48 };
+    const tracker = new Tracker(trackerSettings({}));
+    const results = Array.from({ length: gone + 60 }, (_, t) => tracker.update([clip(boxOf(a, t)), clip(boxOf(b, t))].filter((x): x is Box => x !== null), t * 33_333, null, frame));
+    const first = nearest(results[10], a.x + 40 + 12, 124).id;
+    const left = results.findIndex((r) => r.events.some((e) => e.type === 'left' && e.id === first));
+    expect(left, 'the first track left').toBeGreaterThan(gone - 5);
+    expect(left).toBeLessThan(gone + 15);
+    const last = results.at(-1)!;
+    expect(last.tracks).toHaveLength(1);
+    expect(last.tracks[0].id).not.toBe(first);
+    expect(Math.abs(last.tracks[0].box[0] - boxOf(b, gone + 59)[0])).toBeLessThan(6);
+  });
+
   it('coasts at the velocity its observations show, not at a jump of its last blob', () => {
     // 3 px a frame (90 px/s); at frame 30 the blob reaches 40 px further right (joined to something passing, say),
     // then nothing for 20 frames (hidden), then the object again where it walked on to.
