@@ -551,7 +551,8 @@ export class Tracker {
   }
 
   /** New tentative tracks, added to `kept`, for the blobs nobody took, but not for a piece of an object a track has
-   * (partOfTracked). The tracks matched this frame are listed once a blob is left over (most frames, none is). */
+   * (partOfTracked). The tracks matched this frame and the groups' members are listed once a blob is left over (most
+   * frames, none is). */
   #newTracks(n: number, tracks: readonly Track[], kept: Track[], look: ArrayLike<number> | null): void {
     const s = this.#s;
     const taken = this.#taken;
@@ -559,7 +560,7 @@ export class Tracker {
     const held = this.#stage;
     for (let j = 0; j < n; j++) {
       if (taken[j]) continue;
-      if (held.length === 0) for (const t of tracks) if (t.matched) held.push(t);
+      if (held.length === 0) for (const t of tracks) if (t.matched || t.group >= 0) held.push(t);
       if (partOfTracked(held, bb, j, this.#blob, this.#edges)) continue;
       const t = new Track(this.#nextId++, bb, j, s);
       if (s.lines.length > 0) inheritSides(t, held, bb, j);
