@@ -47,6 +47,8 @@ const slopes = new Float64Array((observed * (observed - 1)) / 2);
  */
 const shrinkPerFrame = 0.08;
 const shrinkRate = 30;
+/** Whether either edge of a blob on `axis` lies on the frame's border (`border`: bits x0, y0, x1, y1, as Track.measure). */
+const onBorder = (border: number, axis: 0 | 1) => (((border >> axis) | (border >> (axis + 2))) & 1) !== 0;
 /** Bins of a blob's histogram (`features({ histogram: true })`), and how fast a track's average follows its blobs. */
 export const bins = 16;
 const appearanceRate = 0.1;
@@ -405,7 +407,7 @@ export class Track {
    * as they are: an object walking out of view shrinks as fast as it walks.
    */
   #contain(axis: 0 | 1, border: number, e: number, share: number): void {
-    if (((border >> axis) | (border >> (axis + 2))) & 1) return;
+    if (onBorder(border, axis)) return;
     const b = this.seenBox;
     const lo = b[e + axis];
     const hi = b[e + axis + 2];
@@ -436,7 +438,7 @@ export class Track {
     // Wider than the object: a blob joining another, not a part of it.
     if (hi - lo + 1 > 1.1 * size) return 0;
     // An edge on the frame's border is neither the object's own nor an occluder's (Track.coast follows the other).
-    if (((border >> axis) | (border >> (axis + 2))) & 1) return 0;
+    if (onBorder(border, axis)) return 0;
     const dLo = lo - r[axis];
     const dHi = hi - r[axis + 2];
     // Half a pixel: blobs' edges are whole pixels, so "still" is "the same".

@@ -507,8 +507,9 @@ export class Tracker {
   }
 
   /** States and lifetimes after the matching: the tracks kept (tentative ones unseen once, tracks unseen past
-   * `maxUnseen` and lost ones whose estimate has left the frame dropped), with their entered and left events. `interval`: the stream's frame interval, by which a
-   * track that starts to coast takes its velocity (Track.coast). */
+   * `maxUnseen` and lost ones whose estimate has left the frame dropped), with their entered and left events.
+   * `interval`: the stream's frame interval, by which a track that starts to coast takes its velocity (Track.coast).
+   * `frame`: the frame's size, if known. */
   #lifetimes(tracks: readonly Track[], events: TrackEvent[], timeUs: number, dt: number, interval: number, frame: FrameSize | undefined): Track[] {
     const s = this.#s;
     const kept: Track[] = [];

@@ -1,6 +1,7 @@
 // The tracker over scripted blobs (no GPU): ids through a crossing where two blobs merge into one, through an
 // occlusion of more than a second behind a pillar, through noise; counting lines by direction; zones; options.
 import { describe, expect, it } from 'vitest';
+import { boxIou } from '../../src/track/boxIou.js';
 import { Tracker, countsAtEnd, defaultTrackerSettings, seenTracks, trackerSettings, InvalidOptionError, type Box, type FrameResult, type TrackerSettings, type TrackResults } from '../../index.js';
 
 interface Mover {
@@ -37,10 +38,13 @@ function blobs(movers: Mover[], t: number, pillars: [number, number][] = []): Bo
   return out;
 }
 
-/** The tracker's results over `frames` frames of blobs `at(t)`, `frameUs` apart (30 frames a second unless given). */
-function run(settings: Partial<TrackerSettings>, frames: number, at: (t: number) => Box[], frameUs = 33_333): TrackResults[] {
+/**
+ * The tracker's results over `frames` frames of blobs `at(t)`, `frameUs` apart (30 frames a second unless given);
+ * `frame`: the frame's size, where boxes cut by its border matter.
+ */
+function run(settings: Partial<TrackerSettings>, frames: number, at: (t: number) => Box[], frameUs = 33_333, frame?: { width: number; height: number }): TrackResults[] {
   const tracker = new Tracker(trackerSettings(settings));
-  return Array.from({ length: frames }, (_, t) => tracker.update(at(t), t * frameUs));
+  return Array.from({ length: frames }, (_, t) => tracker.update(at(t), t * frameUs, null, frame));
 }
 
 /** A blob's gray histogram (16 bins) with all of its box's pixels in one bin: an object of one gray level. */
@@ -344,8 +348,7 @@ describe('Tracker', () => {
       const x0 = Math.round(640 - 1.5 * t);
       return [Math.max(0, x0), 100, Math.min(639, x0 + 29), 173 - Math.max(0, Math.round(1.5 * (12 - t)))];
     };
-    const tracker = new Tracker(trackerSettings({}));
-    const results = Array.from({ length: 200 }, (_, t) => tracker.update([boxAt(t + 1)], t * 33_333, null, frame));
+    const results = run({}, 200, (t) => [boxAt(t + 1)], 33_333, frame);
     expect(results.flatMap((r) => r.events).filter((e) => e.type === 'entered')).toHaveLength(1);
     for (const t of [40, 100, 199]) {
       const [k] = results[t].tracks;
@@ -398,14 +401,8 @@ describe('Tracker', () => {
       const b = truth(t);
       return t < 40 || t >= 70 ? b : [b[0], 100, b[2], 100 + Math.max(4, 70 - 8 * (t - 39)) - 1];
     };
-    const tracker = new Tracker(trackerSettings({}));
-    const results = Array.from({ length: 80 }, (_, t) => tracker.update([blob(t)], t * 33_333, null, { width: 640, height: 360 }));
-    const iou = (a: readonly number[], b: Box) => {
-      const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]) + 1;
-      const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]) + 1;
-      const i = w > 0 && h > 0 ? w * h : 0;
-      return i / ((a[2] - a[0] + 1) * (a[3] - a[1] + 1) + (b[2] - b[0] + 1) * (b[3] - b[1] + 1) - i);
-    };
+    const results = run({}, 80, (t) => [blob(t)], 33_333, { width: 640, height: 360 });
+    const iou = (a: readonly number[], b: Box) => boxIou(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]);
     for (let t = 40; t < 48; t++) expect(iou(results[t].tracks[0].box, truth(t)), `frame ${t}: ${results[t].tracks[0].box.map(Math.round)}`).toBeGreaterThan(0.55);
     expect(new Set(results.flatMap((r) => r.tracks.map((k) => k.id)))).toEqual(new Set([results[0].tracks[0].id]));
     expect(iou(results[75].tracks[0].box, truth(75))).toBeGreaterThan(0.8);
@@ -423,8 +420,7 @@ describe('Tracker', () => {
     const a: Mover = { x: 200, y: 100, vx: 4, vy: 0, w: 24, h: 48 };
     const gone = Math.ceil((320 - a.x) / a.vx);
     const b: Mover = { x: 320 + 4 * (gone + 10), y: 100, vx: -4, vy: 0, w: 24, h: 48 };
-    const tracker = new Tracker(trackerSettings({}));
-    const results = Array.from({ length: gone + 60 }, (_, t) => tracker.update([clip(boxOf(a, t)), clip(boxOf(b, t))].filter((x): x is Box => x !== null), t * 33_333, null, frame));
+    const results = run({}, gone + 60, (t) => [clip(boxOf(a, t)), clip(boxOf(b, t))].filter((x): x is Box => x !== null), 33_333, frame);
     const first = nearest(results[10], a.x + 40 + 12, 124).id;
     const left = results.findIndex((r) => r.events.some((e) => e.type === 'left' && e.id === first));
     expect(left, 'the first track left').toBeGreaterThan(gone - 5);
