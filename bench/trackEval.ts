@@ -17,7 +17,7 @@
  *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
  *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
  *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F] [--frame-step N]
- *                                [--density F]
+ *                                [--density F] [--walkers boxes|people]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
@@ -38,6 +38,10 @@
  * `--density F` renders each situation with F times its objects (at least one): the same scene with the first of its
  * objects (they are drawn in order from the seed, before anything else that varies), so that a sparser or busier
  * scene is the same place and light; how the line error and the scores follow how crowded a scene is.
+ * `--walkers people` draws the walkers as people (a narrower head, legs of another gray that open and close with the
+ * steps) whose pace swings and whose way bends (surveillanceScene's `bodies` and `wander` 0.3), where `boxes` (the
+ * default) walk straight at one speed as boxes: the rules the tracker was worked out with on boxes, tried on walkers
+ * shaped and moving otherwise.
  * `--open`, `--close` and `--foreground-learning` run the chain with those, as `flowmark track`'s options (cached
  * apart: cached clips are named by these settings, the defaults' too).
  */
@@ -80,6 +84,7 @@ const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
   'foreground-learning': { type: 'string' },
   'frame-step': { type: 'string', default: '1' },
   density: { type: 'string', default: '1' },
+  walkers: { type: 'string', default: 'boxes' },
   dawn: { type: 'string', multiple: true, default: [] },
 }, ['seed', 'frames', 'crf', 'frame-step', 'density']);
 const seed = Number(values.seed);
@@ -109,6 +114,10 @@ if (!(frameStep >= 1 ? Number.isInteger(frameStep) : frameStep > 0 && Number.isI
 /** `--density F`: F times each situation's objects, at least one. */
 const density = Number(values.density);
 if (!(density > 0 && density <= 4)) refuse(`--density must be a number above 0 and at most 4, got "${values.density}"`);
+/** `--walkers people`: walkers shaped as people, their pace and way varying (surveillanceScene's bodies, wander). */
+if (values.walkers !== 'boxes' && values.walkers !== 'people') refuse(`--walkers must be boxes or people, got "${values.walkers}"`);
+const people = values.walkers === 'people';
+const walkerOptions: Partial<SurveillanceOptions> = people ? { bodies: true, wander: 0.3 } : {};
 /**
  * Every how many rendered frames one is kept, the scene's length in its own frames (30 a second), and the frames
  * rendered of it.
@@ -190,7 +199,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-track-eval', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
-  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${clipFrames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing${density !== 1 ? `, ${density} times the objects` : ''}`);
+  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${clipFrames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing${density !== 1 ? `, ${density} times the objects` : ''}${people ? ', walkers shaped as people, pace and way varying' : ''}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
@@ -207,7 +216,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -216,7 +225,7 @@ async function main(): Promise<void> {
         [blobs, rows, truth] = [fromCache(c), c.base, c.truth];
       } else {
         const objects = Math.max(1, Math.round((options.objects ?? defaultSurveillanceOptions.objects) * density)) * keepEvery;
-        const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, objects, frames: renderedFrames, timeStep: Math.min(1, frameStep), color: colourScenes });
+        const scene = surveillanceScene(seed * 100 + situations.findIndex(([n]) => n === name), { ...options, ...walkerOptions, objects, frames: renderedFrames, timeStep: Math.min(1, frameStep), color: colourScenes });
         const { width: W, height: H } = scene;
         const keptFrame = (t: { frame: number }) => t.frame % keepEvery === 0;
         truth = scene.truth.filter(keptFrame).map((t) => ({ frame: t.frame / keepEvery, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));

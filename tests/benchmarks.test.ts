@@ -218,6 +218,9 @@ describe('benchmark command lines', () => {
       expect(d.status).toBe(2);
       expect(d.stderr.trim()).toBe(`trackEval.js: --density must be a number above 0 and at most 4, got "${bad}" (--help for the usage)`);
     }
+    const walkers = runBench('trackEval', ['--walkers', 'dancers']);
+    expect(walkers.status).toBe(2);
+    expect(walkers.stderr.trim()).toBe('trackEval.js: --walkers must be boxes or people, got "dancers" (--help for the usage)');
     const surveillance = runBench('surveillance', ['--close', '4']);
     expect(surveillance.status).toBe(2);
     expect(surveillance.stderr.trim()).toBe('surveillance.js: --close must be N or WxH, odd integers 1..31, got "4" (--help for the usage)');
@@ -258,6 +261,16 @@ describe('benchmark command lines', () => {
     expect(th.ours.truth).toBeGreaterThan(0);
     expect(th.ours.truth / tf.ours.truth).toBeGreaterThan(0.25);
     expect(th.ours.truth / tf.ours.truth).toBeLessThan(0.75);
+  });
+
+  it('trackEval --walkers people: the same situations with walkers shaped and moving as people, tracked and scored', () => {
+    const args = ['--frames', '40', '--only', 'crossings'];
+    const people = bench('trackEval', [...args, '--walkers', 'people']);
+    expect(people).toContain('walkers shaped as people, pace and way varying');
+    const t = readTotals(people).clips[0];
+    expect(t.ours.truth).toBeGreaterThan(0);
+    expect(t.ours.hypotheses).toBeGreaterThan(0);
+    expect(t.base.truth).toBe(t.ours.truth);
   });
 
   it('trackEvalSeeds: a row per seed, its figures those of trackEval for that seed, and their sums under them', () => {

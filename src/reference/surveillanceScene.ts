@@ -46,6 +46,19 @@ export interface SurveillanceOptions {
    */
   timeStep: number;
   /**
+   * How much a walker's pace and way vary (0: each walks straight at one speed): its speed swings by up to this share
+   * of it, and its way bends across by up to half of it, each over a period of 2–6 s of its own. Drawn from a random
+   * sequence of its own: 0 leaves every clip as it was.
+   */
+  wander: number;
+  /**
+   * Walkers drawn as people rather than boxes: a head half as wide (the top seventh, a skin-like gray 150–210), a body
+   * of the walker's level, and legs (the lower two fifths) of a level of their own (dark or light as the bodies are),
+   * the gap between them a wedge from the hips that opens and closes with its steps. The truth box is the whole
+   * figure's. Drawn from a random sequence of its own: false leaves every clip as it was.
+   */
+  bodies: boolean;
+  /**
    * RGB frames as well (`rgb`; `frames` then holds their Rec. 601 luma). The gray clip of a seed is unchanged by
    * it: colours are drawn from a random sequence of their own.
    */
@@ -69,6 +82,8 @@ export const defaultSurveillanceOptions: SurveillanceOptions = {
   perspective: 0,
   upDown: 0,
   timeStep: 1,
+  wander: 0,
+  bodies: false,
   color: false,
 };
 
@@ -114,12 +129,23 @@ interface Walker {
    * from where it comes in; null for the flat scene, where x, y, vx, vy give its box's corner.
    */
   path: Float64Array | null;
+  /** Its pace's and way's swings (SurveillanceOptions.wander): periods in the scene's frames, and phases. */
+  pacePeriod: number;
+  pacePhase: number;
+  bendPeriod: number;
+  bendPhase: number;
+  /** SurveillanceOptions.bodies: its legs' and head's gray levels, and where in its stride it starts. */
+  legLevel: number;
+  headLevel: number;
+  stride: number;
 }
 
 export function surveillanceScene(seed: number, options: Partial<SurveillanceOptions> = {}): SurveillanceScene {
   const o = { ...defaultSurveillanceOptions, ...options };
   const { width: W, height: H } = o;
   if (!(o.timeStep > 0 && o.timeStep <= 1)) throw new RangeError(`surveillanceScene: timeStep must be in (0, 1], got ${o.timeStep}`);
+  // A pace that swings by its whole speed or more stands still or walks backward.
+  if (!(o.wander >= 0 && o.wander < 1)) throw new RangeError(`surveillanceScene: wander must be in [0, 1), got ${o.wander}`);
   /** The scene's length in its own frames (walkers set out within it; the street's paths are laid out over it). */
   const sceneFrames = Math.ceil(o.frames * o.timeStep);
   const r = rng(seed);
@@ -127,6 +153,8 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
   // Colours from a sequence of their own, so that the gray clip of a seed stays as it was.
   const c = rng(seed + 0x9e3779b9);
   const gaussC = () => (c() + c() + c() + c() - 2) * 1.732;
+  // Pace, bends and bodies from a sequence of their own too (wander, bodies).
+  const v = rng(seed + 0x632be5ab);
   /** Channel factors with mean 1 for a hue (0..1) and a saturation: a colour of about the same brightness. */
   const tintOf = (hue: number, sat: number): [number, number, number] => {
     const a = 2 * Math.PI * hue;
@@ -184,6 +212,13 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       stopAt: r() < o.stopAndGo ? Math.floor(((W / 2 + (r() - 0.5) * W * 0.4) / speed)) : -1,
       stopFor: 20 + Math.floor(r() * 40),
       path: null,
+      pacePeriod: 60 + 120 * v(),
+      pacePhase: 2 * Math.PI * v(),
+      bendPeriod: 60 + 120 * v(),
+      bendPhase: 2 * Math.PI * v(),
+      legLevel: v() < o.darkShare ? 20 + v() * 40 : 190 + v() * 50,
+      headLevel: 150 + 60 * v(),
+      stride: v(),
     };
     if (street) walker.path = streetPath(walker, fromLeft);
     return walker;
@@ -217,19 +252,33 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       path[3 * s] = fx;
       path[3 * s + 1] = fy;
       path[3 * s + 2] = sc;
-      fx += vx * sc;
-      fy += vy * sc;
+      // With wander: the pace swings, and the way bends across it (wander).
+      const pace = 1 + o.wander * Math.sin((2 * Math.PI * s) / k.pacePeriod + k.pacePhase);
+      const bend = 0.5 * o.wander * Math.sin((2 * Math.PI * s) / k.bendPeriod + k.bendPhase);
+      fx += (vx * pace - vy * bend) * sc;
+      fy += (vy * pace + vx * bend) * sc;
       // Walkers across stay in the frame from head to feet; walkers up or down stay in it side to side.
       if (!upDown) fy = Math.max(k.h * scaleAt(fy), Math.min(H, fy));
       else fx = Math.max((k.w * sc) / 2, Math.min(W - (k.w * sc) / 2, fx));
     }
     return path;
   }
+  /**
+   * The integral from 0 to s of sin(2π u / period + phase): how far a swing of unit amplitude has carried a walker by
+   * scene frame s.
+   */
+  function swing(period: number, phase: number, s: number): number {
+    return (period / (2 * Math.PI)) * (Math.cos(phase) - Math.cos((2 * Math.PI * s) / period + phase));
+  }
+  /** Scene frames walker k has walked by rendered frame t (its stop left out); negative before it starts. */
+  const walkTime = (k: Walker, t: number): number => {
+    const s = t * o.timeStep - k.start;
+    return k.stopAt >= 0 && s > k.stopAt ? Math.max(k.stopAt, s - k.stopFor) : s;
+  };
   /** Walker position at rendered frame t (null before it starts): at the scene's time t · timeStep. */
   const at = (k: Walker, t: number): [number, number] | null => {
-    let s = t * o.timeStep - k.start;
+    const s = walkTime(k, t);
     if (s < 0) return null;
-    if (k.stopAt >= 0 && s > k.stopAt) s = Math.max(k.stopAt, s - k.stopFor);
     if (k.path) {
       // Between two of the path's steps, on the straight line joining them.
       const i = Math.floor(s);
@@ -237,7 +286,12 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       if (f === 0) return [k.path[3 * i], k.path[3 * i + 1]];
       return [k.path[3 * i] + f * (k.path[3 * i + 3] - k.path[3 * i]), k.path[3 * i + 1] + f * (k.path[3 * i + 4] - k.path[3 * i + 1])];
     }
-    return [k.x + k.vx * s, Math.max(0, Math.min(H - k.h, k.y + k.vy * s))];
+    if (o.wander === 0) return [k.x + k.vx * s, Math.max(0, Math.min(H - k.h, k.y + k.vy * s))];
+    // The pace's swing integrated (the way walked by scene frame s), and the bend across as a swing of its own.
+    const speed = Math.abs(k.vx);
+    const walked = s + o.wander * swing(k.pacePeriod, k.pacePhase, s);
+    const bent = 0.5 * o.wander * speed * swing(k.bendPeriod, k.bendPhase, s);
+    return [k.x + k.vx * walked, Math.max(0, Math.min(H - k.h, k.y + k.vy * walked + bent))];
   };
   /** A walker's box at frame t (inclusive, unclipped) and its height, or null before it starts. */
   const boxAt = (k: Walker, t: number): [number, number, number, number, number] | null => {
@@ -278,10 +332,30 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
           for (let x = Math.max(0, x0 + shift); x <= Math.min(W - 1, x1 + shift + 4); x++) img[y * W + x] = scene[y * W + x] * 0.6;
         }
       }
+      // With bodies, from the centre column: the head's half-width, and half the legs' gap at the feet. The gap is a
+      // wedge from the hips down, shut for a fifth of a step (the feet passing) and two fifths of the width at its
+      // widest.
+      const bw = x1 - x0 + 1;
+      const mid = (x0 + x1) / 2;
+      const headHalf = bw / 4;
+      const step = o.bodies ? Math.abs(Math.sin(Math.PI * (k.stride + (Math.abs(k.vx) * walkTime(k, t)) / (0.6 * kh)))) : 0;
+      const gapHalf = 0.2 * bw * Math.max(0, 1.5 * step - 0.5);
       for (let y = Math.max(0, y0); y <= Math.min(H - 1, y1); y++) {
+        const down = (y - y0) / kh;
         for (let x = Math.max(0, x0); x <= Math.min(W - 1, x1); x++) {
           // A body: its level, shaded top to bottom, with a little texture of its own.
-          img[y * W + x] = k.level + 15 * ((y - y0) / kh - 0.5) + 6 * Math.sin((x - x0) * 1.3 + (y - y0) * 0.7);
+          let level = k.level;
+          if (o.bodies) {
+            const off = Math.abs(x - mid);
+            if (down < 1 / 7) {
+              if (off > headHalf) continue;
+              level = k.headLevel;
+            } else if (down >= 0.6) {
+              if (off < (gapHalf * (down - 0.6)) / 0.4) continue;
+              level = k.legLevel;
+            }
+          }
+          img[y * W + x] = level + 15 * (down - 0.5) + 6 * Math.sin((x - x0) * 1.3 + (y - y0) * 0.7);
           if (o.color) tints.set(k.tint, 3 * (y * W + x));
         }
       }

@@ -129,3 +129,82 @@ describe('surveillanceScene at another frame rate (timeStep)', () => {
     expect(() => surveillanceScene(1, { frames: 4, timeStep: 0 })).toThrow(RangeError);
   });
 });
+
+// Walkers shaped and moving otherwise than the boxes the tracker's rules were worked out on (trackEval --walkers
+// people): the same walkers at the same places without `wander`, people's heads and legs where boxes were solid, and
+// a pace and way that vary with it.
+describe('surveillanceScene with people that wander', () => {
+  const options = { width: 240, height: 160, frames: 150, objects: 5, pillars: 0, shadows: false, stopAndGo: 0, noise: 0, size: [50, 70] as [number, number] };
+  const boxes = surveillanceScene(9, options);
+  const people = surveillanceScene(9, { ...options, bodies: true });
+  const wandering = surveillanceScene(9, { ...options, wander: 0.4 });
+
+  it('draws people over the same boxes: the head half as wide, the rest of its rows the scene', () => {
+    expect(people.truth).toEqual(boxes.truth);
+    const { width: W } = people;
+    // Boxes wholly in view with the walker's first frame (it comes in from a side) as the scene without it.
+    let checked = 0;
+    for (const b of people.truth.filter((b) => b.frame === 100 && b.visible === 1 && b.x0 > 0 && b.x1 < W - 1 && b.x1 - b.x0 >= 16)) {
+      const first = Math.min(...people.truth.filter((q) => q.id === b.id).map((q) => q.frame));
+      if (first === 0) continue;
+      const empty = people.frames[0];
+      const [frame, boxFrame] = [people.frames[100], boxes.frames[100]];
+      const overlapped = people.truth.some((q) => q.frame === 100 && q.id !== b.id && q.x1 >= b.x0 && q.x0 <= b.x1 && q.y1 >= b.y0 && q.y0 <= b.y1);
+      if (overlapped || people.truth.some((q) => q.frame === 0 && q.x1 >= b.x0 && q.x0 <= b.x1 && q.y1 >= b.y0 && q.y0 <= b.y1)) continue;
+      const head = b.y0 + 1;
+      // The head row's corners are the scene; the box's were the walker.
+      expect(frame[head * W + b.x0]).toBe(empty[head * W + b.x0]);
+      expect(frame[head * W + b.x1]).toBe(empty[head * W + b.x1]);
+      expect(boxFrame[head * W + b.x0]).not.toBe(empty[head * W + b.x0]);
+      // Its middle column is the head, not the scene.
+      const mid = Math.round((b.x0 + b.x1) / 2);
+      expect(frame[head * W + mid]).not.toBe(empty[head * W + mid]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it('opens and closes the legs as it walks: the middle column of the legs is the scene in some frames only', () => {
+    const { width: W } = people;
+    const id = people.truth.find((b) => b.frame === 60 && b.visible === 1)!.id;
+    let open = 0;
+    let shut = 0;
+    for (const b of people.truth.filter((b) => b.id === id && b.visible === 1)) {
+      const [y, x] = [b.y1 - 2, Math.round((b.x0 + b.x1) / 2)];
+      if (people.truth.some((q) => q.frame === b.frame && q.id !== id && q.x1 >= x && q.x0 <= x && q.y1 >= y && q.y0 <= y)) continue;
+      if (people.frames[b.frame][y * W + x] === boxes.frames[0][y * W + x]) open++;
+      else shut++;
+    }
+    expect(open).toBeGreaterThan(3);
+    expect(shut).toBeGreaterThan(3);
+  });
+
+  it('swings a walker\'s pace by up to wander and bends its way', () => {
+    const { width: W } = boxes;
+    /** A walker's x0 and y0 by frame, where its box is wholly in view. */
+    const at = (s: typeof boxes, id: number) => new Map(s.truth.filter((b) => b.id === id && b.x0 > 0 && b.x1 < W - 1).map((b) => [b.frame, [b.x0, b.y0]]));
+    /** Its moves over 10 frames, on x and on y. */
+    const moves = (m: Map<number, number[]>, axis: number) => [...m.keys()].filter((f) => f % 10 === 0 && m.has(f + 10)).map((f) => m.get(f + 10)![axis] - m.get(f)![axis]);
+    let swung = 0;
+    let bent = 0;
+    for (const id of new Set(boxes.truth.map((b) => b.id))) {
+      const [straight, wandered] = [at(boxes, id), at(wandering, id)];
+      const [a, w] = [moves(straight, 0), moves(wandered, 0)];
+      if (a.length < 6 || w.length < 6) continue;
+      // Straight: each 10-frame move the same to the pixels' rounding; wandering: within wander of the walker's speed.
+      expect(Math.max(...a) - Math.min(...a)).toBeLessThanOrEqual(1);
+      const speed = Math.abs(a[0]);
+      for (const d of w) expect(Math.abs(d)).toBeLessThanOrEqual(speed * 1.4 + 1);
+      if (Math.max(...w) - Math.min(...w) > 0.2 * speed) swung++;
+      const [ya, yw] = [moves(straight, 1), moves(wandered, 1)];
+      if (Math.max(...yw) - Math.min(...yw) > Math.max(...ya) - Math.min(...ya) + 1) bent++;
+    }
+    expect(swung).toBeGreaterThan(0);
+    expect(bent).toBeGreaterThan(0);
+  });
+
+  it('refuses a wander of its whole speed or more', () => {
+    expect(() => surveillanceScene(1, { frames: 4, wander: 1 })).toThrow(RangeError);
+    expect(() => surveillanceScene(1, { frames: 4, wander: -0.1 })).toThrow(RangeError);
+  });
+});
