@@ -75,6 +75,11 @@ export class KalmanBox {
     this.#s[axis * STRIDE + 1] = v;
   }
 
+  /** Moves an axis's position by d, its velocity and uncertainty kept (a group member drawn into its blob). */
+  shift(axis: number, d: number): void {
+    this.#s[axis * STRIDE] += d;
+  }
+
   /** Folds in a measured position of one axis. */
   update(axis: number, z: number): void {
     const s = this.#s;

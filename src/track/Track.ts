@@ -54,8 +54,8 @@ export const bins = 16;
 const appearanceRate = 0.1;
 
 /**
- * The first value of a track's fields that count seconds and start at 0 (`unseen`, `gap`), set to 0 at once in the
- * constructor. V8 keeps a field that first held a small integer as one, and the first fraction stored there later
+ * The first value of a track's fields that count seconds or sizes and start at 0 (`unseen`, `gap`, `pulledBy`), set
+ * to 0 at once in the constructor. V8 keeps a field that first held a small integer as one, and the first fraction stored there later
  * (the first track lost, the first found again, often minutes into a stream) changes every track's hidden class:
  * every step of the tracker's optimised code was thrown away and ran several times slower for tens to hundreds of
  * frames (bench/tracker.js: bailouts 54–329 → 22–27 a run, p99 930–1050 → 510–525 µs a frame).
@@ -110,6 +110,10 @@ export class Track {
   readonly cutSide = new Int8Array(2);
   /** Not measured last frame (lost, or in a group's blob). */
   coasting = false;
+  /** Sizes its estimate was drawn into groups' blobs since it last had a blob of its own (pullIntoGroup). */
+  pulledBy = asDouble;
+  /** Pixels its estimate was drawn on x and y since it last had a blob of its own (pullIntoGroup). */
+  readonly pullOffset = new Float64Array(2);
   /** Seconds it had been lost when this frame's blob was matched to it (0: it was not lost). */
   gap = asDouble;
   /**
@@ -142,6 +146,7 @@ export class Track {
   ) {
     this.unseen = 0;
     this.gap = 0;
+    this.pulledBy = 0;
     const at = 4 * j;
     const [cx, cy, w, h] = [(bb[at] + bb[at + 2]) / 2, (bb[at + 1] + bb[at + 3]) / 2, bb[at + 2] - bb[at] + 1, bb[at + 3] - bb[at + 1] + 1];
     // Sizes change slowly: a tenth of the acceleration (KalmanBox).

@@ -39,6 +39,7 @@ import { CountingLines } from './CountingLines.js';
 import { inheritSides } from './inheritSides.js';
 import { measureGroup } from './measureGroup.js';
 import { partOfTracked } from './partOfTracked.js';
+import { pullIntoGroup } from './pullIntoGroup.js';
 import { appendToList, atLeast, doubled } from './scratch.js';
 import { bins, extendTrail, Track, trackInfo } from './Track.js';
 import { inside, zoneBounds, zoneResult } from './zoneResult.js';
@@ -519,6 +520,9 @@ export class Tracker {
         t.hits = t.unseen === 0 || t.state !== 'tentative' ? t.hits + 1 : 1;
         t.unseen = 0;
         t.merged = false;
+        t.pulledBy = 0;
+        t.pullOffset[0] = 0;
+        t.pullOffset[1] = 0;
         if (t.state === 'tentative' && t.hits >= s.minHits) {
           t.state = 'confirmed';
           events.push({ type: 'entered', id: t.id, timeUs });
@@ -526,8 +530,10 @@ export class Tracker {
           t.state = 'confirmed';
         }
       } else if (t.group >= 0) {
-        // Seen, in a group: coasting, alive (measureGroup may have measured an axis it owns; its size stays as is).
+        // Seen, in a group: coasting, alive (measureGroup may have measured an axis it owns; its size stays as is),
+        // drawn back into the group's blob where it runs out of it along its way (pullIntoGroup).
         t.coast(interval);
+        pullIntoGroup(t, this.#bounds, 4 * t.group, dt);
         t.merged = true;
         t.unseen = 0;
       } else {
