@@ -17,7 +17,8 @@
  * - A blob that holds a good part of the predicted boxes of several tracks, more than any other blob does (objects
  *   crossing or walking together), is not given to one of them: they all coast, marked `merged`, and pick their own
  *   blobs again when the group splits; a member that clearly owns both of the blob's edges on an axis is measured on
- *   that axis meanwhile (measureGroup).
+ *   that axis meanwhile (measureGroup), and one whose estimate runs out of the blob along its way (its object slowed
+ *   or sped up in the group) is drawn slowly back into it (pullIntoGroup).
  * - With blobs' gray histograms (`features({ histogram: true })`), a confirmed track keeps an average of its own
  *   blobs' histograms, and a pair costs more the less of that histogram the blob holds (Track.appearanceCost): an
  *   appearance cue that tells two objects apart where boxes and motion cannot (after a group splits, a track lost
