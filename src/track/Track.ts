@@ -55,10 +55,10 @@ const appearanceRate = 0.1;
 
 /**
  * The first value of a track's fields that count seconds or sizes and start at 0 (`unseen`, `gap`, `pulledBy`), set
- * to 0 at once in the constructor. V8 keeps a field that first held a small integer as one, and the first fraction stored there later
- * (the first track lost, the first found again, often minutes into a stream) changes every track's hidden class:
- * every step of the tracker's optimised code was thrown away and ran several times slower for tens to hundreds of
- * frames (bench/tracker.js: bailouts 54–329 → 22–27 a run, p99 930–1050 → 510–525 µs a frame).
+ * to 0 at once in the constructor. V8 keeps a field that first held a small integer as one, and the first fraction
+ * stored there later (the first track lost, the first found again, often minutes into a stream) changes every track's
+ * hidden class: every step of the tracker's optimised code was thrown away and ran several times slower for tens to
+ * hundreds of frames (bench/tracker.js: bailouts 54–329 → 22–27 a run, p99 930–1050 → 510–525 µs a frame).
  */
 const asDouble = 0.5;
 
