@@ -388,6 +388,10 @@ export class Track {
     this.seenNext = (this.seenNext + 1) % observed;
     this.seenCount = Math.min(observed, this.seenCount + 1);
     this.coasting = false;
+    // A blob of its own: what groups' blobs drew it by is done with (pullIntoGroup).
+    this.pulledBy = 0;
+    this.pullOffset[0] = 0;
+    this.pullOffset[1] = 0;
     kf.update(0, (b[e] + b[e + 2]) / 2);
     kf.update(1, (b[e + 1] + b[e + 3]) / 2);
     // A cut axis's size is held where it is, as a coasting track's is (Track.coast): left to its velocity, a size

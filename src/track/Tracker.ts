@@ -521,9 +521,6 @@ export class Tracker {
         t.hits = t.unseen === 0 || t.state !== 'tentative' ? t.hits + 1 : 1;
         t.unseen = 0;
         t.merged = false;
-        t.pulledBy = 0;
-        t.pullOffset[0] = 0;
-        t.pullOffset[1] = 0;
         if (t.state === 'tentative' && t.hits >= s.minHits) {
           t.state = 'confirmed';
           events.push({ type: 'entered', id: t.id, timeUs });
