@@ -170,18 +170,21 @@ function fromRows(text: string): MotBox[] {
 }
 
 /** The fields of a frame's features the tracker and the scores read (track(), seenTracks), as kept in the cache. */
-const kept = ['label', 'x0', 'y0', 'x1', 'y1', 'histogram'] as const;
+const kept = ['label', 'x0', 'y0', 'x1', 'y1', 'histogram', 'histogramX', 'histogramY'] as const;
+/** Kept fields of fractional values (the spatial histogram's means, NaN where a bin is empty: null in JSON). */
+const fractional = new Set<string>(['histogramX', 'histogramY']);
 
 type Cached = { results: (Pick<FrameResult, 'seq' | 'timeUs' | 'width' | 'height'> & { features: Record<(typeof kept)[number], number[]> })[]; base: string; truth: MotBox[] };
 
 function toCache(results: FrameResult[], base: string, truth: MotBox[]): Cached {
-  const f = (r: FrameResult) => Object.fromEntries(kept.map((k) => [k, Array.from(r.features![k] ?? [])])) as Cached['results'][number]['features'];
+  const f = (r: FrameResult) => Object.fromEntries(kept.filter((k) => r.features![k]).map((k) => [k, Array.from(r.features![k]!)])) as Cached['results'][number]['features'];
   return { results: results.map((r) => ({ seq: r.seq, timeUs: r.timeUs, width: r.width, height: r.height, features: f(r) })), base, truth };
 }
 
 /** Cached blobs as results the tracker takes (only the kept fields of their features). */
 function fromCache(c: Cached): FrameResult[] {
-  return c.results.map((r) => ({ ...r, timings: [], features: Object.fromEntries(kept.map((k) => [k, Uint32Array.from(r.features[k] ?? [])])) as unknown as ComponentFeatures }));
+  const values = (k: string, v: (number | null)[] | undefined) => (fractional.has(k) ? Float64Array.from(v ?? [], (x) => x ?? NaN) : Uint32Array.from((v ?? []) as number[]));
+  return c.results.map((r) => ({ ...r, timings: [], features: Object.fromEntries(kept.filter((k) => !fractional.has(k) || r.features[k]).map((k) => [k, values(k, r.features[k])])) as unknown as ComponentFeatures }));
 }
 
 const f2 = (x: number) => x.toFixed(3);

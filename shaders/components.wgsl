@@ -49,7 +49,8 @@ struct Params {
 // A plain view for the scan kernel, whose loads may then be in flight together (atomic loads go one at a time).
 @group(0) @binding(5) var<storage, read_write> bookPlain: array<u32>;
 @group(0) @binding(6) var<storage, read_write> results: array<atomic<u32>>;
-// With HIST: HIST_BINS counts per part, laid out as the parts (otherwise a placeholder never touched).
+// With HIST: HIST_BINS bins of histWords() words per part, laid out as the parts (otherwise a placeholder never
+// touched).
 @group(0) @binding(7) var<storage, read_write> hist: array<atomic<u32>>;
 
 #include "common/mask.wgsl"
@@ -102,6 +103,9 @@ const SLOTS: u32 = 32u;
 var<workgroup> slotWords: array<atomic<u32>, SLOTS * LW>;
 // The first SLOTS parts' histograms; a word a slot without HIST, so that features without them keep their occupancy.
 var<workgroup> slotHist: array<atomic<u32>, SLOTS * select(1u, HIST_BINS, HIST)>;
+// With SPATIAL, the same bins' places in tile coordinates: Σx in the low half-word, Σy in the high one (a bin of a
+// tile's part has at most 1024 pixels, each coordinate under 32: sums under 2^15).
+var<workgroup> slotPlace: array<atomic<u32>, SLOTS * select(1u, HIST_BINS, HIST && SPATIAL)>;
 var<workgroup> rootRow: array<atomic<u32>, 32>;     // local roots, one bit word per tile row, being built
 var<workgroup> rowWords: array<u32, 32>;            // the same once built (plain loads pipeline; atomic ones not)
 var<workgroup> rowPrefix: array<u32, 33>;           // local roots in the rows above; [32] = all
@@ -157,19 +161,52 @@ fn clearSlots(li: u32, n: u32) {
   if (HIST) {
     for (var i = li; i < n * HIST_BINS; i += TILE_WG) { atomicStore(&slotHist[i], 0u); }
   }
+  if (HIST && SPATIAL) {
+    for (var i = li; i < n * HIST_BINS; i += TILE_WG) { atomicStore(&slotPlace[i], 0u); }
+  }
 }
 
-// Counts one pixel of gray g in part `slot`'s histogram: in workgroup memory, or in place in `hist` past SLOTS.
-fn addToHist(slot: u32, g: u32) {
+// Counts one pixel of gray g at tile coordinates (lx, ly) in part `slot`'s histogram: in workgroup memory, or in
+// place in `hist` past SLOTS (its place, packed as in slotPlace, in the bin's Σx word until the part is written).
+fn addToHist(slot: u32, g: u32, lx: u32, ly: u32) {
   let b = g >> HIST_SHIFT;
-  if (slot < SLOTS) { atomicAdd(&slotHist[slot * HIST_BINS + b], 1u); } else { atomicAdd(&hist[(wgBase + slot) * HIST_BINS + b], 1u); }
+  let place = lx | (ly << 16u);
+  if (slot < SLOTS) {
+    atomicAdd(&slotHist[slot * HIST_BINS + b], 1u);
+    if (SPATIAL) { atomicAdd(&slotPlace[slot * HIST_BINS + b], place); }
+  } else {
+    let at = ((wgBase + slot) * HIST_BINS + b) * histWords();
+    atomicAdd(&hist[at], 1u);
+    if (SPATIAL) { atomicAdd(&hist[at + 1u], place); }
+  }
+}
+
+// Writes bin `at` of a part from its count and its packed tile-coordinate place (SPATIAL): frame coordinates, 64 bits.
+fn writeBin(at: u32, count: u32, place: u32, ox: u32, oy: u32) {
+  atomicStore(&hist[at], count);
+  if (SPATIAL) {
+    let sx = add64v(mul32(count, ox), vec2<u32>(place & 0xffffu, 0u));
+    let sy = add64v(mul32(count, oy), vec2<u32>(place >> 16u, 0u));
+    atomicStore(&hist[at + 1u], sx.x);
+    atomicStore(&hist[at + 2u], sx.y);
+    atomicStore(&hist[at + 3u], sy.x);
+    atomicStore(&hist[at + 4u], sy.y);
+  }
 }
 
 // Adds part i's histogram into part j's.
 fn addHist(j: u32, i: u32) {
+  let hw = histWords();
   for (var b = 0u; b < HIST_BINS; b++) {
-    let v = atomicLoad(&hist[i * HIST_BINS + b]);
-    if (v != 0u) { atomicAdd(&hist[j * HIST_BINS + b], v); }
+    let src = (i * HIST_BINS + b) * hw;
+    let to = (j * HIST_BINS + b) * hw;
+    let v = atomicLoad(&hist[src]);
+    if (v == 0u) { continue; }
+    atomicAdd(&hist[to], v);
+    if (SPATIAL) {
+      addHist64(to + 1u, vec2<u32>(atomicLoad(&hist[src + 1u]), atomicLoad(&hist[src + 2u])));
+      addHist64(to + 3u, vec2<u32>(atomicLoad(&hist[src + 3u]), atomicLoad(&hist[src + 4u])));
+    }
   }
 }
 
@@ -309,7 +346,7 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
     for (var s = SLOTS + li; s < kept; s += TILE_WG) {
       for (var f = 0u; f < LW; f++) { atomicStore(&records[(base + s) * PREC + f], localIdentity(f)); }
       if (HIST) {
-        for (var b = 0u; b < HIST_BINS; b++) { atomicStore(&hist[(base + s) * HIST_BINS + b], 0u); }
+        for (var b = 0u; b < HIST_BINS * histWords(); b++) { atomicStore(&hist[(base + s) * HIST_BINS * histWords() + b], 0u); }
       }
     }
     storageBarrier();
@@ -343,7 +380,7 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
       gs += g;
       gmin = min(gmin, g);
       gmax = max(gmax, g);
-      if (HIST) { addToHist(slot, g); }
+      if (HIST) { addToHist(slot, g, x, ly); }
     }
     addToSlot(slot, len | (sx << 11u), (len * ly) | (countOneBits(perim & run) << 15u), sumSquares(lx, end), len * ly * ly, ly * sx, gs, run, 1u << ly, gmin, gmax);
   }
@@ -356,7 +393,17 @@ fn tileParts(wid: vec3<u32>, li: u32) -> TileLabels {
     let slot = rowPrefix[ly] + countOneBits(rowWords[ly] & ((1u << lx) - 1u));
     if (slot < kept) { writePart(base + slot, y * w + ox + lx, ox, oy, readSlot(slot)); }
     if (HIST && slot < min(kept, SLOTS)) {
-      for (var b = 0u; b < HIST_BINS; b++) { atomicStore(&hist[(base + slot) * HIST_BINS + b], atomicLoad(&slotHist[slot * HIST_BINS + b])); }
+      for (var b = 0u; b < HIST_BINS; b++) {
+        var place = 0u;
+        if (SPATIAL) { place = atomicLoad(&slotPlace[slot * HIST_BINS + b]); }
+        writeBin(((base + slot) * HIST_BINS + b) * histWords(), atomicLoad(&slotHist[slot * HIST_BINS + b]), place, ox, oy);
+      }
+    } else if (HIST && SPATIAL && slot < kept) {
+      // Past SLOTS: the count and packed place accumulated in place.
+      for (var b = 0u; b < HIST_BINS; b++) {
+        let at = ((base + slot) * HIST_BINS + b) * histWords();
+        writeBin(at, atomicLoad(&hist[at]), atomicLoad(&hist[at + 1u]), ox, oy);
+      }
     }
   }
   return out;
@@ -576,7 +623,8 @@ fn compactParts(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
     atomicStore(&results[out], rank(atomicLoad(&records[i * PREC + REC]), above));
     for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], atomicLoad(&records[i * PREC + f])); }
     if (HIST) {
-      for (var b = 0u; b < HIST_BINS; b++) { atomicStore(&results[histResultAt(slot) + b], atomicLoad(&hist[i * HIST_BINS + b])); }
+      let words = HIST_BINS * histWords();
+      for (var k = 0u; k < words; k++) { atomicStore(&results[histResultAt(slot) + k], atomicLoad(&hist[i * words + k])); }
     }
     slot++;
   }

@@ -30,7 +30,7 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> records: array<atomic<u32>>;  // one per label, 0..capacity-1
 @group(0) @binding(5) var<storage, read> info: array<u32>;
 @group(0) @binding(6) var<storage, read_write> results: array<atomic<u32>>;
-// HIST_BINS counts per label, 0..capacity-1 (with HIST; otherwise a placeholder never touched).
+// HIST_BINS bins of histWords() words per label, 0..capacity-1 (with HIST; otherwise a placeholder never touched).
 @group(0) @binding(7) var<storage, read_write> hist: array<atomic<u32>>;
 
 fn count() -> u32 { return min(info[6], params.capacity - 1u); }
@@ -53,8 +53,8 @@ const MERGE_Y0: bool = true;
 @compute @workgroup_size(WG)
 fn clear(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linearIndex(gid, nwg);
-  // HIST_BINS < REC: the same invocations clear the histograms.
-  if (HIST && i < params.capacity * HIST_BINS) { atomicStore(&hist[i], 0u); }
+  // The histograms too (nodes/features/fromLabels.ts runs enough invocations for the larger of the two).
+  if (HIST && i < params.capacity * HIST_BINS * histWords()) { atomicStore(&hist[i], 0u); }
   if (i >= params.capacity * REC) { return; }
   atomicStore(&records[i], identity(i % REC));
 }
@@ -113,10 +113,16 @@ fn flush(l: u32, k: u32, y: u32, xa: u32, xb: u32, perim: u32, gsum: u32, gmin: 
 // The candidates' histograms in workgroup memory, as their records (a word without HIST).
 var<workgroup> wgHist: array<atomic<u32>, select(1u, CANDIDATES * HIST_BINS, HIST)>;
 
-// Counts a pixel of gray g of label l (candidate k of the workgroup, or CANDIDATES) in its histogram.
-fn countGray(l: u32, k: u32, g: u32) {
+// Counts a pixel (x, y) of gray g of label l (candidate k of the workgroup, or CANDIDATES) in its histogram. Its
+// place (SPATIAL) goes straight to the label's bin in `hist`: 64-bit sums do not fit the workgroup's budget.
+fn countGray(l: u32, k: u32, g: u32, x: u32, y: u32) {
   let b = g >> HIST_SHIFT;
-  if (k < CANDIDATES) { atomicAdd(&wgHist[k * HIST_BINS + b], 1u); } else { atomicAdd(&hist[l * HIST_BINS + b], 1u); }
+  let at = (l * HIST_BINS + b) * histWords();
+  if (k < CANDIDATES) { atomicAdd(&wgHist[k * HIST_BINS + b], 1u); } else { atomicAdd(&hist[at], 1u); }
+  if (SPATIAL) {
+    addHist64(at + 1u, vec2<u32>(x, 0u));
+    addHist64(at + 3u, vec2<u32>(y, 0u));
+  }
 }
 
 fn onPerimeter(p: u32, x: u32, y: u32) -> bool {
@@ -138,7 +144,7 @@ fn accumulatePixels(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_
   let y = i / w;
   let g = grayAt(i);
   addRecord(l * REC, piece(y, x, x, select(0u, 1u, onPerimeter(i, x, y)), g, g, g));
-  if (HIST) { atomicAdd(&hist[l * HIST_BINS + (g >> HIST_SHIFT)], 1u); }
+  if (HIST) { countGray(l, CANDIDATES, g, x, y); }
 }
 
 @compute @workgroup_size(WG)
@@ -198,7 +204,7 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
         if (onPerimeter(p, x, y)) { perim += 1u; }
         // One atomic per pixel (a piece's 16 bins would not fit in registers), in workgroup memory for the
         // candidates: a large component's pixels would otherwise all contend for its 16 global words.
-        if (HIST && l <= count()) { countGray(l, curCandidate, g); }
+        if (HIST && l <= count()) { countGray(l, curCandidate, g, x, y); }
       }
     }
     flush(cur, curCandidate, y, start, xe - 1u, perim, gsum, gmin, gmax);
@@ -208,7 +214,7 @@ fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   if (li < CANDIDATES && flushesCandidate(li, 0u)) { addRecord(atomicLoad(&candidate[li]) * REC, sharedRecord(li)); }
   if (HIST && li < CANDIDATES * HIST_BINS && flushesCandidate(li / HIST_BINS, 0u)) {
     let v = atomicLoad(&wgHist[li]);
-    if (v != 0u) { atomicAdd(&hist[atomicLoad(&candidate[li / HIST_BINS]) * HIST_BINS + li % HIST_BINS], v); }
+    if (v != 0u) { atomicAdd(&hist[(atomicLoad(&candidate[li / HIST_BINS]) * HIST_BINS + li % HIST_BINS) * histWords()], v); }
   }
 }
 
@@ -226,17 +232,18 @@ fn compact(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     rec[f] = atomicLoad(&records[r + f]);
     atomicStore(&records[r + f], identity(f));
   }
-  var bins: array<u32, HIST_BINS>;
+  var slot = params.maxResults;
+  if (keep(rec)) { slot = atomicAdd(&results[0], 1u); }
+  // The histogram's words are cleared whether kept or not, and copied straight to the results where kept.
   if (HIST) {
-    for (var b = 0u; b < HIST_BINS; b++) { bins[b] = atomicExchange(&hist[l * HIST_BINS + b], 0u); }
+    let words = HIST_BINS * histWords();
+    for (var k = 0u; k < words; k++) {
+      let v = atomicExchange(&hist[l * words + k], 0u);
+      if (slot < params.maxResults) { atomicStore(&results[histResultAt(slot) + k], v); }
+    }
   }
-  if (!keep(rec)) { return; }
-  let slot = atomicAdd(&results[0], 1u);
   if (slot >= params.maxResults) { return; }
   let out = HEAD + slot * (REC + 1u);
   atomicStore(&results[out], l);
   for (var f = 0u; f < REC; f++) { atomicStore(&results[out + 1u + f], rec[f]); }
-  if (HIST) {
-    for (var b = 0u; b < HIST_BINS; b++) { atomicStore(&results[histResultAt(slot) + b], bins[b]); }
-  }
 }

@@ -65,6 +65,12 @@ export interface ComponentFeatures {
    * 16b + 15), component i's at 16i … 16i + 15.
    */
   histogram?: Uint32Array;
+  /**
+   * With `features({ histogram: 'spatial' })`: the mean column and row of each bin's pixels (laid out as
+   * `histogram`; NaN where a bin is empty).
+   */
+  histogramX?: Float64Array;
+  histogramY?: Float64Array;
 }
 
 /** The exact sums and extremes of one component, as both the GPU record and the CPU reference hold them. */

@@ -7,7 +7,7 @@ import type { NodeScope, ProcessFrame } from '../../src/gpuNode.js';
 import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
 import { InvalidFrameError } from '../../src/errors.js';
 import { PassRecorder, type Analysis } from '../../src/PassRecorder.js';
-import { featureResults, histogramCounts, record } from './results.js';
+import { binWords, featureResults, histogramConstants, histogramCounts, record } from './results.js';
 import { filterParams, type FeaturesSettings } from './settings.js';
 
 /** Pixels per invocation of the run-piece kernel (PPI in shaders/features.wgsl). */
@@ -16,7 +16,7 @@ const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-onl
 
 export async function featuresFromLabels(node: NodeScope, s: FeaturesSettings, analysis: Analysis): Promise<ProcessFrame> {
   const { ctx } = node;
-  const constants = { HIST: s.histogram ? 1 : 0 };
+  const constants = histogramConstants(s.histogram);
   const k = await node.kernels({
     clear: { shader: 'features', entryPoint: 'clear', bindings, constants },
     accumulate: { shader: 'features', entryPoint: s.method === 'runs' ? 'accumulate' : 'accumulatePixels', bindings, constants },
@@ -26,7 +26,8 @@ export async function featuresFromLabels(node: NodeScope, s: FeaturesSettings, a
   const sets = node.perFrame((size, alloc) => {
     const pixels = size.width * size.height;
     const most = Math.ceil(pixels / 2) + 1;
-    const bytesCap = Math.floor(ctx.limits.maxStorageBufferBindingSize / (record.REC * 4));
+    // Records, and histograms (a spatial one is the larger), each one storage binding.
+    const bytesCap = Math.floor(ctx.limits.maxStorageBufferBindingSize / (Math.max(record.REC, record.HIST_BINS * binWords(s.histogram)) * 4));
     // Record 0 is the background's, never used: labels 1..capacity-1 are measured.
     const capacity = Math.min(s.maxComponents !== undefined ? s.maxComponents + 1 : Math.min(most, (1 << 20) + 1), bytesCap);
     return {
@@ -48,7 +49,8 @@ export async function featuresFromLabels(node: NodeScope, s: FeaturesSettings, a
     const rec = PassRecorder.of(f, name, analysis);
     if (set.fresh) {
       set.fresh = false;
-      rec.items('clear', k.clear, group, set.capacity * record.REC);
+      // Records and histograms alike: as many invocations as the larger of the two needs.
+      rec.items('clear', k.clear, group, set.capacity * Math.max(record.REC, record.HIST_BINS * binWords(s.histogram)));
     }
     const items = s.method === 'runs' ? Math.ceil(f.width / PPI) * f.height : f.width * f.height;
     for (let r = 0; r < analysis.repeat; r++) {

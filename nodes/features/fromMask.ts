@@ -10,7 +10,7 @@ import type { KernelSpec } from '../../src/PipelineCache.js';
 import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
 import { InvalidFrameError } from '../../src/errors.js';
 import { PassRecorder, type Analysis } from '../../src/PassRecorder.js';
-import { featureResults, histogramCounts, record } from './results.js';
+import { binWords, featureResults, histogramConstants, histogramCounts, record } from './results.js';
 import { filterParams, type FeaturesSettings } from './settings.js';
 
 const TILE = wgslConstant('components', 'TS');
@@ -37,7 +37,7 @@ const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'storage'
 
 export async function featuresFromMask(node: NodeScope, s: FeaturesSettings, analysis: Analysis): Promise<ProcessFrame> {
   const { ctx } = node;
-  const constants = { CONN8: s.connectivity === 8 ? 1 : 0, HIST: s.histogram ? 1 : 0 };
+  const constants = { CONN8: s.connectivity === 8 ? 1 : 0, ...histogramConstants(s.histogram) };
   const kernel = (entryPoint: string): KernelSpec => ({ shader: 'components', entryPoint, bindings, constants });
   const k = await node.kernels({
     tile: kernel('tilePartsScalar'),
@@ -57,7 +57,8 @@ export async function featuresFromMask(node: NodeScope, s: FeaturesSettings, ana
     const pixels = size.width * size.height;
     // A tile holds at most 512 parts (a 4-connected checkerboard); every part has a pixel of its own.
     const most = Math.min(Math.ceil(pixels / 2) + tilesX * tilesY, tilesX * tilesY * 512);
-    const bytesCap = Math.floor(ctx.limits.maxStorageBufferBindingSize / (partWords * 4));
+    // Parts, and histograms (a spatial one is the larger), each one storage binding.
+    const bytesCap = Math.floor(ctx.limits.maxStorageBufferBindingSize / (Math.max(partWords, record.HIST_BINS * binWords(s.histogram)) * 4));
     const capacity = Math.max(1, Math.min(s.maxComponents ?? Math.min(most, 1 << 20), bytesCap));
     const book = bookLayout(tilesX, tilesY);
     const { words, ...offsets } = book;

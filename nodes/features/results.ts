@@ -15,26 +15,39 @@ export const record: Readonly<Record<(typeof names)[number], number>> = Object.f
   names.map((n) => [n, wgslConstant('features', n)]),
 ) as Record<(typeof names)[number], number>;
 
+/** `features()`'s histogram: none, counts, or counts with their pixels' places (`'spatial'`). */
+export type HistogramKind = boolean | 'spatial';
+
+/** Words a histogram bin takes: none, its count, or its count and 64-bit Σx and Σy (shaders/common/record.wgsl). */
+export function binWords(histogram: HistogramKind): number {
+  return histogram === 'spatial' ? 5 : histogram ? 1 : 0;
+}
+
+/** The histogram's pipeline constants (HIST, SPATIAL of shaders/common/record.wgsl). */
+export function histogramConstants(histogram: HistogramKind): { HIST: number; SPATIAL: number } {
+  return { HIST: histogram ? 1 : 0, SPATIAL: histogram === 'spatial' ? 1 : 0 };
+}
+
 /** Words the results buffer holds per component: its label and record, and its histogram when asked for. */
-export function resultWords(histogram: boolean): number {
-  return record.REC + 1 + (histogram ? record.HIST_BINS : 0);
+export function resultWords(histogram: HistogramKind): number {
+  return record.REC + 1 + binWords(histogram) * record.HIST_BINS;
 }
 
 /** Bytes of the results buffer for `maxResults` components, with their histograms after the records or not. */
-export function resultBytes(maxResults: number, histogram = false): number {
+export function resultBytes(maxResults: number, histogram: HistogramKind = false): number {
   return (record.HEAD + maxResults * resultWords(histogram)) * 4;
 }
 
 /**
- * The histogram counts the kernels accumulate, HIST_BINS words for each of `records` records (labels or parts);
- * without histograms a placeholder the kernels never touch (the binding is in the layout either way).
+ * The histograms the kernels accumulate, HIST_BINS bins of binWords words for each of `records` records (labels or
+ * parts); without histograms a placeholder the kernels never touch (the binding is in the layout either way).
  */
-export function histogramCounts(alloc: SetAllocator, records: number, histogram: boolean): GPUBuffer {
-  return alloc.buffer('hist', histogram ? records * record.HIST_BINS * 4 : 16, GPUBufferUsage.STORAGE);
+export function histogramCounts(alloc: SetAllocator, records: number, histogram: HistogramKind): GPUBuffer {
+  return alloc.buffer('hist', histogram ? records * record.HIST_BINS * binWords(histogram) * 4 : 16, GPUBufferUsage.STORAGE);
 }
 
 /** The results buffer of a frame set, and the read request that decodes it. */
-export function featureResults(alloc: SetAllocator, maxResults: number, histogram: boolean) {
+export function featureResults(alloc: SetAllocator, maxResults: number, histogram: HistogramKind) {
   const bytes = resultBytes(maxResults, histogram);
   const buffer = alloc.buffer('results', bytes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
   return {
@@ -100,9 +113,10 @@ function byLabel(v: Uint32Array, n: number, first: number, stride: number): Uint
 
 /**
  * Decodes the compacted results buffer: [passed, count, overflow, 0, (label, record) × maxResults], then with
- * `histogram` HIST_BINS counts × maxResults in the same slots.
+ * `histogram` HIST_BINS bins × maxResults in the same slots (a bin: its count, and with `'spatial'` its pixels' Σx
+ * and Σy, 64 bits each).
  */
-export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number, maxResults: number, histogram = false): ComponentFeatures {
+export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number, maxResults: number, histogram: HistogramKind = false): ComponentFeatures {
   const v = new Uint32Array(bytes);
   const passed = v[0];
   const n = Math.min(passed, maxResults);
@@ -138,12 +152,27 @@ export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number
   }
   if (histogram) {
     const bins = record.HIST_BINS;
+    const words = binWords(histogram);
     const first = record.HEAD + maxResults * stride;
     const h = (f.histogram = new Uint32Array(n * bins));
     // Copied word by word: a subarray per component would be an object per component per frame.
-    for (let i = 0; i < n; i++) {
-      const from = first + order[i] * bins;
-      for (let b = 0; b < bins; b++) h[i * bins + b] = v[from + b];
+    if (words === 1) {
+      for (let i = 0; i < n; i++) {
+        const from = first + order[i] * bins;
+        for (let b = 0; b < bins; b++) h[i * bins + b] = v[from + b];
+      }
+    } else {
+      const hx = (f.histogramX = new Float64Array(n * bins));
+      const hy = (f.histogramY = new Float64Array(n * bins));
+      for (let i = 0; i < n; i++) {
+        for (let b = 0; b < bins; b++) {
+          const at = first + (order[i] * bins + b) * words;
+          const c = v[at];
+          h[i * bins + b] = c;
+          hx[i * bins + b] = c > 0 ? (v[at + 1] + v[at + 2] * hi) / c : NaN;
+          hy[i * bins + b] = c > 0 ? (v[at + 3] + v[at + 4] * hi) / c : NaN;
+        }
+      }
     }
   }
   return f;

@@ -2,7 +2,7 @@
 import type { FeatureFilter } from '../../src/componentFeatures.js';
 import type { GpuContext } from '../../src/GpuContext.js';
 import { InvalidOptionError } from '../../src/errors.js';
-import { resultBytes, resultWords, record } from './results.js';
+import { resultBytes, resultWords, record, type HistogramKind } from './results.js';
 
 export interface FeaturesSettings extends FeatureFilter {
   readonly maxResults: number;
@@ -11,7 +11,7 @@ export interface FeaturesSettings extends FeatureFilter {
   readonly method: 'runs' | 'per-pixel';
   /** From the mask: the connectivity of its own labeling. */
   readonly connectivity: 4 | 8;
-  readonly histogram: boolean;
+  readonly histogram: HistogramKind;
 }
 
 /** The filter fields of both shaders' Params (shaders/common/filterParams.wgsl). */

@@ -20,13 +20,28 @@ const GMIN: u32 = 18u;
 const GMAX: u32 = 19u;
 
 // Gray histograms per component (`features({ histogram: true })`): HIST_BINS bins of gray >> HIST_SHIFT. They
-// live in a buffer of their own (`hist`, HIST_BINS words per record) rather than in the record, so that features
+// live in a buffer of their own (`hist`, HIST_BINS bins per record) rather than in the record, so that features
 // without them keep their records, registers and workgroup memory as they were; the pipelines that make them are
 // compiled with HIST set. The results carry them after the maxResults records.
 override HIST: bool = false;
 const HIST_BINS: u32 = 16u;
 const HIST_SHIFT: u32 = 4u;
-fn histResultAt(slot: u32) -> u32 { return HEAD + params.maxResults * (REC + 1u) + slot * HIST_BINS; }
+// With SPATIAL as well (`histogram: 'spatial'`), each bin also sums its pixels' columns and rows, so that the
+// pixels of each gray can be placed within the component (where each of two objects in one blob lies): a bin is then
+// HIST_WORDS words, the count, Σx (low word, high word) and Σy (low, high), exact in 64 bits as the record's sums.
+override SPATIAL: bool = false;
+fn histWords() -> u32 { return select(1u, 5u, SPATIAL); }
+fn histResultAt(slot: u32) -> u32 { return HEAD + params.maxResults * (REC + 1u) + slot * HIST_BINS * histWords(); }
+
+// Adds v (low word, high word) into the 64-bit sum at hist[at], hist[at + 1]: the carry out of the low word shows
+// in the old value the atomic returns. Needs `hist` from the including shader.
+fn addHist64(at: u32, v: vec2<u32>) {
+  if (v.x != 0u) {
+    let old = atomicAdd(&hist[at], v.x);
+    if (old > 0xffffffffu - v.x) { atomicAdd(&hist[at + 1u], 1u); }
+  }
+  if (v.y != 0u) { atomicAdd(&hist[at + 1u], v.y); }
+}
 
 // How the fields of two records of one component merge: the one rule every merge follows.
 const SUMS64: array<u32, 6> = array<u32, 6>(SX, SY, SXX, SYY, SXY, SG); // low word at f, high at f+1, with the carry

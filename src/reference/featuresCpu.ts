@@ -9,12 +9,14 @@ export function featuresCpu(
   gray: ArrayLike<number>,
   width: number,
   height: number,
-  filter: FeatureFilter & { histogram?: boolean } = {},
+  filter: FeatureFilter & { histogram?: boolean | 'spatial' } = {},
 ): ComponentFeatures {
   let n = 0;
   for (let p = 0; p < labels.length; p++) n = Math.max(n, labels[p]);
   const acc: ComponentSums[] = Array.from({ length: n + 1 }, () => ({ area: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0, x0: Infinity, y0: Infinity, x1: -1, y1: -1, perim: 0, sg: 0, gmin: 255, gmax: 0 }));
   const hist = filter.histogram ? new Uint32Array((n + 1) * 16) : null;
+  // With 'spatial': each bin's Σx and Σy (exact in doubles below 2^53).
+  const place = filter.histogram === 'spatial' ? new Float64Array((n + 1) * 32) : null;
   const fg = (x: number, y: number) => x >= 0 && y >= 0 && x < width && y < height && labels[y * width + x] !== 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -38,6 +40,10 @@ export function featuresCpu(
       a.gmin = Math.min(a.gmin, g);
       a.gmax = Math.max(a.gmax, g);
       if (hist) hist[l * 16 + (g >> 4)]++;
+      if (place) {
+        place[2 * (l * 16 + (g >> 4))] += x;
+        place[2 * (l * 16 + (g >> 4)) + 1] += y;
+      }
     }
   }
   const kept: number[] = [];
@@ -45,6 +51,11 @@ export function featuresCpu(
   const f = emptyFeatures(kept.length, kept.length, false, n);
   kept.forEach((l, i) => setComponent(f, i, l, acc[l], width, height));
   if (hist) f.histogram = Uint32Array.from(kept.flatMap((l) => [...hist.subarray(l * 16, l * 16 + 16)]));
+  if (hist && place) {
+    const mean = (axis: number) => Float64Array.from(kept.flatMap((l) => Array.from({ length: 16 }, (_, b) => (hist[l * 16 + b] > 0 ? place[2 * (l * 16 + b) + axis] / hist[l * 16 + b] : NaN))));
+    f.histogramX = mean(0);
+    f.histogramY = mean(1);
+  }
   return f;
 }
 

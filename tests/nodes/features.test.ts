@@ -192,7 +192,7 @@ describe('features', () => {
     expect(t.features!.passed).toBeGreaterThan(5);
   });
 
-  it('gray histograms equal the CPU reference on every way in, with a filter, busy tiles and big components', async () => {
+  it('gray histograms, plain and spatial, equal the CPU reference on every way in, with a filter, busy tiles and big components', async () => {
     const board = (w: number, h: number, cell: number, r = rng(7)) =>
       Uint8Array.from({ length: w * h }, (_, p) => ((Math.floor((p % w) / cell) + Math.floor(p / w / cell)) % 2 ? 96 + Math.floor(r() * 160) : 10));
     const cases = [
@@ -208,29 +208,58 @@ describe('features', () => {
       ['after label(), runs', [label({ algorithm: 'c2fl', connectivity: 8 })], 8],
       ['after label(), per-pixel', [label({ algorithm: 'buf', connectivity: 8 })], 8],
     ] as const;
-    for (const [way, labelling, connectivity] of ways) {
-      const method = way.endsWith('per-pixel') ? 'per-pixel' : 'runs';
-      const results = await run(
-        ctx,
-        cases.map((c): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: c.gray })),
-        threshold({ level }),
-        ...labelling,
-        features({ ...filter, connectivity, method, histogram: true, maxResults: 1 << 16 }),
-      );
-      let counted = 0;
-      cases.forEach((c, i) => {
-        const want = featuresCpu(labelCpu(mask(c.gray), c.width, c.height, connectivity).labels, c.gray, c.width, c.height, { ...filter, histogram: true });
-        const got = results[i].features!;
-        expectSame(got, want, `${c.name} (${way})`);
-        expect(got.histogram!.length, c.name).toBe(16 * got.label.length);
-        expect(Array.from(got.histogram!), `${c.name} (${way})`).toEqual(Array.from(want.histogram!));
-        counted += got.histogram!.reduce((a, b) => a + b, 0);
-      });
-      expect(counted).toBeGreaterThan(10000);
+    for (const histogram of [true, 'spatial'] as const) {
+      for (const [way, labelling, connectivity] of ways) {
+        const method = way.endsWith('per-pixel') ? 'per-pixel' : 'runs';
+        const results = await run(
+          ctx,
+          cases.map((c): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: c.gray })),
+          threshold({ level }),
+          ...labelling,
+          features({ ...filter, connectivity, method, histogram, maxResults: 1 << 16 }),
+        );
+        let counted = 0;
+        let placed = 0;
+        cases.forEach((c, i) => {
+          const want = featuresCpu(labelCpu(mask(c.gray), c.width, c.height, connectivity).labels, c.gray, c.width, c.height, { ...filter, histogram });
+          const got = results[i].features!;
+          const what = `${c.name} (${way}, ${histogram})`;
+          expectSame(got, want, what);
+          expect(got.histogram!.length, what).toBe(16 * got.label.length);
+          expect(Array.from(got.histogram!), what).toEqual(Array.from(want.histogram!));
+          counted += got.histogram!.reduce((a, b) => a + b, 0);
+          if (histogram === 'spatial') {
+            // Means of exact integer sums: equal, NaN where a bin is empty.
+            expect(Array.from(got.histogramX!), what).toEqual(Array.from(want.histogramX!));
+            expect(Array.from(got.histogramY!), what).toEqual(Array.from(want.histogramY!));
+            placed += got.histogramX!.filter((v) => !Number.isNaN(v)).length;
+          } else {
+            expect(got.histogramX, what).toBeUndefined();
+          }
+        });
+        expect(counted).toBeGreaterThan(10000);
+        if (histogram === 'spatial') expect(placed).toBeGreaterThan(1000);
+      }
     }
     // Without the option there are none.
     const [plain] = await run(ctx, [{ width: cases[0].width, height: cases[0].height, format: 'gray', data: cases[0].gray }], threshold({ level }), features());
     expect(plain.features!.histogram).toBeUndefined();
+  });
+
+  it('spatial histograms of a component over 2^32 in Σx carry into their high words, both ways in', async () => {
+    // 2100×2100 of one gray: Σx of the one bin is 2100 · (0 + … + 2099) ≈ 4.6e9, past 32 bits.
+    const [width, height] = [2100, 2100];
+    const gray = new Uint8Array(width * height).fill(200);
+    gray[0] = 120; // a second bin, one pixel
+    const want = featuresCpu(new Uint32Array(width * height).fill(1), gray, width, height, { histogram: 'spatial' });
+    expect(want.histogram![12] * want.histogramX![12]).toBeGreaterThan(2 ** 32);
+    for (const labelling of [[], [label({ algorithm: 'c2fl', connectivity: 8 })]]) {
+      const [r] = await run(ctx, [{ width, height, format: 'gray', data: gray }], threshold({ level }), ...labelling, features({ histogram: 'spatial' }));
+      const got = r.features!;
+      expect(Array.from(got.histogram!)).toEqual(Array.from(want.histogram!));
+      expect(Array.from(got.histogramX!)).toEqual(Array.from(want.histogramX!));
+      expect(Array.from(got.histogramY!)).toEqual(Array.from(want.histogramY!));
+    }
   });
 
   it('rejects bad options, frames without a mask, labels that are not canonical, per-pixel without labels', async () => {
@@ -238,6 +267,7 @@ describe('features', () => {
     expect(() => features({ maxAspect: 0.5 })).toThrow(/maxAspect/);
     expect(() => features({ method: 'magic' as 'runs' })).toThrow(/method/);
     expect(() => features({ connectivity: 6 as 8 })).toThrow(/connectivity/);
+    expect(() => features({ histogram: 'places' as 'spatial' })).toThrow(/histogram/);
     expect(() => features({ histogram: 'yes' as unknown as boolean })).toThrow(/histogram/);
     const frame = [{ width: 4, height: 4, format: 'gray' as const, data: new Uint8Array(16) }];
     await expect(run(ctx, frame, features())).rejects.toThrow(InvalidFrameError);
