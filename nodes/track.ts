@@ -62,7 +62,7 @@ export function track(options: TrackOptions = {}): OperatorFunction<FrameResult,
           const f = r.features;
           if (!f) throw new InvalidFrameError('track: the result has no features; put features() before readResults()');
           const boxes: Box[] = Array.from(f.label, (_, i) => [f.x0[i], f.y0[i], f.x1[i], f.y1[i]] as const);
-          return { ...r, tracks: tracker.update(boxes, r.timeUs, f.histogram, r) };
+          return { ...r, tracks: tracker.update(boxes, r.timeUs, f.histogram, r, f.histogramX, f.histogramY) };
         }),
       );
     });

@@ -136,6 +136,16 @@ export class Track {
   /** Average histogram of its own blobs (pixels per bin), from its first blob on; null while blobs carry none. */
   appearance: Float64Array | null = null;
   appearanceSum = 0;
+  /**
+   * With spatial histograms (`features({ histogram: 'spatial' })`): where each bin's pixels lie in its own blobs, the
+   * bin's mean column and row less the blob's centre, as shares of its width and height (averaged as `appearance`;
+   * NaN for a bin not seen yet). A group's blob shows where its members' grays lie; these say where the member's box
+   * is from them (placeMembers.ts).
+   */
+  placeX: Float64Array | null = null;
+  placeY: Float64Array | null = null;
+  /** Placed in its group's blob this frame by its grays (placeMembers.ts). */
+  placed = false;
 
   /** Made from blob j, whose bounds are bb[4j .. 4j + 4) (the frame's blobs, flat: Tracker.#readBlobs). */
   constructor(
@@ -202,6 +212,7 @@ export class Track {
     this.matched = false;
     this.group = -1;
     this.ownsEdges = 0;
+    this.placed = false;
   }
 
   /**
@@ -296,6 +307,36 @@ export class Track {
       sum += v;
     }
     this.appearanceSum = sum;
+  }
+
+  /**
+   * Folds where blob j's bins lie (`px`, `py`: their mean columns and rows, `bins` a blob; NaN where empty) into
+   * placeX and placeY, relative to the blob's box bb[at .. at + 4). Only blobs of its own, as `observe`.
+   */
+  observePlaces(px: ArrayLike<number>, py: ArrayLike<number>, j: number, bb: Float64Array, at: number): void {
+    let ax = this.placeX;
+    let ay = this.placeY;
+    if (!ax || !ay) {
+      ax = this.placeX = new Float64Array(bins).fill(NaN);
+      ay = this.placeY = new Float64Array(bins).fill(NaN);
+    }
+    const w = bb[at + 2] - bb[at] + 1;
+    const h = bb[at + 3] - bb[at + 1] + 1;
+    const cx = (bb[at] + bb[at + 2]) / 2;
+    const cy = (bb[at + 1] + bb[at + 3]) / 2;
+    for (let b = 0; b < bins; b++) {
+      const x = px[j * bins + b];
+      if (Number.isNaN(x)) continue;
+      const ox = (x - cx) / w;
+      const oy = (py[j * bins + b] - cy) / h;
+      if (Number.isNaN(ax[b])) {
+        ax[b] = ox;
+        ay[b] = oy;
+      } else {
+        ax[b] += appearanceRate * (ox - ax[b]);
+        ay[b] += appearanceRate * (oy - ay[b]);
+      }
+    }
   }
 
   /**

@@ -18,7 +18,8 @@
  *   crossing or walking together), is not given to one of them: they all coast, marked `merged`, and pick their own
  *   blobs again when the group splits; a member that clearly owns both of the blob's edges on an axis is measured on
  *   that axis meanwhile (measureGroup), and one whose estimate runs out of the blob along its way (its object slowed
- *   or sped up in the group) is drawn slowly back into it (pullIntoGroup).
+ *   or sped up in the group) is drawn slowly back into it (pullIntoGroup). With spatial histograms, a member whose
+ *   grays the others do not share is measured where they lie in the blob (placeMembers).
  * - With blobs' gray histograms (`features({ histogram: true })`), a confirmed track keeps an average of its own
  *   blobs' histograms, and a pair costs more the less of that histogram the blob holds (Track.appearanceCost): an
  *   appearance cue that tells two objects apart where boxes and motion cannot (after a group splits, a track lost
@@ -40,6 +41,7 @@ import { CountingLines } from './CountingLines.js';
 import { inheritSides } from './inheritSides.js';
 import { measureGroup } from './measureGroup.js';
 import { partOfTracked } from './partOfTracked.js';
+import { placeMembers } from './placeMembers.js';
 import { pullIntoGroup } from './pullIntoGroup.js';
 import { appendToList, atLeast, doubled } from './scratch.js';
 import { bins, extendTrail, Track, trackInfo } from './Track.js';
@@ -143,6 +145,9 @@ export class Tracker {
   #tracks: Track[] = [];
   #nextId = 1;
   #lastUs: number | null = null;
+  /** This frame's spatial histograms' bin places (features.histogramX, Y), or null. */
+  #px: ArrayLike<number> | null = null;
+  #py: ArrayLike<number> | null = null;
   /**
    * The stream's frame interval, seconds: an average of the intervals between its frames' timestamps (intervalRate),
    * the first one at first; 0 before two frames with increasing timestamps (the settings' `frameInterval` stands in).
@@ -269,7 +274,7 @@ export class Tracker {
    * first time deoptimised all of it), and a fresh process ran its first thousand frames at four to seven times the
    * steady cost (bench/tracker.js, 50 blobs: medians of 280 against 38 µs a frame on the development machine).
    */
-  update(boxes: readonly Box[], timeUs: number, hists?: ArrayLike<number> | null, frame?: FrameSize): TrackResults {
+  update(boxes: readonly Box[], timeUs: number, hists?: ArrayLike<number> | null, frame?: FrameSize, placesX?: ArrayLike<number> | null, placesY?: ArrayLike<number> | null): TrackResults {
     const s = this.#s;
     const look = hists && s.appearanceWeight > 0 ? hists : null;
     if (look && look.length < bins * boxes.length) throw new RangeError(`Tracker.update: ${boxes.length} boxes need ${bins * boxes.length} histogram counts, got ${look.length}`);
@@ -289,18 +294,24 @@ export class Tracker {
     const n = boxes.length;
     this.#reserve(n, nt);
     this.#readBlobs(boxes);
-    this.#formGroups(n, tracks);
+    const places = look && placesX && placesY ? this.#places(placesX, placesY, n) : false;
+    this.#px = places ? placesX! : null;
+    this.#py = places ? placesY! : null;
+    this.#formGroups(n, tracks, places ? look : null, placesX, placesY);
     // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
     // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. In one round, a tentative track made last
     // frame from a fragment (a blob split by a gap in the foreground) took the object's whole blob back from its own
     // track where their costs came near, and the track was lost: sixteen seeds, ID switches 1701 → 1613, IDF1
     // 0.508 → 0.519, MOTA 0.390 → 0.397, line error 17.7 → 18.4 %.
-    for (let round = 0; round < 3; round++) this.#matchRound(round, n, tracks, look, dt, frame);
+    for (let round = 0; round < 3; round++) this.#matchRound(round, n, tracks, look, dt, frame, places ? placesX! : null, placesY);
     // Not kept past the frame: the stage's tracks are referenced only through #tracks.
     this.#stage.length = 0;
     this.#group.length = 0;
     const kept = this.#lifetimes(tracks, events, timeUs, dt, interval, frame);
     this.#newTracks(n, tracks, kept, look);
+    // The frame's arrays are not kept past it.
+    this.#px = null;
+    this.#py = null;
     this.#tracks = kept;
     // Trails, lines, zones: confirmed (and coasting) tracks only.
     if (s.trailLength > 0) for (const t of kept) extendTrail(t, s.trailLength);
@@ -353,9 +364,15 @@ export class Tracker {
     this.#grid.index(bx, by, n);
   }
 
+  /** Whether spatial histograms came with the blobs (`bins` means a blob on each axis), checked as the counts are. */
+  #places(px: ArrayLike<number>, py: ArrayLike<number>, n: number): boolean {
+    if (px.length < bins * n || py.length < bins * n) throw new RangeError(`Tracker.update: ${n} boxes need ${bins * n} bin places on each axis, got ${px.length} and ${py.length}`);
+    return true;
+  }
+
   /** Groups: a blob holding a good part of the predicted boxes of two or more tracks seen lately is theirs together;
    * such blobs are taken, and each group's members measured on the edges they own (measureGroup). */
-  #formGroups(n: number, tracks: readonly Track[]): void {
+  #formGroups(n: number, tracks: readonly Track[], look: ArrayLike<number> | null, px: ArrayLike<number> | null | undefined, py: ArrayLike<number> | null | undefined): void {
     const nt = tracks.length;
     const grid = this.#grid;
     const near = this.#near;
@@ -412,12 +429,13 @@ export class Tracker {
       let count = 0;
       for (let i = head[j]; i >= 0; i = nextMember[i]) group[count++] = tracks[i];
       measureGroup(group, count, this.#bounds, 4 * j, this.#edges);
+      if (look) placeMembers(group, count, j, look, px!, py!, this.#edges);
     }
   }
 
   /** One round of matching (0: confirmed tracks seen last frame, 1: tentative ones, 2: lost ones) against the blobs
    * nobody has taken yet: the near pairs' costs, the appearance term, the assignment, and the matched tracks measured. */
-  #matchRound(round: number, n: number, tracks: readonly Track[], look: ArrayLike<number> | null, dt: number, frame: FrameSize | undefined): void {
+  #matchRound(round: number, n: number, tracks: readonly Track[], look: ArrayLike<number> | null, dt: number, frame: FrameSize | undefined, px: ArrayLike<number> | null, py: ArrayLike<number> | null | undefined): void {
     const s = this.#s;
     const nt = tracks.length;
     const bx = this.#bx;
@@ -504,7 +522,10 @@ export class Tracker {
       t.blob = j;
       t.matched = true;
       taken[j] = 1;
-      if (look && members[j] <= 1) t.observe(look, j);
+      if (look && members[j] <= 1) {
+        t.observe(look, j);
+        if (px) t.observePlaces(px, py!, j, bb, 4 * j);
+      }
     }
   }
 
@@ -531,7 +552,7 @@ export class Tracker {
         // Seen, in a group: coasting, alive (measureGroup may have measured an axis it owns; its size stays as is),
         // drawn back into the group's blob where it runs out of it along its way (pullIntoGroup).
         t.coast(interval);
-        pullIntoGroup(t, this.#bounds, 4 * t.group, dt);
+        if (!t.placed) pullIntoGroup(t, this.#bounds, 4 * t.group, dt);
         t.merged = true;
         t.unseen = 0;
       } else {
@@ -570,6 +591,7 @@ export class Tracker {
       const t = new Track(this.#nextId++, bb, j, s);
       if (s.lines.length > 0) inheritSides(t, held, bb, j);
       if (look) t.observe(look, j);
+      if (look && this.#px) t.observePlaces(this.#px, this.#py!, j, bb, 4 * j);
       kept.push(t);
     }
     held.length = 0;

@@ -1,0 +1,133 @@
+// Group members placed by their grays (src/track/placeMembers.ts): with spatial histograms a group's blob says where
+// each gray's pixels lie, and a member whose grays the others do not share is measured where its own bins' pixels are.
+import { describe, expect, it } from 'vitest';
+import { Track, bins } from '../../src/track/Track.js';
+import { placeMembers } from '../../src/track/placeMembers.js';
+import { Tracker } from '../../src/track/Tracker.js';
+import { trackerSettings } from '../../index.js';
+
+/** One blob's histogram (counts) and bin places (means; NaN where empty) from objects [bin, pixels, x, y]. */
+function blob(objects: [number, number, number, number][]): { h: Float64Array; x: Float64Array; y: Float64Array } {
+  const h = new Float64Array(bins);
+  const x = new Float64Array(bins).fill(NaN);
+  const y = new Float64Array(bins).fill(NaN);
+  const sx = new Float64Array(bins);
+  const sy = new Float64Array(bins);
+  for (const [b, n, cx, cy] of objects) {
+    h[b] += n;
+    sx[b] += n * cx;
+    sy[b] += n * cy;
+  }
+  for (let b = 0; b < bins; b++) if (h[b] > 0) [x[b], y[b]] = [sx[b] / h[b], sy[b] / h[b]];
+  return { h, x, y };
+}
+
+/** A track made from a 20×40 blob with its left edge at x0, seen alone with its pixels (800) in bin `bin`. */
+function member(id: number, x0: number, bin: number): Track {
+  const bb = Float64Array.from([x0, 50, x0 + 19, 89]);
+  const t = new Track(id, bb, 0, trackerSettings({}));
+  t.state = 'confirmed';
+  const own = blob([[bin, 800, x0 + 9.5, 69.5]]);
+  t.observe(own.h, 0);
+  t.observePlaces(own.x, own.y, 0, bb, 0);
+  return t;
+}
+
+describe('placeMembers', () => {
+  it('measures a dark and a light member where their own grays lie in the group blob, not where they coasted to', () => {
+    const dark = member(1, 100, 2);
+    const light = member(2, 130, 14);
+    // Their estimates drifted (each coasting at a velocity from before the group); the blob shows where they are.
+    dark.kf.setVelocity(0, 0);
+    light.kf.setVelocity(0, 0);
+    const g = blob([
+      [2, 800, 125.5, 69.5],
+      [14, 800, 112.5, 69.5],
+    ]);
+    placeMembers([dark, light], 2, 0, g.h, g.x, g.y, new Float64Array(4));
+    expect(dark.placed && light.placed).toBe(true);
+    // A Kalman update toward the place: half the way or more from the estimate (109.5, 139.5) to it (125.5, 112.5).
+    expect(Math.abs(dark.kf.p(0) - 125.5)).toBeLessThanOrEqual(0.5 * Math.abs(109.5 - 125.5));
+    expect(Math.abs(light.kf.p(0) - 112.5)).toBeLessThanOrEqual(0.5 * Math.abs(139.5 - 112.5));
+    // Not placed, each stays where it coasted.
+    const still = member(3, 100, 2);
+    expect(still.kf.p(0)).toBe(109.5);
+  });
+
+  it('leaves members whose grays another member shares, and a member half hidden, to coast', () => {
+    const a = member(1, 100, 13);
+    const b = member(2, 130, 13);
+    const g = blob([[13, 1600, 120, 69.5]]);
+    placeMembers([a, b], 2, 0, g.h, g.x, g.y, new Float64Array(4));
+    expect(a.placed || b.placed).toBe(false);
+    expect(a.kf.p(0)).toBe(109.5);
+
+    const dark = member(3, 100, 2);
+    const light = member(4, 130, 14);
+    // The dark one shows 400 of its 800 pixels (behind the light one): its pixels' mean is off its centre.
+    const h = blob([
+      [2, 400, 104.5, 69.5],
+      [14, 800, 139.5, 69.5],
+    ]);
+    placeMembers([dark, light], 2, 0, h.h, h.x, h.y, new Float64Array(4));
+    expect(dark.placed).toBe(false);
+    expect(light.placed).toBe(true);
+  });
+
+  it('places by where each bin lay in the member\'s own blobs: a figure whose dark legs lie below its light body', () => {
+    // Seen alone: body (bin 12, 600 px) centred 8 px above the box's centre, legs (bin 3, 200 px) 16 px below it.
+    const bb = Float64Array.from([100, 50, 119, 89]);
+    const t = new Track(1, bb, 0, trackerSettings({}));
+    t.state = 'confirmed';
+    const own = blob([
+      [12, 600, 109.5, 61.5],
+      [3, 200, 109.5, 85.5],
+    ]);
+    t.observe(own.h, 0);
+    t.observePlaces(own.x, own.y, 0, bb, 0);
+    const other = member(2, 140, 7);
+    // In the group the figure stands 10 px lower and 6 px to the right.
+    const g = blob([
+      [12, 600, 115.5, 71.5],
+      [3, 200, 115.5, 95.5],
+      [7, 800, 149.5, 69.5],
+    ]);
+    const box = new Float64Array(4);
+    // The figure last, so that the scratch box holds its place.
+    placeMembers([other, t], 2, 0, g.h, g.x, g.y, box);
+    expect(t.placed).toBe(true);
+    // The place measured: its box centred on (115.5, 79.5).
+    expect((box[0] + box[2]) / 2).toBeCloseTo(115.5, 9);
+    expect((box[1] + box[3]) / 2).toBeCloseTo(79.5, 9);
+  });
+
+  it('through Tracker.update: a dark object that stops in a light one\'s blob keeps its track on it, which coasting loses', () => {
+    // Dark walks right at 2 px a frame toward a light one standing at x 140..159, in front of it; it stops at
+    // x 124..143 for 40 frames inside their one blob, then walks on; the light one stays.
+    const darkAt = (f: number) => (f < 22 ? 80 + 2 * f : f < 62 ? 124 : 124 + 2 * (f - 62));
+    const run = (withPlaces: boolean) => {
+      const tracker = new Tracker(trackerSettings({ maxUnseen: 2 }));
+      for (let f = 0; f < 60; f++) {
+        const d = darkAt(f);
+        const apart = d + 19 < 139;
+        const boxes = apart ? [[d, 50, d + 19, 89] as const, [140, 50, 159, 89] as const] : [[d, 50, Math.max(d + 19, 159), 89] as const];
+        // The light one's columns the dark one does not cover.
+        const from = Math.max(140, d + 20);
+        const lightSeen: [number, number, number, number] = [14, (159 - from + 1) * 40, (from + 159) / 2, 69.5];
+        const parts = apart ? [blob([[2, 800, d + 9.5, 69.5]]), blob([[14, 800, 149.5, 69.5]])] : [blob([[2, 800, d + 9.5, 69.5], lightSeen])];
+        const h = Float64Array.from(parts.flatMap((p) => Array.from(p.h)));
+        const x = Float64Array.from(parts.flatMap((p) => Array.from(p.x)));
+        const y = Float64Array.from(parts.flatMap((p) => Array.from(p.y)));
+        const r = tracker.update(boxes, f * 33_333, h, { width: 320, height: 240 }, withPlaces ? x : null, withPlaces ? y : null);
+        if (f === 59) return r.tracks;
+      }
+      throw new Error('not reached');
+    };
+    const dark = (tracks: ReturnType<typeof run>) => tracks.find((t) => t.id === 1)!;
+    const placed = dark(run(true));
+    const coasted = dark(run(false));
+    // At frame 59 the dark object's centre is at x 133.5, stopped.
+    expect(Math.abs(placed.cx - 133.5)).toBeLessThan(3);
+    expect(Math.abs(coasted.cx - 133.5)).toBeGreaterThan(10);
+  });
+});
