@@ -294,7 +294,7 @@ export class Tracker {
     const n = boxes.length;
     this.#reserve(n, nt);
     this.#readBlobs(boxes);
-    const places = look && placesX && placesY ? this.#places(placesX, placesY, n) : false;
+    const places = look && s.placeByGray && placesX && placesY ? this.#places(placesX, placesY, n) : false;
     this.#px = places ? placesX! : null;
     this.#py = places ? placesY! : null;
     this.#formGroups(n, tracks, places ? look : null, placesX, placesY);

@@ -106,7 +106,7 @@ describe('placeMembers', () => {
     // x 124..143 for 40 frames inside their one blob, then walks on; the light one stays.
     const darkAt = (f: number) => (f < 22 ? 80 + 2 * f : f < 62 ? 124 : 124 + 2 * (f - 62));
     const run = (withPlaces: boolean) => {
-      const tracker = new Tracker(trackerSettings({ maxUnseen: 2 }));
+      const tracker = new Tracker(trackerSettings({ maxUnseen: 2, placeByGray: true }));
       for (let f = 0; f < 60; f++) {
         const d = darkAt(f);
         const apart = d + 19 < 139;
@@ -124,6 +124,7 @@ describe('placeMembers', () => {
       throw new Error('not reached');
     };
     const dark = (tracks: ReturnType<typeof run>) => tracks.find((t) => t.id === 1)!;
+    expect(() => trackerSettings({ placeByGray: 1 as unknown as boolean })).toThrow(/placeByGray/);
     const placed = dark(run(true));
     const coasted = dark(run(false));
     // At frame 59 the dark object's centre is at x 133.5, stopped.
