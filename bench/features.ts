@@ -7,9 +7,10 @@
  * GPU ms from timestamp queries, per repetition with `--repeat K`; `--split` times each kernel of the one-labeling
  * path in a pass of its own (analysis: adds pass boundaries).
  *
- *   node dist/bench/features.js [--size 2048] [--reps 10] [--repeat 10] [--algorithm c2fl] [--split] [--histogram] [--dawn backend=vulkan]
+ *   node dist/bench/features.js [--size 2048] [--reps 10] [--repeat 10] [--algorithm c2fl] [--split] [--histogram | --spatial] [--dawn backend=vulkan]
  *
- * `--histogram` measures every component's gray histogram too (`features({ histogram: true })`).
+ * `--histogram` measures every component's gray histogram too (`features({ histogram: true })`), `--spatial` with
+ * each bin's place (`histogram: 'spatial'`).
  */
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromGpuBuffers, readResults, threshold, type LabelAlgorithm } from '../index.js';
@@ -29,6 +30,7 @@ const { values } = benchArgs(import.meta.url, {
   granularities: { type: 'string', default: '1,4,16' },
   split: { type: 'boolean', default: false },
   histogram: { type: 'boolean', default: false },
+  spatial: { type: 'boolean', default: false },
   'warmup-ms': { type: 'string', default: '3000' },
   dawn: { type: 'string', multiple: true, default: [] },
 }, ['size', 'reps', 'repeat', 'connectivity', 'granularities', 'warmup-ms']);
@@ -37,6 +39,7 @@ const reps = Number(values.reps);
 const repeat = Number(values.repeat);
 const algorithm = values.algorithm as LabelAlgorithm;
 const connectivity = Number(values.connectivity) as 4 | 8;
+const histogram = values.spatial ? ('spatial' as const) : (values.histogram as boolean);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
@@ -52,7 +55,7 @@ async function measureOne(ctx: GpuContext, buffer: GPUBuffer) {
   const results = await lastValueFrom(
     fromGpuBuffers(ctx, frames(buffer), { maxInFlight: 8 }).pipe(
       threshold(),
-      featuresWith({ connectivity, maxResults: 1024, histogram: values.histogram as boolean }, { split: values.split as boolean, repeat }),
+      featuresWith({ connectivity, maxResults: 1024, histogram }, { split: values.split as boolean, repeat }),
       readResults({ framesPerSubmit: 8 }),
       toArray(),
     ),
@@ -68,7 +71,7 @@ async function measure(ctx: GpuContext, buffer: GPUBuffer, method: 'runs' | 'per
     fromGpuBuffers(ctx, frames(buffer), { maxInFlight: 8 }).pipe(
       threshold(),
       labelWith({ algorithm, connectivity, passes: 8 }, { split: false, repeat }),
-      featuresWith({ method, maxResults: 1024, histogram: values.histogram as boolean }, { split: false, repeat }),
+      featuresWith({ method, maxResults: 1024, histogram }, { split: false, repeat }),
       readResults({ framesPerSubmit: 8 }),
       toArray(),
     ),

@@ -3,7 +3,8 @@
  * through threshold → label, both connectivities, compared exactly with the CPU reference; plus large frames
  * (2048×2048 and 4096×4096) compared by count and labels; then features, both ways in (labelling the mask in
  * `features()` itself, and after `label()`), compared field by field with the CPU reference; and again with
- * `histogram: true`, the histograms compared too (images whose components pass what the results then hold skipped).
+ * `histogram: true` and `'spatial'`, the histograms (and their bins' places) compared too (images whose components
+ * pass what the results then hold skipped).
  *
  *   node dist/bench/verify.js [--dawn backend=vulkan]
  */
@@ -53,11 +54,12 @@ async function main(): Promise<number> {
   // Features: gray values that vary inside components (foreground > 95), so sums of gray are checked too.
   const grays = corpus.map((c, i) => Uint8Array.from(c.data, (m, p) => (m ? 96 + ((p * 7 + i) % 160) : (p * 13 + i) % 96)));
   for (const connectivity of [8, 4] as const) {
-    const want = corpus.map((c, i) => featuresCpu(labelCpu(c.data, c.width, c.height, connectivity).labels, grays[i], c.width, c.height, { histogram: true }));
-    for (const [way, histogram] of [['one labeling', false], ['after label()', false], ['one labeling', true], ['after label()', true]] as const) {
+    const want = corpus.map((c, i) => featuresCpu(labelCpu(c.data, c.width, c.height, connectivity).labels, grays[i], c.width, c.height, { histogram: 'spatial' }));
+    const kinds = [false, true, 'spatial'] as const;
+    for (const [way, histogram] of kinds.flatMap((h) => [['one labeling', h] as const, ['after label()', h] as const])) {
       const images: PixelImage[] = corpus.map((c, i) => ({ width: c.width, height: c.height, format: 'gray', data: grays[i] }));
-      // With histograms, results of 2^20 components would pass a storage binding's 128 MiB.
-      const options = { histogram, maxResults: histogram ? 1 << 19 : 1 << 20 };
+      // With histograms, results of 2^20 components would pass a storage binding's 128 MiB (spatial ones: 2^17).
+      const options = { histogram, maxResults: histogram === 'spatial' ? 1 << 17 : histogram ? 1 << 19 : 1 << 20 };
       const ops = way === 'one labeling' ? [features({ connectivity, ...options })] : [label({ algorithm: 'c2fl', connectivity }), features(options)];
       const results = await lastValueFrom(ops.reduce((s, op) => s.pipe(op), fromPixels(ctx, images).pipe(threshold({ level: 95 }))).pipe(readResults(), toArray()));
       let overflowed = 0;
@@ -70,7 +72,7 @@ async function main(): Promise<number> {
           console.log(`MISMATCH features ${way} ${c.name} (${connectivity}-conn): ${why}`);
         }
       });
-      console.log(`features ${way}${histogram ? ' with histograms' : ''}, ${connectivity}-connectivity: ${corpus.length - overflowed} images checked${overflowed ? `, ${overflowed} over maxComponents or maxResults (skipped)` : ''}`);
+      console.log(`features ${way}${histogram === 'spatial' ? ' with spatial histograms' : histogram ? ' with histograms' : ''}, ${connectivity}-connectivity: ${corpus.length - overflowed} images checked${overflowed ? `, ${overflowed} over maxComponents or maxResults (skipped)` : ''}`);
     }
   }
   console.log(bad ? `${bad} mismatches` : 'all labels and features equal the CPU reference');
@@ -79,7 +81,7 @@ async function main(): Promise<number> {
 }
 
 /** The first field that differs (integers exactly, derived floats within 1e-9 relative), or ''. */
-function featuresDiffer(got: ComponentFeatures, want: ComponentFeatures, histogram: boolean): string {
+function featuresDiffer(got: ComponentFeatures, want: ComponentFeatures, histogram: boolean | 'spatial'): string {
   if (got.count !== want.count || got.passed !== want.passed) return `count ${got.count} vs ${want.count}, passed ${got.passed} vs ${want.passed}`;
   for (const k of ['label', 'area', 'x0', 'y0', 'x1', 'y1', 'perimeter', 'minGray', 'maxGray', 'touchesBorder'] as const) {
     const i = got[k].findIndex((v, j) => v !== want[k][j]);
@@ -92,6 +94,15 @@ function featuresDiffer(got: ComponentFeatures, want: ComponentFeatures, histogr
   if (histogram) {
     const i = want.histogram!.findIndex((v, j) => v !== got.histogram![j]);
     if (i >= 0 || got.histogram!.length !== want.histogram!.length) return `histogram[${i}] ${got.histogram![i]} vs ${want.histogram![i]} (lengths ${got.histogram!.length}, ${want.histogram!.length})`;
+    for (const k of ['histogramX', 'histogramY'] as const) {
+      if (histogram !== 'spatial') {
+        if (got[k]) return `${k} without histogram: 'spatial'`;
+        continue;
+      }
+      // Means of exact sums: equal, NaN where a bin is empty.
+      const j = want[k]!.findIndex((v, b) => !Object.is(v, got[k]![b]));
+      if (j >= 0) return `${k}[${j}] ${got[k]![j]} vs ${want[k]![j]}`;
+    }
   } else if (got.histogram) {
     return 'a histogram without histogram: true';
   }

@@ -37,9 +37,9 @@ export interface TrackerSettings {
   appearanceWeight: number;
   /**
    * With spatial histograms (`features({ histogram: 'spatial' })`): a group member whose grays the other members do
-   * not share, 85 % of whose pixels show, is measured where they lie in the group's blob (placeMembers.ts). Off by
-   * default: on the evaluation's flat scenes it cut ID switches by 4.5 % and line errors by 6 % with MOTA +0.004, on
-   * people-shaped walkers switches −2 % and line errors −6 % but MOTA −0.015 (BENCHMARKS.md, fifty-third session).
+   * not share, 85–120 % of whose pixels show in them, is measured where they lie in the group's blob (placeMembers.ts).
+   * Off by default: on the evaluation's flat scenes ID switches −5 % and line errors −7 %, MOTA +0.002; on
+   * people-shaped walkers switches −3 %, line errors −3 %, MOTA −0.003 (BENCHMARKS.md, fifty-third session).
    */
   placeByGray: boolean;
   /** Largest distance between a prediction's centre and a blob's, in box diagonals, for a pair to be allowed. */

@@ -54,7 +54,7 @@ describe('placeMembers', () => {
     expect(still.kf.p(0)).toBe(109.5);
   });
 
-  it('leaves members whose grays another member shares, and a member half hidden, to coast', () => {
+  it('leaves members whose grays another member shares, a member half hidden, and one whose bins hold another\'s pixels, to coast', () => {
     const a = member(1, 100, 13);
     const b = member(2, 130, 13);
     const g = blob([[13, 1600, 120, 69.5]]);
@@ -72,6 +72,17 @@ describe('placeMembers', () => {
     placeMembers([dark, light], 2, 0, h.h, h.x, h.y, new Float64Array(4));
     expect(dark.placed).toBe(false);
     expect(light.placed).toBe(true);
+
+    // Half as many pixels again as its own in the dark one's bin: another dark object no track follows is there.
+    const dark2 = member(5, 100, 2);
+    const light2 = member(6, 130, 14);
+    const k = blob([
+      [2, 1200, 115, 69.5],
+      [14, 800, 139.5, 69.5],
+    ]);
+    placeMembers([dark2, light2], 2, 0, k.h, k.x, k.y, new Float64Array(4));
+    expect(dark2.placed).toBe(false);
+    expect(light2.placed).toBe(true);
   });
 
   it('places by where each bin lay in the member\'s own blobs: a figure whose dark legs lie below its light body', () => {
