@@ -127,6 +127,8 @@ async function main(): Promise<void> {
     ['background(compensateLighting) → morphology → features', () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })]],
     // As `flowmark track` runs it on gray video: the blobs' histograms for the tracker.
     ['background(compensateLighting) → morphology → features(histogram)', () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024, histogram: true })]],
+    // With where each gray lies (track()'s placeByGray).
+    ["background(compensateLighting) → morphology → features(histogram: 'spatial')", () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024, maxComponents: 65536, histogram: 'spatial' })]],
     ['background → morphology → label(c2fl) → features', () => [background({ foregroundLearning }), morphology({ open: 3, close }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults: 1024 })]],
     ['background(color), RGBA frames → morphology → features', () => [background({ foregroundLearning, color: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
     // flowmark track's chain on a colour video: the gray model and the colour one side by side, lighting compensated.

@@ -14,7 +14,7 @@
  * its own and where any blob holding it lay wholly on a side: how much of the error left is identity.
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
- *                                [--details] [--cache DIR] [--tracker JSON] [--shadows on|off] [--color | --gray]
+ *                                [--details] [--cache DIR] [--tracker JSON] [--spatial] [--shadows on|off] [--color | --gray]
  *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
  *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F] [--frame-step N]
  *                                [--density F] [--walkers boxes|people]
@@ -23,7 +23,9 @@
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
  * minutes on a CPU-emulated GPU): empty DIR after changing the chain up to the blobs (cli/trackChain.ts blobChain), whose
  * output the cache holds. `--tracker` merges settings into the tracker's (e.g. '{"gate":2}') to try them;
- * `--shadows off` runs the chain as `flowmark track --shadows off` (the baseline keeps MOG2's shadows; cached apart),
+ * `--spatial` reads the blobs' spatial histograms (`features({ histogram: 'spatial' })`, cached apart), which the tracker
+ * uses with `--tracker '{"placeByGray":true}'`; `--shadows off` runs the chain as `flowmark track --shadows off` (the
+ * baseline keeps MOG2's shadows; cached apart),
  * `--color` as `flowmark track --color` (RGBA decoded, the colour model; the baseline stays on gray).
  * `--scenes colour` renders the same situations in colour (each object a colour of its own, the scene tinted): the
  * chain then runs as `flowmark track` does by default on a colour video (the colour model: `videoFileHasColor` must
@@ -74,6 +76,7 @@ const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
   cache: { type: 'string' },
   tracker: { type: 'string', default: '{}' },
   shadows: { type: 'string', default: 'on' },
+  spatial: { type: 'boolean', default: false },
   color: { type: 'boolean', default: false },
   gray: { type: 'boolean', default: false },
   scenes: { type: 'string', default: 'gray' },
@@ -219,7 +222,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${values.spatial ? '-spatial' : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -238,7 +241,7 @@ async function main(): Promise<void> {
         writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).filter((_, t) => t % keepEvery === 0).map((f) => Buffer.from(f))));
         execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', `${30 / frameStep}`, '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
         if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
-        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: blobDefaults.history, open, close, foregroundLearning, minArea, shadows, color: colourModel ? colourMode! : false }), toArray()));
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: blobDefaults.history, open, close, foregroundLearning, minArea, shadows, color: colourModel ? colourMode! : false, histogram: values.spatial ? 'spatial' : true }), toArray()));
         rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colourScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
         if (cached) {
           mkdirSync(values.cache!, { recursive: true });

@@ -16,6 +16,8 @@ export interface BlobSettings {
   shadows?: boolean;
   varThreshold?: number;
   color?: boolean | 'shadows';
+  /** features()'s histogram: true (default, as `flowmark track` runs it) or 'spatial' (track()'s placeByGray). */
+  histogram?: true | 'spatial';
 }
 
 /**
@@ -56,7 +58,7 @@ export function blobChain(cmd: BlobSettings): OperatorFunction<GpuFrame, FrameRe
       background({ history: cmd.history, learningRate: 1 / cmd.history, foregroundLearning: cmd.foregroundLearning, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
       morphology({ open: cmd.open, close: cmd.close }),
       // Histograms: the tracker's appearance cue (Tracker.ts).
-      features({ minArea: cmd.minArea, maxResults: 4096, histogram: true }),
+      features({ minArea: cmd.minArea, maxResults: 4096, histogram: cmd.histogram ?? true }),
       readResults({ framesPerSubmit: 4 }),
     );
 }
