@@ -33,6 +33,8 @@ export const blobDefaults: Pick<BlobSettings, 'history' | 'open' | 'close' | 'fo
 export interface TrackerChoice {
   lines: CountingLine[];
   maxUnseen: number;
+  /** track()'s placeByGray: group members placed by where their grays lie (the chain then reads spatial histograms). */
+  placeByGray?: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface TrackerChoice {
  * would otherwise be foreground everywhere (a brighter step) until the model learns it.
  */
 export function trackChain(cmd: BlobSettings & TrackerChoice): OperatorFunction<GpuFrame, FrameResult> {
-  return (frames) => frames.pipe(blobChain(cmd), track(trackOptions(cmd)));
+  return (frames) => frames.pipe(blobChain({ ...cmd, histogram: cmd.placeByGray ? 'spatial' : (cmd.histogram ?? true) }), track(trackOptions(cmd)));
 }
 
 /**
@@ -65,5 +67,5 @@ export function blobChain(cmd: BlobSettings): OperatorFunction<GpuFrame, FrameRe
 
 /** trackChain's tracker. No trails: the CLI writes boxes and counts, and a trail is copied into every frame's result. */
 export function trackOptions(cmd: TrackerChoice): TrackOptions {
-  return { lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: 0 };
+  return { lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: 0, placeByGray: cmd.placeByGray ?? false };
 }

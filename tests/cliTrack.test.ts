@@ -108,6 +108,16 @@ describe('flowmark track', () => {
     expect(colour.mota - noShadows.mota, JSON.stringify(noShadows)).toBeGreaterThan(0.2);
   });
 
+  it('--place-by-gray reads spatial histograms and places objects by them: rows that follow the objects, the truth\'s counts', () => {
+    const [cx, h] = [scene.width / 2, scene.height];
+    const line = `${cx},${h - 1},${cx},0`;
+    const placed = trackClip('walk', scene, ['--line', line, '--place-by-gray']);
+    expect(placed.said).toMatch(/walk\.mp4: .*, gray model, placed by gray, \d+ tracks/);
+    expect(placed.s.idf1, JSON.stringify(placed.s)).toBeGreaterThan(0.7);
+    expect(placed.s.idSwitches).toBeLessThanOrEqual(2);
+    expect(placed.counts).toEqual(lineCrossings(scene.truth, cx));
+  });
+
   it('refuses images, bad lines and bad options with the usage (exit 2)', () => {
     for (const args of [
       ['track', join(dir, 'walk.png'), '--out-dir', join(dir, 'x')],
