@@ -38,8 +38,9 @@ export interface TrackerSettings {
   /**
    * With spatial histograms (`features({ histogram: 'spatial' })`): a group member whose grays the other members do
    * not share, 85–120 % of whose pixels show in them, is measured where they lie in the group's blob (placeMembers.ts).
-   * Off by default: on the evaluation's flat scenes ID switches −5 % and line errors −7 %, MOTA +0.002; on
-   * people-shaped walkers switches −3 %, line errors −3 %, MOTA −0.003 (BENCHMARKS.md, fifty-third session).
+   * Off by default: on four sets of the evaluation (flat and street scenes, boxes and people-shaped walkers) ID
+   * switches 3–12 % fewer and line errors 1–7 % fewer, but MOTA −0.011 to +0.004 (BENCHMARKS.md, fifty-third
+   * session).
    */
   placeByGray: boolean;
   /** Largest distance between a prediction's centre and a blob's, in box diagonals, for a pair to be allowed. */
