@@ -18,8 +18,8 @@
  *   crossing or walking together), is not given to one of them: they all coast, marked `merged`, and pick their own
  *   blobs again when the group splits; a member that clearly owns both of the blob's edges on an axis is measured on
  *   that axis meanwhile (measureGroup), and one whose estimate runs out of the blob along its way (its object slowed
- *   or sped up in the group) is drawn slowly back into it (pullIntoGroup). With spatial histograms, a member whose
- *   grays the others do not share is measured where they lie in the blob (placeMembers).
+ *   or sped up in the group) is drawn slowly back into it (pullIntoGroup). With spatial histograms and `placeByGray`, a
+ *   member whose grays the others do not share is measured where they lie in the blob (placeMembers).
  * - With blobs' gray histograms (`features({ histogram: true })`), a confirmed track keeps an average of its own
  *   blobs' histograms, and a pair costs more the less of that histogram the blob holds (Track.appearanceCost): an
  *   appearance cue that tells two objects apart where boxes and motion cannot (after a group splits, a track lost
@@ -145,7 +145,7 @@ export class Tracker {
   #tracks: Track[] = [];
   #nextId = 1;
   #lastUs: number | null = null;
-  /** This frame's spatial histograms' bin places (features.histogramX, Y), or null. */
+  /** This frame's spatial histograms' bin places (features.histogramX, Y) where placeByGray uses them, else null. */
   #px: ArrayLike<number> | null = null;
   #py: ArrayLike<number> | null = null;
   /**
@@ -297,13 +297,13 @@ export class Tracker {
     const places = look && s.placeByGray && placesX && placesY ? this.#places(placesX, placesY, n) : false;
     this.#px = places ? placesX! : null;
     this.#py = places ? placesY! : null;
-    this.#formGroups(n, tracks, places ? look : null, placesX, placesY);
+    this.#formGroups(n, tracks, places ? look : null);
     // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
     // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. In one round, a tentative track made last
     // frame from a fragment (a blob split by a gap in the foreground) took the object's whole blob back from its own
     // track where their costs came near, and the track was lost: sixteen seeds, ID switches 1701 → 1613, IDF1
     // 0.508 → 0.519, MOTA 0.390 → 0.397, line error 17.7 → 18.4 %.
-    for (let round = 0; round < 3; round++) this.#matchRound(round, n, tracks, look, dt, frame, places ? placesX! : null, placesY);
+    for (let round = 0; round < 3; round++) this.#matchRound(round, n, tracks, look, dt, frame);
     // Not kept past the frame: the stage's tracks are referenced only through #tracks.
     this.#stage.length = 0;
     this.#group.length = 0;
@@ -371,8 +371,9 @@ export class Tracker {
   }
 
   /** Groups: a blob holding a good part of the predicted boxes of two or more tracks seen lately is theirs together;
-   * such blobs are taken, and each group's members measured on the edges they own (measureGroup). */
-  #formGroups(n: number, tracks: readonly Track[], look: ArrayLike<number> | null, px: ArrayLike<number> | null | undefined, py: ArrayLike<number> | null | undefined): void {
+   * such blobs are taken, and each group's members measured on the edges they own (measureGroup), and with `look`
+   * (the histograms, given where placeByGray has the bins' places) where their grays lie (placeMembers). */
+  #formGroups(n: number, tracks: readonly Track[], look: ArrayLike<number> | null): void {
     const nt = tracks.length;
     const grid = this.#grid;
     const near = this.#near;
@@ -429,13 +430,13 @@ export class Tracker {
       let count = 0;
       for (let i = head[j]; i >= 0; i = nextMember[i]) group[count++] = tracks[i];
       measureGroup(group, count, this.#bounds, 4 * j, this.#edges);
-      if (look) placeMembers(group, count, j, look, px!, py!, this.#edges);
+      if (look) placeMembers(group, count, j, look, this.#px!, this.#py!, this.#edges);
     }
   }
 
   /** One round of matching (0: confirmed tracks seen last frame, 1: tentative ones, 2: lost ones) against the blobs
    * nobody has taken yet: the near pairs' costs, the appearance term, the assignment, and the matched tracks measured. */
-  #matchRound(round: number, n: number, tracks: readonly Track[], look: ArrayLike<number> | null, dt: number, frame: FrameSize | undefined, px: ArrayLike<number> | null, py: ArrayLike<number> | null | undefined): void {
+  #matchRound(round: number, n: number, tracks: readonly Track[], look: ArrayLike<number> | null, dt: number, frame: FrameSize | undefined): void {
     const s = this.#s;
     const nt = tracks.length;
     const bx = this.#bx;
@@ -524,7 +525,7 @@ export class Tracker {
       taken[j] = 1;
       if (look && members[j] <= 1) {
         t.observe(look, j);
-        if (px) t.observePlaces(px, py!, j, bb, 4 * j);
+        if (this.#px) t.observePlaces(this.#px, this.#py!, j, bb, 4 * j);
       }
     }
   }
