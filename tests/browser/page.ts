@@ -59,24 +59,27 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
       else if (got.some((v, p) => v !== ref.labels[p])) failures.push(`${algorithm} ${c.name} (${connectivity}): labels differ`);
     });
   }
-  // Features straight from the mask (C2FL tiles accumulating parts), with gray values varying inside components.
+  // Features straight from the mask (C2FL tiles accumulating parts), with gray values varying inside components; with
+  // 8-connectivity their spatial histograms too (counts and each bin's mean place, exact).
   for (const connectivity of [8, 4] as const) {
+    const histogram = connectivity === 8 ? ('spatial' as const) : false;
     const grays = corpus.map((c, i) => Uint8Array.from(c.data, (m, p) => (m ? 96 + ((p * 7 + i) % 160) : (p * 13 + i) % 96)));
     const results = await lastValueFrom(
       fromPixels(ctx, corpus.map((c, i): PixelImage => ({ width: c.width, height: c.height, format: 'gray', data: grays[i] }))).pipe(
         threshold({ level: 95 }),
-        features({ connectivity, maxResults: 1 << 16 }),
+        features({ connectivity, maxResults: 1 << 16, histogram }),
         readResults(),
         toArray(),
       ),
     );
     corpus.forEach((c, i) => {
-      const want = featuresCpu(labelCpu(c.data, c.width, c.height, connectivity).labels, grays[i], c.width, c.height);
+      const want = featuresCpu(labelCpu(c.data, c.width, c.height, connectivity).labels, grays[i], c.width, c.height, { histogram });
       const got = results[i].features!;
       featureChecks++;
       const bad = (['label', 'area', 'x0', 'y0', 'x1', 'y1', 'perimeter', 'minGray', 'maxGray'] as const).find((k) => got[k].length !== want[k].length || got[k].some((v, j) => v !== want[k][j]));
       const badSum = (['cx', 'cy', 'mu20', 'mu02', 'mu11', 'meanGray'] as const).find((k) => got[k].some((v, j) => Math.abs(v - want[k][j]) > 1e-9 * Math.max(1, Math.abs(want[k][j]))));
-      if (got.count !== want.count || bad || badSum) failures.push(`features ${c.name} (${connectivity}): count ${got.count} vs ${want.count}${bad ? `, ${bad} differs` : ''}${badSum ? `, ${badSum} differs` : ''}`);
+      const badHist = histogram ? (['histogram', 'histogramX', 'histogramY'] as const).find((k) => got[k]?.length !== want[k]!.length || want[k]!.some((v, j) => !Object.is(v, got[k]![j]))) : got.histogram ? 'histogram' : undefined;
+      if (got.count !== want.count || bad || badSum || badHist) failures.push(`features ${c.name} (${connectivity}): count ${got.count} vs ${want.count}${bad ? `, ${bad} differs` : ''}${badSum ? `, ${badSum} differs` : ''}${badHist ? `, ${badHist} differs` : ''}`);
     });
   }
   // Threshold from RGBA: Otsu and adaptive, on a noisy gradient with dark discs; morphology on the adaptive mask.
