@@ -11,6 +11,7 @@
  *   node dist/bench/surveillance.js [--size 1920x1080] [--frames 200] [--warmup 30] [--python /usr/bin/python3]
  *                                   [--opencv-repeat 2] [--streams 16] [--stream-size 1280x720] [--dawn backend=vulkan]
  *                                   [--only TEXT] [--heat-ms 2000] [--close N|WxH] [--foreground-learning F]
+ *                                   [--max-results 1024]
  *
  * Before each chain is timed it runs, uncounted, for `--heat-ms` of wall time: the H100's driver sets the SM clock by
  * load (345 MHz idle, as while this program makes its frames on the CPU) and takes about a second to raise it, so a
@@ -18,7 +19,9 @@
  * MHz" columns give the clock during the steady-state and the one-at-a-time runs where `nvidia-smi` can tell.
  *
  * `--only TEXT` times only the chains whose name holds TEXT (e.g. "shadows"); `--close 5x9` closes with a 5×9 rectangle
- * instead of the 5×5 square; `--foreground-learning F` gives every background model that factor (default 1).
+ * instead of the 5×5 square; `--foreground-learning F` gives every background model that factor (default 1);
+ * `--max-results N` every features() its maxResults (the slots read back each frame, whatever passes; `flowmark track`
+ * reads 4096).
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +34,7 @@ import { gpuMs, grayBuffer, oneAtATime, runMain } from './timing.js';
 import { GpuClock } from './gpuClock.js';
 import { benchArgs } from './args.js';
 
-const { values, orRefuse } = benchArgs(import.meta.url, {
+const { values, orRefuse, refuse } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '1920x1080' },
   frames: { type: 'string', default: '200' },
   warmup: { type: 'string', default: '30' },
@@ -45,7 +48,11 @@ const { values, orRefuse } = benchArgs(import.meta.url, {
   'heat-ms': { type: 'string', default: '2000' },
   close: { type: 'string' },
   'foreground-learning': { type: 'string' },
-}, ['frames', 'warmup', 'distinct', 'opencv-repeat', 'streams', 'heat-ms']);
+  'max-results': { type: 'string', default: '1024' },
+}, ['frames', 'warmup', 'distinct', 'opencv-repeat', 'streams', 'heat-ms', 'max-results']);
+/** Every features()'s maxResults: the slots read back each frame. */
+const maxResults = Number(values['max-results']);
+if (!(Number.isInteger(maxResults) && maxResults >= 1)) refuse(`--max-results takes an integer ≥ 1, got "${values['max-results']}"`);
 /** background()'s foregroundLearning in every chain (1: OpenCV's behaviour; `flowmark track --foreground-learning`). */
 const foregroundLearning = orRefuse(() => learningArg(values['foreground-learning'], 1));
 /** The closing of every chain, as `flowmark track --close` takes it (5: OpenCV users' usual 5×5; e.g. 5x9). */
@@ -123,16 +130,16 @@ async function main(): Promise<void> {
   const source = (inFlight: number, format: 'gray' | 'rgba', more = (i: number) => i < warmup + frames) =>
     fromGpuBuffers(ctx, (function* () { for (let i = 0; more(i); i++) yield { buffer: (format === 'gray' ? buffers : colourBuffers())[i % distinct], width, height, format }; })(), { maxInFlight: inFlight });
   const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[], ('gray' | 'rgba')?][] = [
-    ['background → morphology → features (one labeling)', () => [background({ foregroundLearning }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })]],
-    ['background(compensateLighting) → morphology → features', () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })]],
+    ['background → morphology → features (one labeling)', () => [background({ foregroundLearning }), morphology({ open: 3, close }), features({ minArea: 50, maxResults })]],
+    ['background(compensateLighting) → morphology → features', () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults })]],
     // As `flowmark track` runs it on gray video: the blobs' histograms for the tracker.
-    ['background(compensateLighting) → morphology → features(histogram)', () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024, histogram: true })]],
+    ['background(compensateLighting) → morphology → features(histogram)', () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults, histogram: true })]],
     // With where each gray lies (track()'s placeByGray).
-    ["background(compensateLighting) → morphology → features(histogram: 'spatial')", () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024, maxComponents: 65536, histogram: 'spatial' })]],
-    ['background → morphology → label(c2fl) → features', () => [background({ foregroundLearning }), morphology({ open: 3, close }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults: 1024 })]],
-    ['background(color), RGBA frames → morphology → features', () => [background({ foregroundLearning, color: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
+    ["background(compensateLighting) → morphology → features(histogram: 'spatial')", () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults, maxComponents: 65536, histogram: 'spatial' })]],
+    ['background → morphology → label(c2fl) → features', () => [background({ foregroundLearning }), morphology({ open: 3, close }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults })]],
+    ['background(color), RGBA frames → morphology → features', () => [background({ foregroundLearning, color: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults })], 'rgba'],
     // flowmark track's chain on a colour video: the gray model and the colour one side by side, lighting compensated.
-    ["background(color: 'shadows', compensateLighting), RGBA → morphology → features", () => [background({ foregroundLearning, color: 'shadows', compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults: 1024 })], 'rgba'],
+    ["background(color: 'shadows', compensateLighting), RGBA → morphology → features", () => [background({ foregroundLearning, color: 'shadows', compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults })], 'rgba'],
   ];
   const gpuBy = (rs: FrameResult[], name: string) => median(rs.map((r) => gpuMs(r, name)));
   const clock = GpuClock.start();

@@ -68,7 +68,7 @@ Options:
                       bytes a pixel and keeps a colour model beside the gray one
   --place-by-gray     place objects that walk together in one blob by where each one's grays lie in it (a
                       dark and a light one, say), rather than by their motion alone: fewer id switches on the
-                      evaluation's scenes (3–12 %), five times the histogram data read back a frame
+                      evaluation's scenes (3–12 %), 0.02 ms more GPU time a 1080p frame
 `;
 
 export function parseTrackArgs(values: Record<string, string | boolean | string[] | undefined>, files: string[]): TrackCommand {
