@@ -1,8 +1,8 @@
 import { bins, type Track } from './Track.js';
 
 /**
- * A bin is a member's when its pixels in the member's own blobs outnumber the other members' in theirs by this much
- * (its share of the bin's expected pixels).
+ * A bin is a member's where the member's average histogram (pixels a bin in its own blobs) holds this share of the
+ * group's members' averages summed in that bin.
  */
 const ownBin = 0.8;
 /**
@@ -25,7 +25,7 @@ const ownShare = 0.5;
  * are: each of its bins' mean less where that bin lay in its own blobs (Track.placeX, placeY, as shares of its size)
  * gives its centre, weighted by the bin's pixels. Such a member is measured there at its size (Track.measure, as if
  * its blob had been its own: `placed`), rather than coasting on its velocity from before the group formed.
- * `members[0 .. count)` are the group's tracks, its blob's bounds bb[4j .. 4j + 4); `box` 4 numbers of scratch.
+ * `members[0 .. count)` are the group's tracks, `j` its blob; `box` 4 numbers of scratch.
  */
 export function placeMembers(members: readonly Track[], count: number, j: number, hists: ArrayLike<number>, px: ArrayLike<number>, py: ArrayLike<number>, box: Float64Array): void {
   // Every member's look must be known: a member with none could own any bin.
