@@ -2,10 +2,11 @@
  * The tracker's host time per frame (CPU only, one core): N objects moving across a 1920×1080 frame, bouncing off
  * its edges, their boxes as the blobs of each frame (overlapping boxes left apart: the worst case for matching), with
  * lines and a zone; the median and p99 of `Tracker.update` per frame, without the blobs' gray histograms and with
- * them (each object its own 16 bins, as `features({ histogram: true })` gives them and `flowmark track` runs).
+ * them (each object its own 16 bins, as `features({ histogram: true })` gives them and `flowmark track` runs), and
+ * with `--histograms spatial` with each bin's place too (`histogram: 'spatial'`) and `placeByGray` on.
  *
  *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000] [--warmup 200] [--trail 60]
- *                              [--histograms both|yes|no] [--windows N]
+ *                              [--histograms both|yes|no|spatial] [--windows N]
  *
  * The p99 again over the frames that overlapped no garbage collection of the process (perf_hooks 'gc' entries), and
  * how many frames took over twice the median, with how many of those overlapped one: whether the slow frames are the
@@ -22,7 +23,7 @@ import { benchArgs } from './args.js';
 import { quantile, watchGcs } from './timing.js';
 
 const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows']);
-if (!['both', 'yes', 'no'].includes(values.histograms as string)) refuse(`--histograms takes both, yes or no, got "${values.histograms}"`);
+if (!['both', 'yes', 'no', 'spatial'].includes(values.histograms as string)) refuse(`--histograms takes both, yes, no or spatial, got "${values.histograms}"`);
 const windows = Number(values.windows);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);
@@ -36,7 +37,7 @@ const [W, H] = [1920, 1080];
  * held every frame, and the collections over that heap were much of the p99; made one at a time just before each
  * update, the making was in the caches' way (medians about 5 % higher on the development machine).
  */
-function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float64Array }[]> {
+function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float64Array; px: Float64Array; py: Float64Array }[]> {
   const r = rng(n);
   const movers = Array.from({ length: n }, () => ({ x: r() * (W - 80), y: r() * (H - 160), vx: (r() - 0.5) * 16, vy: (r() - 0.5) * 8, w: 20 + r() * 60, h: 40 + r() * 120 }));
   // Each object's share of pixels per bin.
@@ -45,7 +46,9 @@ function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float6
     const sum = h.reduce((a, b) => a + b, 0);
     return h.map((v) => v / sum);
   });
-  let made: { boxes: Box[]; hists: Float64Array }[] = [];
+  // Where each object's bins lie in its box, as shares of its size from its centre (features.histogramX, Y).
+  const offsets = movers.map(() => Float64Array.from({ length: 32 }, () => (r() - 0.5) * 0.6));
+  let made: { boxes: Box[]; hists: Float64Array; px: Float64Array; py: Float64Array }[] = [];
   for (let t = 0; t < frames; t++) {
     const boxes: Box[] = movers.map((m) => {
       m.x += m.vx;
@@ -58,7 +61,16 @@ function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float6
     });
     const hists = new Float64Array(16 * n);
     movers.forEach((m, i) => looks[i].forEach((v, b) => (hists[16 * i + b] = Math.round(v * m.w * m.h))));
-    made.push({ boxes, hists });
+    const px = new Float64Array(16 * n);
+    const py = new Float64Array(16 * n);
+    boxes.forEach(([x0, y0, x1, y1], i) => {
+      for (let b = 0; b < 16; b++) {
+        const empty = hists[16 * i + b] === 0;
+        px[16 * i + b] = empty ? NaN : (x0 + x1) / 2 + offsets[i][2 * b] * (x1 - x0 + 1);
+        py[16 * i + b] = empty ? NaN : (y0 + y1) / 2 + offsets[i][2 * b + 1] * (y1 - y0 + 1);
+      }
+    });
+    made.push({ boxes, hists, px, py });
     if (made.length === batch || t === frames - 1) {
       yield made;
       made = [];
@@ -72,19 +84,20 @@ console.log('|---|---|---|---|---|---|---|---|');
 // The process's garbage collections, to tell the tracker's slow frames from the pauses of the heap (the tracker and
 // this program both allocate: each frame's results, the scene's boxes).
 const { duringGc } = watchGcs();
-const kinds = { both: [false, true], yes: [true], no: [false] }[values.histograms as 'both' | 'yes' | 'no'];
+const kinds = { both: [false, true], yes: [true], no: [false], spatial: ['spatial'] as const }[values.histograms as 'both' | 'yes' | 'no' | 'spatial'];
 const windowRows: string[] = [];
 for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => kinds.map((h) => [Number(v), h] as const))) {
-  const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail) }));
+  const placeByGray = withHists === 'spatial';
+  const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail), placeByGray }));
   const times: number[] = [];
   const spans: [number, number][] = [];
   let alive = 0;
   let maxId = 0;
   let t = 0;
   for (const batch of scene(n)) {
-    for (const { boxes, hists } of batch) {
+    for (const { boxes, hists, px, py } of batch) {
       const t0 = performance.now();
-      const r = tracker.update(boxes, t++ * 33_333, withHists ? hists : null, { width: W, height: H });
+      const r = tracker.update(boxes, t++ * 33_333, withHists ? hists : null, { width: W, height: H }, placeByGray ? px : null, placeByGray ? py : null);
       const t1 = performance.now();
       times.push((t1 - t0) * 1000);
       spans.push([t0, t1]);
@@ -99,11 +112,11 @@ for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => 
   const median = quantile(counted, 0.5);
   const slow = counted.filter((us) => us > 2 * median);
   const slowInGc = counted.filter((us, k) => us > 2 * median && inGc[k]).length;
-  console.log(`| ${n} | ${withHists ? 'yes' : 'no'} | ${median.toFixed(1)} | ${quantile(counted, 0.99).toFixed(1)} | ${quantile(counted.filter((_, k) => !inGc[k]), 0.99).toFixed(1)} | ${slow.length} (${slowInGc}) | ${(alive / frames).toFixed(1)} | ${maxId} |`);
+  console.log(`| ${n} | ${withHists === 'spatial' ? 'spatial' : withHists ? 'yes' : 'no'} | ${median.toFixed(1)} | ${quantile(counted, 0.99).toFixed(1)} | ${quantile(counted.filter((_, k) => !inGc[k]), 0.99).toFixed(1)} | ${slow.length} (${slowInGc}) | ${(alive / frames).toFixed(1)} | ${maxId} |`);
   if (windows > 0) {
     const medians: string[] = [];
     for (let k = 0; k < frames; k += windows) medians.push(quantile(times.slice(k, k + windows), 0.5).toFixed(0));
-    windowRows.push(`| ${n} | ${withHists ? 'yes' : 'no'} | ${medians.join(' ')} |`);
+    windowRows.push(`| ${n} | ${withHists === 'spatial' ? 'spatial' : withHists ? 'yes' : 'no'} | ${medians.join(' ')} |`);
   }
 }
 if (windows > 0) {

@@ -139,6 +139,10 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     const medians = column(windows, 'medians')[0].split(' ').map(Number);
     expect(medians).toHaveLength(3);
     medians.forEach((m) => expect(m).toBeGreaterThanOrEqual(0));
+    // With spatial histograms and placeByGray: its own row.
+    const [spatial] = tables(bench('tracker', ['--blobs', '10', '--frames', '60', '--warmup', '20', '--histograms', 'spatial']));
+    expect(column(spatial, 'histograms')).toEqual(['spatial']);
+    expect(num(column(spatial, 'median µs/frame')[0])).toBeGreaterThan(0);
   });
 
   it('dots, markers and AR: the chains with their accuracy, markers beside OpenCV', () => {
