@@ -55,11 +55,8 @@ export function placeMembers(members: readonly Track[], count: number, j: number
       sy += c * (py[j * bins + b] - ay[b] * h);
     }
     if (own < ownShare * t.appearanceSum || seen < seenShare * t.appearanceSum || seen > seenMost * t.appearanceSum) continue;
-    if (seen > Number(process.env.PM_MAXSEEN ?? 1e9) * own) continue;
     const cx = sx / seen;
     const cy = sy / seen;
-    const J = Number(process.env.PM_JUMP ?? 1e9);
-    if (Math.abs(cx - t.kf.p(0)) > J * w || Math.abs(cy - t.kf.p(1)) > J * h) continue;
     box[0] = cx - w / 2 + 0.5;
     box[1] = cy - h / 2 + 0.5;
     box[2] = cx + w / 2 - 0.5;
