@@ -41,8 +41,9 @@ export function featuresCpu(
       a.gmax = Math.max(a.gmax, g);
       if (hist) hist[l * 16 + (g >> 4)]++;
       if (place) {
-        place[2 * (l * 16 + (g >> 4))] += x;
-        place[2 * (l * 16 + (g >> 4)) + 1] += y;
+        const at = 2 * (l * 16 + (g >> 4));
+        place[at] += x;
+        place[at + 1] += y;
       }
     }
   }

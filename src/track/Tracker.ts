@@ -294,10 +294,15 @@ export class Tracker {
     const n = boxes.length;
     this.#reserve(n, nt);
     this.#readBlobs(boxes);
-    const places = look && s.placeByGray && placesX && placesY ? this.#places(placesX, placesY, n) : false;
-    this.#px = places ? placesX! : null;
-    this.#py = places ? placesY! : null;
-    this.#formGroups(n, tracks, places ? look : null);
+    // The bins' places, where placeByGray uses them (with the histograms), checked as the counts are.
+    this.#px = null;
+    this.#py = null;
+    if (look && s.placeByGray && placesX && placesY) {
+      if (placesX.length < bins * n || placesY.length < bins * n) throw new RangeError(`Tracker.update: ${n} boxes need ${bins * n} bin places on each axis, got ${placesX.length} and ${placesY.length}`);
+      this.#px = placesX;
+      this.#py = placesY;
+    }
+    this.#formGroups(n, tracks, this.#px ? look : null);
     // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
     // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. In one round, a tentative track made last
     // frame from a fragment (a blob split by a gap in the foreground) took the object's whole blob back from its own
@@ -362,12 +367,6 @@ export class Tracker {
     this.#maxWidth = maxWidth;
     this.#maxHeight = maxHeight;
     this.#grid.index(bx, by, n);
-  }
-
-  /** Whether spatial histograms came with the blobs (`bins` means a blob on each axis), checked as the counts are. */
-  #places(px: ArrayLike<number>, py: ArrayLike<number>, n: number): boolean {
-    if (px.length < bins * n || py.length < bins * n) throw new RangeError(`Tracker.update: ${n} boxes need ${bins * n} bin places on each axis, got ${px.length} and ${py.length}`);
-    return true;
   }
 
   /** Groups: a blob holding a good part of the predicted boxes of two or more tracks seen lately is theirs together;
@@ -591,8 +590,10 @@ export class Tracker {
       if (partOfTracked(held, bb, j, this.#blob, this.#edges)) continue;
       const t = new Track(this.#nextId++, bb, j, s);
       if (s.lines.length > 0) inheritSides(t, held, bb, j);
-      if (look) t.observe(look, j);
-      if (look && this.#px) t.observePlaces(this.#px, this.#py!, j, bb, 4 * j);
+      if (look) {
+        t.observe(look, j);
+        if (this.#px) t.observePlaces(this.#px, this.#py!, j, bb, 4 * j);
+      }
       kept.push(t);
     }
     held.length = 0;
