@@ -1,6 +1,6 @@
 // Runs in headless Chromium (bundled by tests/browser/chromium.test.ts): the threshold → label pipeline, the
 // one-labeling features path, morphology(), background(), markers() and dots() on WebGPU (SwiftShader there), checked against the CPU
-// references inside the page. Returns a summary for the test.
+// references inside the page, and the tracker's placeByGray (which runs in a page as in Node). Returns a summary for the test.
 import { lastValueFrom, toArray, map } from 'rxjs';
 import { GpuContext, dots, features, fromPixels, label, labelAlgorithms, markerDictionary, markers, morphology, morphologySteps, background, backgroundSettings, readResults, threshold, withRead, type GpuFrame, type MorphologyOptions, type PixelImage } from '../../index.js';
 import { morphologyCpu } from '../../src/reference/morphologyCpu.js';
@@ -14,6 +14,7 @@ import { labelCpu } from '../../src/reference/labelCpu.js';
 import { grayFromRgba, otsuLevel, thresholdAdaptive } from '../../src/reference/thresholdCpu.js';
 import { rng } from '../../src/reference/images.js';
 import { labelCorpus } from '../../src/reference/corpus.js';
+import { darkStopsInLight } from '../support/placeScene.js';
 
 export interface BrowserSummary {
   adapter: string;
@@ -82,6 +83,10 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
       if (got.count !== want.count || bad || badSum || badHist) failures.push(`features ${c.name} (${connectivity}): count ${got.count} vs ${want.count}${bad ? `, ${bad} differs` : ''}${badSum ? `, ${badSum} differs` : ''}${badHist ? `, ${badHist} differs` : ''}`);
     });
   }
+  // The tracker with placeByGray (CPU only, as in Node): a dark object stopped in a light one's blob is placed where
+  // its grays are (tests/unit/placeMembers.test.ts has the same scene).
+  const dark = darkStopsInLight(true).find((t) => t.id === 1);
+  if (!dark || Math.abs(dark.cx - 133.5) >= 3) failures.push(`placeByGray: the dark object's track at x ${dark?.cx}, not 133.5`);
   // Threshold from RGBA: Otsu and adaptive, on a noisy gradient with dark discs; morphology on the adaptive mask.
   let morphologyChecks = 0;
   const r = rng(77);

@@ -1,26 +1,12 @@
 // Group members placed by their grays (src/track/placeMembers.ts): with spatial histograms a group's blob says where
 // each gray's pixels lie, and a member whose grays the others do not share is measured where its own bins' pixels are.
 import { describe, expect, it } from 'vitest';
-import { Track, bins } from '../../src/track/Track.js';
+import { Track } from '../../src/track/Track.js';
 import { placeMembers } from '../../src/track/placeMembers.js';
-import { Tracker } from '../../src/track/Tracker.js';
 import { trackerSettings } from '../../index.js';
+import { darkStopsInLight, placedBlob } from '../support/placeScene.js';
 
-/** One blob's histogram (counts) and bin places (means; NaN where empty) from objects [bin, pixels, x, y]. */
-function blob(objects: [number, number, number, number][]): { h: Float64Array; x: Float64Array; y: Float64Array } {
-  const h = new Float64Array(bins);
-  const x = new Float64Array(bins).fill(NaN);
-  const y = new Float64Array(bins).fill(NaN);
-  const sx = new Float64Array(bins);
-  const sy = new Float64Array(bins);
-  for (const [b, n, cx, cy] of objects) {
-    h[b] += n;
-    sx[b] += n * cx;
-    sy[b] += n * cy;
-  }
-  for (let b = 0; b < bins; b++) if (h[b] > 0) [x[b], y[b]] = [sx[b] / h[b], sy[b] / h[b]];
-  return { h, x, y };
-}
+const blob = placedBlob;
 
 /** A track made from a 20×40 blob with its left edge at x0, seen alone with its pixels (800) in bin `bin`. */
 function member(id: number, x0: number, bin: number): Track {
@@ -113,31 +99,11 @@ describe('placeMembers', () => {
   });
 
   it('through Tracker.update: a dark object that stops in a light one\'s blob keeps its track on it, which coasting loses', () => {
-    // Dark walks right at 2 px a frame toward a light one standing at x 140..159, in front of it; it stops at
-    // x 124..143 for 40 frames inside their one blob, then walks on; the light one stays.
-    const darkAt = (f: number) => (f < 22 ? 80 + 2 * f : f < 62 ? 124 : 124 + 2 * (f - 62));
-    const run = (withPlaces: boolean) => {
-      const tracker = new Tracker(trackerSettings({ maxUnseen: 2, placeByGray: true }));
-      for (let f = 0; f < 60; f++) {
-        const d = darkAt(f);
-        const apart = d + 19 < 139;
-        const boxes = apart ? [[d, 50, d + 19, 89] as const, [140, 50, 159, 89] as const] : [[d, 50, Math.max(d + 19, 159), 89] as const];
-        // The light one's columns the dark one does not cover.
-        const from = Math.max(140, d + 20);
-        const lightSeen: [number, number, number, number] = [14, (159 - from + 1) * 40, (from + 159) / 2, 69.5];
-        const parts = apart ? [blob([[2, 800, d + 9.5, 69.5]]), blob([[14, 800, 149.5, 69.5]])] : [blob([[2, 800, d + 9.5, 69.5], lightSeen])];
-        const h = Float64Array.from(parts.flatMap((p) => Array.from(p.h)));
-        const x = Float64Array.from(parts.flatMap((p) => Array.from(p.x)));
-        const y = Float64Array.from(parts.flatMap((p) => Array.from(p.y)));
-        const r = tracker.update(boxes, f * 33_333, h, { width: 320, height: 240 }, withPlaces ? x : null, withPlaces ? y : null);
-        if (f === 59) return r.tracks;
-      }
-      throw new Error('not reached');
-    };
-    const dark = (tracks: ReturnType<typeof run>) => tracks.find((t) => t.id === 1)!;
+    // tests/support/placeScene.ts: a dark object stops 40 frames in front of a light one, in their one blob.
+    const dark = (tracks: ReturnType<typeof darkStopsInLight>) => tracks.find((t) => t.id === 1)!;
     expect(() => trackerSettings({ placeByGray: 1 as unknown as boolean })).toThrow(/placeByGray/);
-    const placed = dark(run(true));
-    const coasted = dark(run(false));
+    const placed = dark(darkStopsInLight(true));
+    const coasted = dark(darkStopsInLight(false));
     // At frame 59 the dark object's centre is at x 133.5, stopped.
     expect(Math.abs(placed.cx - 133.5)).toBeLessThan(3);
     expect(Math.abs(coasted.cx - 133.5)).toBeGreaterThan(10);
