@@ -24,6 +24,7 @@ import type { KernelSpec } from '../src/PipelineCache.js';
 import { uniformLayout, wgslConstant } from '../src/uniforms.js';
 import { dispatchSize, WG } from '../src/dispatch.js';
 import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
+import { mapBuffer } from '../src/mapBuffer.js';
 import type { LabelInfo } from '../src/results.js';
 import { PassRecorder, production, type Analysis } from '../src/PassRecorder.js';
 import { algorithms, autoAlgorithm, labelAlgorithms, type LabelAlgorithm } from './label/algorithms.js';
@@ -166,7 +167,7 @@ export function labelWith(options: LabelOptions, analysis: Analysis): OperatorFu
             rec.end();
             encoder.copyBufferToBuffer(set.info, 0, readback, 0, 32);
             ctx.submit([encoder.finish()]);
-            await readback.mapAsync(GPUMapMode.READ);
+            await mapBuffer(readback, GPUMapMode.READ);
             const info = decodeLabelInfo(readback.getMappedRange().slice(0));
             readback.unmap();
             if (node.closed) return null;

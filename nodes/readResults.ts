@@ -14,6 +14,7 @@ import type { GpuFrame } from '../src/GpuFrame.js';
 import type { FrameResult, ResultValues } from '../src/results.js';
 import type { GpuContext } from '../src/GpuContext.js';
 import { GpuDeviceLostError, InvalidOptionError } from '../src/errors.js';
+import { mapBuffer } from '../src/mapBuffer.js';
 
 export interface ReadResultsOptions {
   /**
@@ -43,7 +44,8 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
       const fail = (e: unknown) => {
         if (!closed) subscriber.error(e);
       };
-      // Gives the staging buffers back (those still mapping are destroyed by the pool rather than reused). Idempotent.
+      // Gives the staging buffers back (those still mapping are destroyed by the pool, once the mapping has settled,
+      // rather than reused). Idempotent.
       const releaseStaging = () => {
         // Held command buffers use these staging buffers: submit them before the buffers go back.
         ctx?.flush();
@@ -92,7 +94,7 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
           if (timing) encoder.copyBufferToBuffer(timing.buffer, timing.offset, buffer, timingAt, timing.size);
         }
         const fctx = frame.ctx;
-        const map = () => (buffer ? buffer.mapAsync(GPUMapMode.READ, 0, size) : fctx.device.queue.onSubmittedWorkDone());
+        const map = () => (buffer ? mapBuffer(buffer, GPUMapMode.READ, 0, size) : fctx.device.queue.onSubmittedWorkDone());
         let mapped: Promise<void>;
         if (framesPerSubmit === 1) {
           fctx.submit([encoder.finish()]);

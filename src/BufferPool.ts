@@ -3,6 +3,7 @@
  * give them back on resize or unsubscribe; `stats()` shows what is in use, so leaks are visible in tests.
  */
 import { InvalidFrameError } from './errors.js';
+import { destroyBuffer } from './mapBuffer.js';
 
 export interface BufferPoolStats {
   /** Buffers handed out and not yet released. */
@@ -51,13 +52,13 @@ export class BufferPool {
   release(buffer: GPUBuffer | null | undefined): void {
     if (!buffer || !this.#inUse.delete(buffer)) return;
     if (this.#destroyed) {
-      buffer.destroy();
+      destroyBuffer(buffer);
       return;
     }
     const key = `${buffer.size}|${buffer.usage}`;
     const list = this.#free.get(key) ?? [];
     if (list.length >= maxFreePerBucket || buffer.mapState !== 'unmapped') {
-      buffer.destroy();
+      destroyBuffer(buffer);
       return;
     }
     buffer.label = `pool:free`;
@@ -87,7 +88,7 @@ export class BufferPool {
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.trim();
-    for (const b of this.#inUse) b.destroy();
+    for (const b of this.#inUse) destroyBuffer(b);
     this.#inUse.clear();
   }
 }

@@ -10,6 +10,7 @@
  */
 import type { GpuContext } from '../../src/GpuContext.js';
 import type { ProfileScope } from '../../src/Profiler.js';
+import { destroyBuffer, mapBuffer } from '../../src/mapBuffer.js';
 
 /** Staging buffers kept per slot: one being written, one in flight, one mapping back. */
 const maxStaging = 3;
@@ -95,7 +96,7 @@ export class PixelUploader {
       staging.destroy();
       return;
     }
-    staging.mapAsync(GPUMapMode.WRITE).then(
+    mapBuffer(staging, GPUMapMode.WRITE).then(
       () => (slot.all.has(staging) ? slot.ready.push(staging) : staging.destroy()),
       () => undefined, // destroyed meanwhile (dispose, device loss)
     );
@@ -103,7 +104,8 @@ export class PixelUploader {
 
   #free(s: Slot): void {
     this.#ctx.pool.release(s.gpu);
-    for (const b of s.all) b.destroy();
+    // One still mapping again is destroyed once that has settled (destroyBuffer); #remap's handler sees it gone.
+    for (const b of s.all) destroyBuffer(b);
     s.all.clear();
     s.ready.length = 0;
   }

@@ -1,0 +1,31 @@
+/**
+ * Buffer mappings the library makes, remembered until they settle, so that a buffer is never destroyed while its
+ * mapAsync is pending. WebGPU allows it (the promise rejects with an AbortError), but with Dawn's Node bindings
+ * (`webgpu` 0.6) it crashed the process now and then: a segfault in `napi_reject_deferred` rejecting the map's promise,
+ * seen in about one test file in twenty under load (a core dump of the test process; tests/unit/mapBuffer.test.ts).
+ */
+
+/** The promise of each buffer's pending mapAsync made through mapBuffer. */
+const pending = new WeakMap<GPUBuffer, Promise<void>>();
+
+/** `buffer.mapAsync(mode, offset, size)`, remembered until it settles (for destroyBuffer). */
+export function mapBuffer(buffer: GPUBuffer, mode: GPUMapModeFlags, offset?: number, size?: number): Promise<void> {
+  const p = buffer.mapAsync(mode, offset, size);
+  pending.set(buffer, p);
+  const settled = () => {
+    if (pending.get(buffer) === p) pending.delete(buffer);
+  };
+  p.then(settled, settled);
+  return p;
+}
+
+/** Destroys `buffer` now, or once its pending mapAsync (made through mapBuffer) has settled. */
+export function destroyBuffer(buffer: GPUBuffer): void {
+  const p = pending.get(buffer);
+  if (!p) {
+    buffer.destroy();
+    return;
+  }
+  const destroy = () => buffer.destroy();
+  p.then(destroy, destroy);
+}
