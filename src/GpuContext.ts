@@ -5,6 +5,7 @@
  */
 import { acquireGpu, releaseGpu, defaultDawnFlags } from './gpu.js';
 import { BufferPool } from './BufferPool.js';
+import { mappingsSettled } from './mapBuffer.js';
 import { PipelineCache } from './PipelineCache.js';
 import { Profiler } from './Profiler.js';
 import { DisposedError, GpuDeviceLostError, GpuUnavailableError, GpuValidationError, type FlowmarkError } from './errors.js';
@@ -211,7 +212,8 @@ export class GpuContext {
 
   /**
    * Destroys the buffers, profiler and (if created here) the device. Idempotent. Streams still running on the
-   * context end first, each with one `DisposedError`.
+   * context end first, each with one `DisposedError`. Buffers being mapped, and the device where any are, go once
+   * those mappings have settled (a second at most; src/mapBuffer.ts).
    */
   destroy(): void {
     if (this.#destroyed) return;
@@ -222,11 +224,19 @@ export class GpuContext {
     this.pool.destroy();
     this.profiler.destroy();
     if (!this.#ownsDevice) return releaseGpu(this.#node);
-    this.device.destroy();
-    // Dawn still has events to process for this device (its loss, pending maps): its instance must outlive them. A
-    // collected instance under a pending ProcessEvents aborts the Node process (seen as a SIGABRT in
-    // dawn::native::InstanceBase::ProcessEvents), so the reference is dropped only after the loss is delivered.
+    const device = this.device;
     const node = this.#node;
-    void this.device.lost.then(() => setTimeout(() => releaseGpu(node), 20));
+    const destroyDevice = () => {
+      device.destroy();
+      // Dawn still has events to process for this device (its loss, pending maps): its instance must outlive them. A
+      // collected instance under a pending ProcessEvents aborts the Node process (seen as a SIGABRT in
+      // dawn::native::InstanceBase::ProcessEvents), so the reference is dropped only after the loss is delivered.
+      void device.lost.then(() => setTimeout(() => releaseGpu(node), 20));
+    };
+    // Destroying the device rejects the mappings still pending (frames in flight), which crashed Dawn's Node bindings
+    // now and then (src/mapBuffer.ts): where some are, the device goes once they have settled, a second at most.
+    const settled = mappingsSettled(1000);
+    if (settled) void settled.then(destroyDevice);
+    else destroyDevice();
   }
 }

@@ -1,5 +1,5 @@
 // Stream semantics on a real GPU: resource reuse over many frames, teardown, errors, ordering.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { firstValueFrom, lastValueFrom, take, tap, toArray } from 'rxjs';
 import {
   DisposedError,
@@ -207,6 +207,25 @@ describe('streams', () => {
   });
 
   it('ctx.destroy() while frames are in flight ends the stream with one DisposedError; later streams get it too', async () => {
+    // The device itself is destroyed only once the frames' mappings have settled: destroying it rejects those still
+    // pending, as destroying their buffers does, which crashed Dawn's Node bindings now and then (src/mapBuffer.ts).
+    const globals = globalThis as unknown as { GPUBuffer: { prototype: GPUBuffer }; GPUDevice: { prototype: GPUDevice } };
+    const [bufferProto, deviceProto] = [globals.GPUBuffer.prototype, globals.GPUDevice.prototype];
+    const [mapAsync, destroyDevice] = [bufferProto.mapAsync, deviceProto.destroy];
+    const mapped = new Set<GPUBuffer>();
+    const pendingAtDestroy: number[] = [];
+    bufferProto.mapAsync = function (this: GPUBuffer, ...args: Parameters<GPUBuffer['mapAsync']>) {
+      mapped.add(this);
+      return mapAsync.apply(this, args);
+    };
+    deviceProto.destroy = function (this: GPUDevice) {
+      pendingAtDestroy.push([...mapped].filter((b) => b.mapState === 'pending').length);
+      destroyDevice.call(this);
+    };
+    onTestFinished(() => {
+      bufferProto.mapAsync = mapAsync;
+      deviceProto.destroy = destroyDevice;
+    });
     for (const framesPerSubmit of [1, 4]) {
       const own = await testContext();
       const endless = function* () {
@@ -236,6 +255,9 @@ describe('streams', () => {
       expect(late).toBeInstanceOf(DisposedError);
       expect((late as Error).message).toMatch(/after GpuContext "test" was destroyed/);
     }
+    // Both contexts' devices (and any an earlier test's context left to go once its mappings settled).
+    expect(pendingAtDestroy.length).toBeGreaterThanOrEqual(2);
+    expect(pendingAtDestroy.filter((n) => n > 0)).toEqual([]);
   });
 
   it('gives every buffer and pipeline back before complete, so a leak check in complete works', async () => {

@@ -2,7 +2,7 @@
 // Node bindings crashed now and then rejecting the map of a buffer destroyed while pending), by itself and through
 // BufferPool. Fake buffers and device: no GPU needed.
 import { describe, expect, it } from 'vitest';
-import { destroyBuffer, mapBuffer } from '../../src/mapBuffer.js';
+import { destroyBuffer, mapBuffer, mappingsSettled } from '../../src/mapBuffer.js';
 import { BufferPool } from '../../src/BufferPool.js';
 
 /** A buffer whose mapAsync settles when the test says; it records the map state each destroy() found. */
@@ -68,6 +68,28 @@ describe('destroyBuffer', () => {
     a.unmap();
     destroyBuffer(gpu(a));
     expect(a.destroyedWhile).toEqual(['unmapped']);
+  });
+});
+
+describe('mappingsSettled', () => {
+  it('is null with nothing pending, waits for what is pending, and gives up after its timeout', async () => {
+    expect(mappingsSettled(10)).toBeNull();
+    const a = fakeBuffer();
+    const p = mapBuffer(gpu(a), 1);
+    let done = false;
+    void mappingsSettled(60_000)!.then(() => (done = true));
+    await turn();
+    expect(done).toBe(false);
+    a.settle().resolve();
+    await p;
+    await turn();
+    expect(done).toBe(true);
+    expect(mappingsSettled(10)).toBeNull();
+    // A mapping that never settles (a hung device) holds it back only until the timeout.
+    mapBuffer(gpu(fakeBuffer()), 1);
+    const t0 = Date.now();
+    await mappingsSettled(30);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(25);
   });
 });
 
