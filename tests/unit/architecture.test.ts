@@ -91,6 +91,12 @@ describe('architecture (ARCHITECTURE.md)', () => {
     expect(sources.filter((f) => !f.startsWith('src/three/') && f !== 'three.ts').flatMap((f) => graph.get(f)!.files.filter((t) => t.startsWith('src/three/')).map((t) => `${f} → ${t}`))).toEqual([]);
   });
 
+  it('buffers are mapped only through mapBuffer (src/mapBuffer.ts), so that none is destroyed while its mapping is pending', () => {
+    const direct = [...sources, ...walk('examples')].filter((f) => f !== 'src/mapBuffer.ts' && /\.mapAsync\(/.test(readFileSync(join(root, f), 'utf8')));
+    expect(direct).toEqual([]);
+    expect(readFileSync(join(root, 'src/mapBuffer.ts'), 'utf8')).toMatch(/\.mapAsync\(/);
+  });
+
   it('nothing imports in a circle', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
