@@ -320,6 +320,7 @@ describe('streams', () => {
     const [r] = await lastValueFrom(pipeline(frames(1)).pipe(toArray()));
     expect(r.labeling!.converged).toBe(true);
   });
+
   it('destroys no buffer while its mapping is pending: at completion, on a size change, on unsubscribe', async () => {
     // Destroying a buffer whose mapAsync was pending crashed this process now and then under Dawn's Node bindings
     // (src/mapBuffer.ts): the staging buffers of uploads and readbacks, and Shibata's check, wait for their mappings.
@@ -332,16 +333,15 @@ describe('streams', () => {
       if (this.mapState === 'pending') whilePending.push(this.label);
       destroy.call(this);
     };
-    try {
-      const sizes = [[48, 32], [48, 32], [100, 70], [100, 70], [48, 32], [300, 200]];
-      const images = sizes.map(([w, h], i) => gray(w, h, randomBlocks(w, h, 0.5, 2, i), i * 1000));
-      expect(await lastValueFrom(pipeline(images).pipe(toArray()))).toHaveLength(sizes.length);
-      expect(await firstValueFrom(pipeline(frames(20)).pipe(take(3), toArray()))).toHaveLength(3);
-      await ctx.device.queue.onSubmittedWorkDone();
-      await new Promise((r) => setTimeout(r, 50));
-    } finally {
+    onTestFinished(() => {
       proto.destroy = destroy;
-    }
+    });
+    const sizes = [[48, 32], [48, 32], [100, 70], [100, 70], [48, 32], [300, 200]];
+    const images = sizes.map(([w, h], i) => gray(w, h, randomBlocks(w, h, 0.5, 2, i), i * 1000));
+    expect(await lastValueFrom(pipeline(images).pipe(toArray()))).toHaveLength(sizes.length);
+    expect(await firstValueFrom(pipeline(frames(20)).pipe(take(3), toArray()))).toHaveLength(3);
+    await ctx.device.queue.onSubmittedWorkDone();
+    await new Promise((r) => setTimeout(r, 50));
     expect(whilePending).toEqual([]);
     // Buffers did go: the uploads' staging buffers of each size left behind, at least.
     expect(destroyed).toBeGreaterThan(0);
