@@ -96,15 +96,16 @@ export class PixelUploader {
       staging.destroy();
       return;
     }
+    // A slot freed meanwhile has already left this one to destroyBuffer, which destroys it once this settles.
     mapBuffer(staging, GPUMapMode.WRITE).then(
-      () => (slot.all.has(staging) ? slot.ready.push(staging) : staging.destroy()),
-      () => undefined, // destroyed meanwhile (dispose, device loss)
+      () => void (slot.all.has(staging) && slot.ready.push(staging)),
+      () => undefined, // the device was lost or destroyed
     );
   }
 
   #free(s: Slot): void {
     this.#ctx.pool.release(s.gpu);
-    // One still mapping again is destroyed once that has settled (destroyBuffer); #remap's handler sees it gone.
+    // One still mapping again (#remap) is destroyed once that has settled.
     for (const b of s.all) destroyBuffer(b);
     s.all.clear();
     s.ready.length = 0;
