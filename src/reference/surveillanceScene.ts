@@ -59,6 +59,14 @@ export interface SurveillanceOptions {
    */
   bodies: boolean;
   /**
+   * Vehicles rather than walkers: boxes 1.8–2.6 times as wide as tall (1–1.3 when they drive up or down a street
+   * scene, seen from the front), 0.55 of the drawn size tall, 1.6 times as fast; their windows a band across the upper
+   * half (darker bodies get lighter windows), their wheels dark at the bottom. The same draws from the seed as the
+   * walkers': they set out at the same frames from the same sides, only shaped and paced as vehicles. Not with
+   * `bodies`.
+   */
+  vehicles: boolean;
+  /**
    * RGB frames as well (`rgb`; `frames` then holds their Rec. 601 luma). The gray clip of a seed is unchanged by
    * it: colours are drawn from a random sequence of their own.
    */
@@ -84,6 +92,7 @@ export const defaultSurveillanceOptions: SurveillanceOptions = {
   timeStep: 1,
   wander: 0,
   bodies: false,
+  vehicles: false,
   color: false,
 };
 
@@ -146,6 +155,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
   if (!(o.timeStep > 0 && o.timeStep <= 1)) throw new RangeError(`surveillanceScene: timeStep must be in (0, 1], got ${o.timeStep}`);
   // A pace that swings by its whole speed or more stands still or walks backward.
   if (!(o.wander >= 0 && o.wander < 1)) throw new RangeError(`surveillanceScene: wander must be in [0, 1), got ${o.wander}`);
+  if (o.vehicles && o.bodies) throw new RangeError('surveillanceScene: vehicles and bodies: give one');
   /** The scene's length in its own frames (walkers set out within it; the street's paths are laid out over it). */
   const sceneFrames = Math.ceil(o.frames * o.timeStep);
   const r = rng(seed);
@@ -190,16 +200,21 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
   /** Scale at feet height y: 1 at the frame's bottom, 1 − perspective at its top. */
   const scaleAt = (y: number) => 1 - o.perspective * (1 - Math.max(0, Math.min(1, y / H)));
   const walkers: Walker[] = Array.from({ length: o.objects }, (_, i) => {
-    const h = o.size[0] + r() * (o.size[1] - o.size[0]);
-    const w = h * (0.35 + r() * 0.25);
-    const speed = o.speed[0] + r() * (o.speed[1] - o.speed[0]);
+    const walkerH = o.size[0] + r() * (o.size[1] - o.size[0]);
+    const shape = r();
+    const walkerW = walkerH * (0.35 + shape * 0.25);
+    const walkerSpeed = o.speed[0] + r() * (o.speed[1] - o.speed[0]);
+    // Vehicles: lower and longer than walkers, and faster; they set out when the walkers would.
+    const h = o.vehicles ? 0.55 * walkerH : walkerH;
+    const w = o.vehicles ? h * (1.8 + shape * 0.8) : walkerW;
+    const speed = o.vehicles ? 1.6 * walkerSpeed : walkerSpeed;
     const fromLeft = r() < 0.5;
     const y = r() * (H - h);
     const vy = (r() - 0.5) * speed * 0.4;
     const vx = (fromLeft ? 1 : -1) * speed;
     const walker: Walker = {
       id: i + 1,
-      start: Math.floor(r() * Math.max(1, sceneFrames - (W + w) / speed)),
+      start: Math.floor(r() * Math.max(1, sceneFrames - (W + walkerW) / walkerSpeed)),
       x: fromLeft ? -w : W,
       y,
       vx,
@@ -236,6 +251,8 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     let vx = k.vx;
     let vy = k.vy;
     if (upDown) {
+      // A vehicle driving up or down the street is seen from its front or back: about as wide as tall.
+      if (o.vehicles) k.w = k.h * (1 + (0.3 * (k.w / k.h - 1.8)) / 0.8);
       const speed = Math.abs(k.vx);
       [vx, vy] = [k.vy, fromLeftOrTop ? speed : -speed];
       fx = k.w / 2 + across * (W - k.w);
@@ -345,7 +362,12 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
         for (let x = Math.max(0, x0); x <= Math.min(W - 1, x1); x++) {
           // A body: its level, shaded top to bottom, with a little texture of its own.
           let level = k.level;
-          if (o.bodies) {
+          if (o.vehicles) {
+            // Windows across the upper half (inset from both ends), wheels dark along the bottom.
+            const along = (x - x0) / bw;
+            if (down >= 0.12 && down < 0.45 && along > 0.15 && along < 0.85) level = level < 128 ? level + 90 : level - 110;
+            else if (down >= 0.88 && (Math.abs(along - 0.22) < 0.1 || Math.abs(along - 0.78) < 0.1)) level = 25;
+          } else if (o.bodies) {
             const off = Math.abs(x - mid);
             if (down < 1 / 7) {
               if (off > headHalf) continue;

@@ -11,6 +11,9 @@
  * - A track takes no blob far from its predicted box (seen last frame: beyond half its narrower side, its move and
  *   its uncertainty; lost: a whole side, its move since last seen and its uncertainty), however near their centres:
  *   its object is where it predicts, to within that.
+ * - Two blobs that are one object's pieces either side of something fixed in front of it (their facing edges stand
+ *   still while the object moves: a post, a pillar, a railing) are tracked as one, their boxes' union (PieceJoiner.ts,
+ *   `joinPieces`).
  * - A blob with one edge standing still while its object moves (a pillar it walks behind or comes out from) measures
  *   the object by its other edge, at the track's size (Track.#occluded); a blob mostly inside such a track's box is
  *   the rest of that object, seen on the pillar's far side, and starts no track.
@@ -41,6 +44,7 @@ import { CountingLines } from './CountingLines.js';
 import { inheritSides } from './inheritSides.js';
 import { measureGroup } from './measureGroup.js';
 import { partOfTracked } from './partOfTracked.js';
+import { PieceJoiner } from './PieceJoiner.js';
 import { placeMembers } from './placeMembers.js';
 import { pullIntoGroup } from './pullIntoGroup.js';
 import { appendToList, atLeast, doubled } from './scratch.js';
@@ -190,8 +194,12 @@ export class Tracker {
   #maxWidth = 0;
   #maxHeight = 0;
 
+  /** Joins an object's pieces either side of a fixed occluder (settings.joinPieces), else null. */
+  readonly #joiner: PieceJoiner | null;
+
   constructor(settings: TrackerSettings) {
     this.#s = settings;
+    this.#joiner = settings.joinPieces ? new PieceJoiner() : null;
     this.#lines = new CountingLines(settings.lines);
     this.#polygons = settings.zones.map((z) => Float64Array.from(z.polygon.flat()));
     this.#zoneBounds = this.#polygons.map(zoneBounds);
@@ -276,6 +284,16 @@ export class Tracker {
    */
   update(boxes: readonly Box[], timeUs: number, hists?: ArrayLike<number> | null, frame?: FrameSize, placesX?: ArrayLike<number> | null, placesY?: ArrayLike<number> | null): TrackResults {
     const s = this.#s;
+    // An object's pieces either side of something fixed in front of it, as one blob: the tracker sees the joined
+    // list; the results name the caller's blobs (`source`). Spatial places are not joined: placeByGray skips the frame.
+    let source: Int32Array | null = null;
+    if (this.#joiner) {
+      const j = this.#joiner.join(boxes, hists, bins);
+      if (j) {
+        [boxes, hists, source] = [j.boxes, j.hists, j.source];
+        placesX = placesY = null;
+      }
+    }
     const look = hists && s.appearanceWeight > 0 ? hists : null;
     if (look && look.length < bins * boxes.length) throw new RangeError(`Tracker.update: ${boxes.length} boxes need ${bins * boxes.length} histogram counts, got ${look.length}`);
     const timed = this.#lastUs !== null && timeUs > this.#lastUs;
@@ -327,7 +345,14 @@ export class Tracker {
     lines.startFrame(scale);
     if (s.lines.length > 0) for (const t of kept) lines.count(t, this.#bounds, events, timeUs);
     const zones = this.#zones(kept, events, timeUs, dt);
-    return { tracks: kept.map((t) => trackInfo(t, s.trailLength)), events, counts: lines.counts(), onLine: lines.onLine(), zones };
+    const infos = kept.map((t) => trackInfo(t, s.trailLength));
+    if (source) {
+      for (const k of infos) {
+        if (k.blob >= 0) k.blob = source[k.blob];
+        if (k.group >= 0) k.group = source[k.group];
+      }
+    }
+    return { tracks: infos, events, counts: lines.counts(), onLine: lines.onLine(), zones };
   }
 
   /**

@@ -208,3 +208,81 @@ describe('surveillanceScene with people that wander', () => {
     expect(() => surveillanceScene(1, { frames: 4, wander: -0.1 })).toThrow(RangeError);
   });
 });
+
+// Vehicles (trackEval --walkers vehicles): a traffic camera's objects, wider than tall and faster, on the walkers'
+// starts and ways, so that a counting line's rules worked out on people-shaped boxes are tried on another shape.
+describe('surveillanceScene with vehicles', () => {
+  const options = { width: 320, height: 240, frames: 200, objects: 8, pillars: 0, shadows: false, stopAndGo: 0, noise: 0 };
+  const boxes = surveillanceScene(5, options);
+  const vehicles = surveillanceScene(5, { ...options, vehicles: true });
+  const { width: W, height: H } = vehicles;
+  /** Boxes wholly in view, by object. */
+  const whole = (s: typeof boxes) => s.truth.filter((b) => b.x0 > 0 && b.x1 < W - 1 && b.y0 > 0 && b.y1 < H - 1);
+  const firstFrame = (s: typeof boxes, id: number) => Math.min(...s.truth.filter((b) => b.id === id).map((b) => b.frame));
+
+  it('draws boxes 1.8–2.6 times as wide as tall, 0.55 of a walker\'s height, from the same starts and sides', () => {
+    const ids = [...new Set(whole(vehicles).map((b) => b.id))];
+    expect(ids.length).toBeGreaterThan(3);
+    for (const id of ids) {
+      const v = whole(vehicles).find((b) => b.id === id)!;
+      const [w, h] = [v.x1 - v.x0 + 1, v.y1 - v.y0 + 1];
+      // Pixel rounding of both sides: a pixel either way.
+      expect(w / h).toBeGreaterThanOrEqual((1.8 * (h - 1)) / h - 1 / h);
+      expect(w / h).toBeLessThanOrEqual((2.6 * (h + 1)) / h + 1 / h);
+      const walker = boxes.truth.find((b) => b.id === id && b.y1 < H - 1)!;
+      expect(Math.abs(h - 0.55 * (walker.y1 - walker.y0 + 1))).toBeLessThanOrEqual(1);
+      expect(firstFrame(vehicles, id)).toBe(firstFrame(boxes, id));
+      // Coming in from the same side: its first box touches the same border.
+      const [a, b] = [vehicles.truth.find((q) => q.id === id)!, boxes.truth.find((q) => q.id === id)!];
+      expect(a.x0 === 0).toBe(b.x0 === 0);
+    }
+  });
+
+  it('drives 1.6 times as fast as the walker it replaces', () => {
+    let checked = 0;
+    for (const id of new Set(whole(vehicles).map((b) => b.id))) {
+      const move = (s: typeof boxes) => {
+        const seen = whole(s).filter((b) => b.id === id);
+        if (seen.length < 20) return null;
+        const [a, b] = [seen[0], seen[seen.length - 1]];
+        return (b.x0 - a.x0) / (b.frame - a.frame);
+      };
+      const [v, p] = [move(vehicles), move(boxes)];
+      if (v === null || p === null) continue;
+      expect(Math.abs(v / p - 1.6)).toBeLessThan(0.1);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(2);
+  });
+
+  it('gives a vehicle windows unlike its body and dark wheels', () => {
+    let checked = 0;
+    for (const b of whole(vehicles).filter((q) => q.frame % 10 === 0 && q.y1 - q.y0 >= 20)) {
+      if (vehicles.truth.some((q) => q.frame === b.frame && q.id !== b.id && q.x1 >= b.x0 && q.x0 <= b.x1 && q.y1 >= b.y0 && q.y0 <= b.y1)) continue;
+      const f = vehicles.frames[b.frame];
+      const [h, w] = [b.y1 - b.y0 + 1, b.x1 - b.x0 + 1];
+      const body = f[Math.round(b.y0 + 0.7 * h) * W + Math.round(b.x0 + 0.5 * w)];
+      const window = f[Math.round(b.y0 + 0.3 * h) * W + Math.round(b.x0 + 0.5 * w)];
+      const wheel = f[(b.y1 - 1) * W + Math.round(b.x0 + 0.22 * w)];
+      expect(Math.abs(window - body)).toBeGreaterThan(60);
+      expect(wheel).toBeLessThan(50);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(5);
+  });
+
+  it('turns vehicles driving up or down a street scene to about as wide as tall', () => {
+    const street = surveillanceScene(5, { ...options, width: 640, height: 360, perspective: 0.5, upDown: 0.5, vehicles: true, frames: 120 });
+    const sides = new Map<number, number[]>();
+    for (const b of street.truth.filter((q) => q.x0 > 0 && q.x1 < 639 && q.y0 > 0 && q.y1 < 359)) sides.set(b.id, [b.x1 - b.x0 + 1, b.y1 - b.y0 + 1]);
+    const ratios = [...sides.values()].map(([w, h]) => w / h);
+    // Across: 1.8–2.6; up or down: 1–1.3 (rounding aside).
+    expect(ratios.some((r) => r < 1.45)).toBe(true);
+    expect(ratios.some((r) => r > 1.7)).toBe(true);
+    for (const r of ratios) expect(r > 0.9 && r < 2.75).toBe(true);
+  });
+
+  it('refuses vehicles with bodies', () => {
+    expect(() => surveillanceScene(1, { frames: 4, vehicles: true, bodies: true })).toThrow(RangeError);
+  });
+});

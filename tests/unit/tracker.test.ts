@@ -335,6 +335,35 @@ describe('Tracker', () => {
     expect(results[119].counts.l).toEqual({ forward: 1, backward: 0 });
   });
 
+  it('with joinPieces, follows a vehicle wider than a post in front of it by both its pieces: its whole box, one id, one count', () => {
+    // A 60×30 vehicle drives right at 3 px a frame behind a 12 px post at x 150–161, a counting line down the post's
+    // middle. While it spans the post, the foreground shows its two pieces, whose facing edges stand at the post's
+    // sides. Measured by one piece (the edge it can see, at its held size), the track's box slid off the vehicle as
+    // the piece it followed changed; joined (PieceJoiner), the pieces measure the whole vehicle.
+    const post: [number, number] = [150, 161];
+    const line = { id: 'l', a: [156, 200] as const, b: [156, 0] as const };
+    const boxAt = (t: number): Box => [3 * t - 59, 80, 3 * t, 109];
+    const visible = (b: Box): Box[] =>
+      ([
+        [Math.max(0, b[0]), b[1], Math.min(b[2], post[0] - 1), b[3]],
+        [Math.max(b[0], post[1] + 1), b[1], b[2], b[3]],
+      ] as Box[]).filter((p) => p[2] >= p[0] && p[2] >= 0);
+    const frame = { width: 320, height: 240 };
+    const results = run({ lines: [line], joinPieces: true }, 100, (t) => visible(boxAt(t + 1)), 33_333, frame);
+    expect(results.flatMap((r) => r.events).filter((e) => e.type === 'entered')).toHaveLength(1);
+    // Frames where the vehicle spans the post (x0 < 150, x1 > 161: t + 1 in 54–69), but the first of them.
+    for (let t = 54; t <= 67; t++) {
+      const [k] = results[t].tracks;
+      expect(results[t].tracks, `frame ${t}`).toHaveLength(1);
+      expect(boxIou(...(k.box as [number, number, number, number]), ...boxAt(t + 1)), `frame ${t}: ${k.box.map(Math.round)}`).toBeGreaterThan(0.85);
+      // The blob named is one of the frame's (the larger piece).
+      const pieces = visible(boxAt(t + 1));
+      const larger = (pieces[0][2] - pieces[0][0] >= pieces[1][2] - pieces[1][0]) ? 0 : 1;
+      expect(k.blob, `frame ${t}`).toBe(larger);
+    }
+    expect(results[99].counts.l).toEqual({ forward: 1, backward: 0 });
+  });
+
   it('keeps the height of an object coming into view whose blob shows its lower edge a little later: the box stays on it', () => {
     // A 30×74 object walks left into a 640×360 frame at 1.5 px a frame, its blob cut by the frame's right border at
     // first, and over its first 12 frames its blob's bottom edge comes down 1.5 px a frame (more of it showing) while
@@ -1002,7 +1031,7 @@ describe('Tracker', () => {
   });
 
   it('refuses bad settings with InvalidOptionError', () => {
-    const bad: unknown[] = [{ minHits: 0 }, { maxUnseen: -1 }, { trailLength: -1 }, { trailLength: 2.5 }, { iouWeight: 2 }, { appearanceWeight: -1 }, { gate: 0 }, { lines: [{ id: 'l', a: [0, 0], b: [0, 0] }] }, { lines: [{ id: 'l', a: [0], b: [1, 1] }] }, { zones: [{ id: 'z', polygon: [[0, 0], [1, 1]] }] }, { lines: [{ id: 'x', a: [0, 0], b: [1, 1] }], zones: [{ id: 'x', polygon: [[0, 0], [1, 0], [0, 1]] }] }, null];
+    const bad: unknown[] = [{ minHits: 0 }, { maxUnseen: -1 }, { trailLength: -1 }, { trailLength: 2.5 }, { iouWeight: 2 }, { appearanceWeight: -1 }, { gate: 0 }, { joinPieces: 'yes' }, { lines: [{ id: 'l', a: [0, 0], b: [0, 0] }] }, { lines: [{ id: 'l', a: [0], b: [1, 1] }] }, { zones: [{ id: 'z', polygon: [[0, 0], [1, 1]] }] }, { lines: [{ id: 'x', a: [0, 0], b: [1, 1] }], zones: [{ id: 'x', polygon: [[0, 0], [1, 0], [0, 1]] }] }, null];
     for (const o of bad) expect(() => trackerSettings(o as Partial<TrackerSettings>), JSON.stringify(o)).toThrow(InvalidOptionError);
     expect(trackerSettings({})).toEqual(defaultTrackerSettings);
   });
