@@ -224,7 +224,10 @@ describe('benchmark command lines', () => {
     }
     const walkers = runBench('trackEval', ['--walkers', 'dancers']);
     expect(walkers.status).toBe(2);
-    expect(walkers.stderr.trim()).toBe('trackEval.js: --walkers must be boxes or people, got "dancers" (--help for the usage)');
+    expect(walkers.stderr.trim()).toBe('trackEval.js: --walkers must be boxes, people or vehicles, got "dancers" (--help for the usage)');
+    const join = runBench('tracker', ['--join-pieces', 'maybe']);
+    expect(join.status).toBe(2);
+    expect(join.stderr.trim()).toBe('tracker.js: --join-pieces takes yes or no, got "maybe" (--help for the usage)');
     const surveillance = runBench('surveillance', ['--close', '4']);
     expect(surveillance.status).toBe(2);
     expect(surveillance.stderr.trim()).toBe('surveillance.js: --close must be N or WxH, odd integers 1..31, got "4" (--help for the usage)');

@@ -9,29 +9,29 @@
  * - they face each other across a gap no wider than the smaller's extent across the other axis (its height for
  *   pieces side by side), and share that extent (both ends within 0.4 of it, or 2 px: the foreground shows the two
  *   pieces' ends unevenly);
- * - the two facing edges stand on the same pixels as last frame's pair of such blobs, and at least one of the outer
- *   edges moved (an object crossing behind the occluder), or the pair was already joined last frame (the object has
- *   stopped behind it).
+ * - each facing edge stands on a pixel where a blob of last frame had that edge (it stood still), and at least one
+ *   of the outer edges lies where none had (it moved: an object crossing behind the occluder), or a pair with these
+ *   facing edges was joined last frame (the object has stopped behind it). Which blob of last frame is not asked:
+ *   the edges alone are looked up, in tables by pixel, so that a frame costs little more than reading its blobs.
  * The joined blob is the two boxes' union (the object's box across the occluder) with both histograms summed. Both
  * axes: a post cuts objects into left and right pieces, a railing into upper and lower ones.
  *
  * Before, the tracker followed one piece at a time (by the edge it could see, Track.#occluded) and a wide object's
  * other piece made a second track or took a lost one. bench/trackEval.js, cached blobs of eighteen sets of people-
- * shaped boxes and people (fifty-fifth session, BENCHMARKS.md): ID switches 8548 → 8114, line errors (both lines)
- * 2944 → 2829, MOTA up on all eighteen; vehicles (`--walkers vehicles`, flat 1–8 / street 1–4): MOTA 0.326 → 0.394 /
- * 0.604 → 0.666, ID switches 518 → 403 / 166 → 116. Ends within 0.1 / 0.2 / 0.3 / 0.6 of the extent: switches 8307 /
- * 8269 / 8194 / 8081, line errors 2889 / 2881 / 2848 / 2838; both outer edges moving the same way (rather than either):
- * fewer joins and less gain (8228 / 2838 at 0.4); only left and right pieces: 8137 / 2822.
+ * shaped boxes and people (fifty-fifth session, BENCHMARKS.md): ID switches 8548 → 8059, line errors (both lines)
+ * 2944 → 2801; vehicles (`--walkers vehicles`, flat 1–8 / street 1–4): MOTA 0.326 → 0.402 / 0.604 → 0.667, ID
+ * switches 518 → 395 / 166 → 115. Worked out with a first form that asked for last frame's pair of facing blobs
+ * (8114 / 2829): ends within 0.1 / 0.2 / 0.3 / 0.6 of the extent gave switches 8307 / 8269 / 8194 / 8081, line errors
+ * 2889 / 2881 / 2848 / 2838; both outer edges moving the same way (rather than either): fewer joins and less gain
+ * (8228 / 2838); only left and right pieces: 8137 / 2822.
  */
 import type { Box } from './TrackerSettings.js';
 
 /** Tolerance, as a share of the shared extent (at least `minTolerance` px), on the pieces' ends across the gap. */
 const extentShare = 0.4;
 const minTolerance = 2;
-/** Numbers kept per pair found: axis, the near piece's low and high bounds on it, the far piece's, joined (0 / 1). */
-const pairWords = 6;
-/** Blob indices packed under a low bound in the sort's keys: frames with more blobs are left as they are. */
-const indexSpan = 4096;
+/** Edges are remembered on whole pixels from 0 up to this; a box with a bound elsewhere joins nothing. */
+const maxEdge = 1 << 14;
 
 export interface JoinedBlobs {
   boxes: Box[];
@@ -57,18 +57,27 @@ function facing(bb: Float64Array, a: number, b: number, axis: number): boolean {
   return Math.abs(bb[4 * a + lo] - bb[4 * b + lo]) <= tol && Math.abs(bb[4 * a + hi] - bb[4 * b + hi]) <= tol;
 }
 
+/** Which blobs of a frame are pieces to join: a frame's pairs, and the facing edges of those joined last frame. */
 export class PieceJoiner {
   /** This frame's boxes' bounds, 4 a box. */
   #bb = new Float64Array(64);
   #partner = new Int32Array(16);
-  /** Sort keys: a blob's low bound on an axis, whole pixels, times indexSpan, plus its index. */
-  #keys = new Float64Array(16);
-  /** Pairs found this frame and last (pairWords numbers each), and how many. */
-  #pairs = new Float64Array(16 * pairWords);
-  #pairCount = 0;
-  #last = new Float64Array(16 * pairWords);
-  #lastCount = 0;
-  /** Candidate pairs this frame, as (near · n + far) · 2 + axis, in that order. */
+  /**
+   * For each bound (x0, y0, x1, y1) and pixel, at [bound · #size + pixel]: the last frame a blob had that bound there,
+   * and the frame before that one (-1: none): whether an edge stood still since last frame, without sorting or
+   * hashing the frame's edges.
+   */
+  #size = 2048;
+  #seen = new Int32Array(4 * 2048).fill(-1);
+  #before = new Int32Array(4 * 2048).fill(-1);
+  #frame = 0;
+  /** This frame's blobs whose facing edge on an axis stood still: near (their high bound) and far (their low one). */
+  #near = new Int32Array(16);
+  #far = new Int32Array(16);
+  /** Pairs joined last frame and this one, as [axis, the near piece's high bound, the far piece's low one] each. */
+  #joined: number[] = [];
+  #joinedNow: number[] = [];
+  /** Candidate pairs this frame, as (near · n + far) · 2 + axis. */
   #candidates: number[] = [];
 
   /**
@@ -77,12 +86,11 @@ export class PieceJoiner {
    */
   join(boxes: readonly Box[], hists: ArrayLike<number> | null | undefined, bins: number): JoinedBlobs | null {
     const n = boxes.length;
-    [this.#pairs, this.#last] = [this.#last, this.#pairs];
-    this.#lastCount = this.#pairCount;
-    this.#pairCount = 0;
-    if (n < 2) return null;
+    const frame = ++this.#frame;
+    [this.#joined, this.#joinedNow] = [this.#joinedNow, this.#joined];
+    this.#joinedNow.length = 0;
     if (this.#bb.length < 4 * n) this.#bb = new Float64Array(8 * n);
-    if (this.#partner.length < n) this.#partner = new Int32Array(2 * n);
+    if (this.#partner.length < n) [this.#partner, this.#near, this.#far] = [new Int32Array(2 * n), new Int32Array(2 * n), new Int32Array(2 * n)];
     const bb = this.#bb;
     for (let j = 0; j < n; j++) {
       const b = boxes[j];
@@ -91,41 +99,54 @@ export class PieceJoiner {
       bb[4 * j + 2] = b[2];
       bb[4 * j + 3] = b[3];
     }
-    // Pairs facing across a gap: on each axis, the far pieces whose low bound lies past the near one's high bound by
-    // at most the near piece's extent across (the gap is no wider than the smaller extent), found in the pieces
-    // sorted by their low bound. The sort is the typed array's own, of keys floor(low) · 4096 + index (a comparator's
-    // calls cost more than the rest of the step), so the range is looked for on whole pixels, one wider, and
-    // `facing` decides.
+    let size = this.#size;
+    for (let i = 0; i < 4 * n; i++) {
+      const v = bb[i];
+      // Whole pixels from 0 only ((v | 0) is v for those below 2³¹).
+      if ((v | 0) !== v || v < 0 || v >= maxEdge) continue;
+      if (v >= size) size = this.#grow(v);
+      const at = (i & 3) * size + v;
+      if (this.#seen[at] !== frame) {
+        this.#before[at] = this.#seen[at];
+        this.#seen[at] = frame;
+      }
+    }
+    const before = this.#before;
+    // Whether bound e of blob j lay on the same pixel in a blob of last frame (and no more than that: not which blob).
+    const still = (j: number, e: number) => {
+      const v = bb[4 * j + e];
+      return (v | 0) === v && v >= 0 && v < size && before[e * size + v] === frame - 1;
+    };
+    // Candidates: pairs facing across a gap whose facing edges both stood still since last frame, with an outer edge
+    // that moved (on the gap's axis: the object crossing behind the occluder) or facing edges where a pair was
+    // joined last frame (an object stopped behind it). Most blobs move and most edges that stand still are those
+    // across the way objects walk, so the near pieces with their outer edge moving, the far pieces with theirs, and
+    // last frame's joined pairs are few, and only pairs with one of them are looked at.
     const candidates = this.#candidates;
     candidates.length = 0;
-    if (n >= indexSpan) return null;
-    if (this.#keys.length < n) this.#keys = new Float64Array(2 * n);
-    const keys = this.#keys.subarray(0, n);
+    const near = this.#near;
+    const far = this.#far;
+    const joinedBefore = this.#joined;
     for (let axis = 0; axis < 2; axis++) {
-      for (let j = 0; j < n; j++) keys[j] = Math.floor(bb[4 * j + axis]) * indexSpan + j;
-      keys.sort();
-      const other = 1 - axis;
-      for (let a = 0; a < n; a++) {
-        const from = Math.floor(bb[4 * a + axis + 2]) + 1;
-        const to = bb[4 * a + axis + 2] + 2 + bb[4 * a + other + 2] - bb[4 * a + other];
-        // The first key at `from` or after (binary search), then on while their low bound is `to` at most.
-        let lo = 0;
-        let hi = n;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (keys[mid] < from * indexSpan) lo = mid + 1;
-          else hi = mid;
-        }
-        for (let k = lo; k < n; k++) {
-          const low = Math.floor(keys[k] / indexSpan);
-          if (low > to) break;
-          const b = keys[k] - low * indexSpan;
+      let nn = 0;
+      let nf = 0;
+      for (let j = 0; j < n; j++) {
+        if (still(j, axis + 2)) near[nn++] = j;
+        if (still(j, axis)) far[nf++] = j;
+      }
+      if (nn === 0 || nf === 0) continue;
+      for (let p = 0; p < nn; p++) {
+        const a = near[p];
+        const aMoved = !still(a, axis);
+        for (let q = 0; q < nf; q++) {
+          const b = far[q];
+          if (!aMoved && still(b, axis + 2) && !wasJoined(joinedBefore, axis, bb[4 * a + axis + 2], bb[4 * b + axis])) continue;
           if (facing(bb, a, b, axis)) candidates.push((a * n + b) * 2 + axis);
         }
       }
     }
     if (candidates.length === 0) return null;
-    // In the order (near, far, axis) a look at every pair would take them: which of two partners a piece joins.
+    // In the order (near, far, axis): which of two partners a piece joins does not follow the blobs' order on an axis.
     candidates.sort((p, q) => p - q);
     const partner = this.#partner;
     partner.fill(-1, 0, n);
@@ -134,15 +155,12 @@ export class PieceJoiner {
       const axis = c & 1;
       const a = Math.floor(c / 2 / n);
       const b = (c >> 1) - a * n;
-      const join = partner[a] < 0 && partner[b] < 0 && this.#static(bb, a, b, axis);
-      if (join) {
-        partner[a] = b;
-        partner[b] = a;
-        joined++;
-      }
-      this.#keep(bb, a, b, axis, join);
+      if (partner[a] >= 0 || partner[b] >= 0) continue;
+      partner[a] = b;
+      partner[b] = a;
+      joined++;
+      this.#joinedNow.push(axis, bb[4 * a + axis + 2], bb[4 * b + axis]);
     }
-    if (joined === 0) return null;
     const out: Box[] = [];
     const source = new Int32Array(n - joined);
     const look = hists ? new Float64Array((n - joined) * bins) : null;
@@ -157,37 +175,24 @@ export class PieceJoiner {
     return { boxes: out, hists: look, source };
   }
 
-  /** Keeps pair (a near, b far) on `axis` for next frame's #static. */
-  #keep(bb: Float64Array, a: number, b: number, axis: number, joined: boolean): void {
-    if ((this.#pairCount + 1) * pairWords > this.#pairs.length) {
-      const more = new Float64Array(2 * this.#pairs.length);
-      more.set(this.#pairs);
-      this.#pairs = more;
-    }
-    const w = this.#pairs;
-    const at = this.#pairCount++ * pairWords;
-    w[at] = axis;
-    w[at + 1] = bb[4 * a + axis];
-    w[at + 2] = bb[4 * a + axis + 2];
-    w[at + 3] = bb[4 * b + axis];
-    w[at + 4] = bb[4 * b + axis + 2];
-    w[at + 5] = joined ? 1 : 0;
+  /** The edge tables grown to hold pixel v; their new size. */
+  #grow(v: number): number {
+    const old = this.#size;
+    const size = Math.min(maxEdge, Math.max(2 * v + 2, 2 * old));
+    const grown = (a: Int32Array) => {
+      const b = new Int32Array(4 * size).fill(-1);
+      for (let e = 0; e < 4; e++) b.set(a.subarray(e * old, (e + 1) * old), e * size);
+      return b;
+    };
+    this.#seen = grown(this.#seen);
+    this.#before = grown(this.#before);
+    this.#size = size;
+    return size;
   }
+}
 
-  /**
-   * Whether last frame had a pair on this axis with its facing edges on the same pixels as pair (a near, b far), with
-   * an outer edge moved since, or joined.
-   */
-  #static(bb: Float64Array, a: number, b: number, axis: number): boolean {
-    const w = this.#last;
-    const nearLo = bb[4 * a + axis];
-    const nearHi = bb[4 * a + axis + 2];
-    const farLo = bb[4 * b + axis];
-    const farHi = bb[4 * b + axis + 2];
-    for (let at = 0; at < this.#lastCount * pairWords; at += pairWords) {
-      if (w[at] !== axis || w[at + 2] !== nearHi || w[at + 3] !== farLo) continue;
-      if (w[at + 5] === 1 || w[at + 1] !== nearLo || w[at + 4] !== farHi) return true;
-    }
-    return false;
-  }
+/** Whether last frame joined a pair on `axis` with these facing edges (the near piece's high bound, the far's low). */
+function wasJoined(joined: readonly number[], axis: number, nearHi: number, farLo: number): boolean {
+  for (let i = 0; i < joined.length; i += 3) if (joined[i] === axis && joined[i + 1] === nearHi && joined[i + 2] === farLo) return true;
+  return false;
 }

@@ -99,4 +99,22 @@ describe('PieceJoiner', () => {
       expect(joiner.join([a, b, c, d, e, f], null, bins), `frame ${t}`).toBeNull();
     }
   });
+
+  it('joins pieces anywhere in a large frame, and leaves boxes off whole pixels or past 16384 px unjoined, unharmed', () => {
+    // The same vehicle in a 8000 px wide frame (the edge tables grow), then offset by half a pixel and past 16384 px.
+    for (const [dx, joins] of [[7000, true], [7000.5, false], [20000, false]] as const) {
+      const joiner = new PieceJoiner();
+      let joined = 0;
+      for (let t = 0; t < 90; t++) {
+        const b: Box = [dx + 3 * t, 80, dx + 3 * t + 59, 109];
+        const pieces = aroundPost(b, dx + 150, dx + 161);
+        const j = joiner.join(pieces, null, bins);
+        if (j) {
+          expect(j.boxes).toEqual([b]);
+          joined++;
+        }
+      }
+      expect(joined > 0, `offset ${dx}`).toBe(joins);
+    }
+  });
 });
