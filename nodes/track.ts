@@ -13,6 +13,7 @@
  * Throws `InvalidOptionError` for bad options; `InvalidFrameError` on the stream for a result without features.
  */
 import { defer, map, mergeMap, from, type OperatorFunction } from 'rxjs';
+import type { ComponentFeatures } from '../src/componentFeatures.js';
 import type { FrameResult, TrackEvent, TrackResults } from '../src/results.js';
 import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
 import { boxShare } from '../src/track/boxShare.js';
@@ -100,9 +101,15 @@ export function countsAtEnd(r: TrackResults): TrackResults['counts'] {
  */
 const memberInside = 0.75;
 
+/** Blob j's box, or with `piece` (≥ 0: the other piece of an object joined across an occluder) the two boxes' union. */
+function blobBox(f: ComponentFeatures, j: number, piece: number): [number, number, number, number] {
+  if (piece < 0) return [f.x0[j], f.y0[j], f.x1[j], f.y1[j]];
+  return [Math.min(f.x0[j], f.x0[piece]), Math.min(f.y0[j], f.y0[piece]), Math.max(f.x1[j], f.x1[piece]), Math.max(f.y1[j], f.y1[piece])];
+}
+
 /**
  * The tracks a frame's result reports as seen, as a tracking benchmark (MOTChallenge) reads them: confirmed tracks
- * matched to a blob, with that blob's box, and those in a group whose estimated box lies mostly (`memberInside`) in the
+ * matched to a blob, with that blob's box (an object's two pieces either side of an occluder: their union), and those in a group whose estimated box lies mostly (`memberInside`) in the
  * group's blob, with that estimate rounded. Boxes are inclusive pixel bounds.
  */
 export function seenTracks(r: FrameResult): { id: number; box: [number, number, number, number] }[] {
@@ -113,13 +120,14 @@ export function seenTracks(r: FrameResult): { id: number; box: [number, number, 
     if (t.state !== 'confirmed') continue;
     const j = t.blob;
     if (j >= 0) {
-      seen.push({ id: t.id, box: [f.x0[j], f.y0[j], f.x1[j], f.y1[j]] });
+      seen.push({ id: t.id, box: blobBox(f, j, t.piece ?? -1) });
       continue;
     }
     const g = t.group;
     if (!t.merged || g < 0) continue;
     const box: [number, number, number, number] = [Math.round(t.box[0]), Math.round(t.box[1]), Math.round(t.box[2]), Math.round(t.box[3])];
-    if (boxShare(box[0], box[1], box[2], box[3], f.x0[g], f.y0[g], f.x1[g], f.y1[g]) >= memberInside) seen.push({ id: t.id, box });
+    const b = blobBox(f, g, t.groupPiece ?? -1);
+    if (boxShare(box[0], box[1], box[2], box[3], b[0], b[1], b[2], b[3]) >= memberInside) seen.push({ id: t.id, box });
   }
   return seen;
 }

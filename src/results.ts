@@ -85,6 +85,12 @@ export interface TrackInfo {
   vy: number;
   /** The detection (index into this frame's `features`) it was matched to, -1 if none (lost, or merged with others). */
   blob: number;
+  /**
+   * Where `blob` is one of two pieces of its object either side of something fixed in front of it, tracked as one
+   * (`track({ joinPieces })`): the other piece (index into `features`); the object's box is the two boxes' union.
+   * -1 or absent otherwise.
+   */
+  piece?: number;
   /** Frames since it was first seen; seconds since it was last seen. */
   age: number;
   unseen: number;
@@ -92,6 +98,8 @@ export interface TrackInfo {
   merged: boolean;
   /** The blob (index into this frame's `features`) of the group it is in while `merged`, -1 otherwise. */
   group: number;
+  /** The other piece of the group's blob, as `piece` is of `blob`; -1 or absent otherwise. */
+  groupPiece?: number;
   /** Recent centres, oldest first (up to `trailLength`; none when it is 0). */
   trail: (readonly [number, number])[];
 }

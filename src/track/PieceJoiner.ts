@@ -39,6 +39,8 @@ export interface JoinedBlobs {
   hists: Float64Array | null;
   /** For each joined blob, the input blob it stands for (the larger piece where two were joined). */
   source: Int32Array;
+  /** For each joined blob, the other piece where two were joined, else -1. */
+  other: Int32Array;
 }
 
 /**
@@ -163,16 +165,19 @@ export class PieceJoiner {
     }
     const out: Box[] = [];
     const source = new Int32Array(n - joined);
+    const other = new Int32Array(n - joined);
     const look = hists ? new Float64Array((n - joined) * bins) : null;
     const area = (j: number) => (bb[4 * j + 2] - bb[4 * j] + 1) * (bb[4 * j + 3] - bb[4 * j + 1] + 1);
     for (let i = 0; i < n; i++) {
       const p = partner[i];
       if (p >= 0 && p < i) continue;
       if (look) for (let k = 0; k < bins; k++) look[out.length * bins + k] = hists![i * bins + k] + (p >= 0 ? hists![p * bins + k] : 0);
-      source[out.length] = p >= 0 && area(p) > area(i) ? p : i;
+      const larger = p >= 0 && area(p) > area(i) ? p : i;
+      source[out.length] = larger;
+      other[out.length] = p < 0 ? -1 : larger === i ? p : i;
       out.push(p < 0 ? boxes[i] : [Math.min(bb[4 * i], bb[4 * p]), Math.min(bb[4 * i + 1], bb[4 * p + 1]), Math.max(bb[4 * i + 2], bb[4 * p + 2]), Math.max(bb[4 * i + 3], bb[4 * p + 3])]);
     }
-    return { boxes: out, hists: look, source };
+    return { boxes: out, hists: look, source, other };
   }
 
   /** The edge tables grown to hold pixel v; their new size. */

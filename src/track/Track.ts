@@ -546,10 +546,12 @@ export function trackInfo(t: Track, trailLength: number): TrackInfo {
     vx: t.kf.v(0),
     vy: t.kf.v(1),
     blob: t.blob,
+    piece: -1,
     age: t.age,
     unseen: t.unseen,
     merged: t.merged,
     group: t.group,
+    groupPiece: -1,
     // A copy: this frame's trail stays as it is when later frames extend the track's.
     trail: trailLength > 0 ? t.trail.slice(-trailLength) : [],
   };

@@ -287,10 +287,11 @@ export class Tracker {
     // An object's pieces either side of something fixed in front of it, as one blob: the tracker sees the joined
     // list; the results name the caller's blobs (`source`). Spatial places are not joined: placeByGray skips the frame.
     let source: Int32Array | null = null;
+    let other: Int32Array | null = null;
     if (this.#joiner) {
       const j = this.#joiner.join(boxes, hists, bins);
       if (j) {
-        [boxes, hists, source] = [j.boxes, j.hists, j.source];
+        [boxes, hists, source, other] = [j.boxes, j.hists, j.source, j.other];
         placesX = placesY = null;
       }
     }
@@ -346,10 +347,10 @@ export class Tracker {
     if (s.lines.length > 0) for (const t of kept) lines.count(t, this.#bounds, events, timeUs);
     const zones = this.#zones(kept, events, timeUs, dt);
     const infos = kept.map((t) => trackInfo(t, s.trailLength));
-    if (source) {
+    if (source && other) {
       for (const k of infos) {
-        if (k.blob >= 0) k.blob = source[k.blob];
-        if (k.group >= 0) k.group = source[k.group];
+        if (k.blob >= 0) [k.blob, k.piece] = [source[k.blob], other[k.blob]];
+        if (k.group >= 0) [k.group, k.groupPiece] = [source[k.group], other[k.group]];
       }
     }
     return { tracks: infos, events, counts: lines.counts(), onLine: lines.onLine(), zones };

@@ -356,11 +356,16 @@ describe('Tracker', () => {
       const [k] = results[t].tracks;
       expect(results[t].tracks, `frame ${t}`).toHaveLength(1);
       expect(boxIou(...(k.box as [number, number, number, number]), ...boxAt(t + 1)), `frame ${t}: ${k.box.map(Math.round)}`).toBeGreaterThan(0.85);
-      // The blob named is one of the frame's (the larger piece).
+      // The blob named is one of the frame's (the larger piece), `piece` the other; seenTracks reports their union.
       const pieces = visible(boxAt(t + 1));
       const larger = (pieces[0][2] - pieces[0][0] >= pieces[1][2] - pieces[1][0]) ? 0 : 1;
       expect(k.blob, `frame ${t}`).toBe(larger);
+      expect(k.piece, `frame ${t}`).toBe(1 - larger);
+      const features = { x0: Uint32Array.from(pieces, (b) => b[0]), y0: Uint32Array.from(pieces, (b) => b[1]), x1: Uint32Array.from(pieces, (b) => b[2]), y1: Uint32Array.from(pieces, (b) => b[3]) };
+      expect(seenTracks({ seq: t, tracks: results[t], features } as unknown as FrameResult)).toEqual([{ id: k.id, box: boxAt(t + 1) }]);
     }
+    // Before the vehicle reaches the post, one blob and no other piece.
+    expect(results[30].tracks[0].piece).toBe(-1);
     expect(results[99].counts.l).toEqual({ forward: 1, backward: 0 });
   });
 
