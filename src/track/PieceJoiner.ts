@@ -137,13 +137,28 @@ export class PieceJoiner {
         if (still(j, axis)) far[nf++] = j;
       }
       if (nn === 0 || nf === 0) continue;
+      // Near pieces whose outer edge moved, with every far one; far pieces whose outer edge moved, with the near ones
+      // whose did not; and, neither having moved, pairs on the facing edges of last frame's joined ones. A still
+      // scene of many blobs looks at no pair but those.
       for (let p = 0; p < nn; p++) {
         const a = near[p];
-        const aMoved = !still(a, axis);
-        for (let q = 0; q < nf; q++) {
-          const b = far[q];
-          if (!aMoved && still(b, axis + 2) && !wasJoined(joinedBefore, axis, bb[4 * a + axis + 2], bb[4 * b + axis])) continue;
-          if (facing(bb, a, b, axis)) candidates.push((a * n + b) * 2 + axis);
+        if (still(a, axis)) continue;
+        for (let q = 0; q < nf; q++) if (facing(bb, a, far[q], axis)) candidates.push((a * n + far[q]) * 2 + axis);
+      }
+      for (let q = 0; q < nf; q++) {
+        const b = far[q];
+        if (still(b, axis + 2)) continue;
+        for (let p = 0; p < nn; p++) if (still(near[p], axis) && facing(bb, near[p], b, axis)) candidates.push((near[p] * n + b) * 2 + axis);
+      }
+      for (let i = 0; i < joinedBefore.length; i += 3) {
+        if (joinedBefore[i] !== axis) continue;
+        for (let p = 0; p < nn; p++) {
+          const a = near[p];
+          if (bb[4 * a + axis + 2] !== joinedBefore[i + 1] || !still(a, axis)) continue;
+          for (let q = 0; q < nf; q++) {
+            const b = far[q];
+            if (bb[4 * b + axis] === joinedBefore[i + 2] && still(b, axis + 2) && facing(bb, a, b, axis)) candidates.push((a * n + b) * 2 + axis);
+          }
         }
       }
     }
@@ -194,10 +209,4 @@ export class PieceJoiner {
     this.#size = size;
     return size;
   }
-}
-
-/** Whether last frame joined a pair on `axis` with these facing edges (the near piece's high bound, the far's low). */
-function wasJoined(joined: readonly number[], axis: number, nearHi: number, farLo: number): boolean {
-  for (let i = 0; i < joined.length; i += 3) if (joined[i] === axis && joined[i + 1] === nearHi && joined[i + 2] === farLo) return true;
-  return false;
 }
