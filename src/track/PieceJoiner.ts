@@ -32,6 +32,8 @@ const extentShare = 0.4;
 const minTolerance = 2;
 /** Edges are remembered on whole pixels from 0 up to this; a box with a bound elsewhere joins nothing. */
 const maxEdge = 1 << 14;
+/** The frame counter's period. */
+const frameWrap = 1 << 30;
 
 export interface JoinedBlobs {
   boxes: Box[];
@@ -88,7 +90,9 @@ export class PieceJoiner {
    */
   join(boxes: readonly Box[], hists: ArrayLike<number> | null | undefined, bins: number): JoinedBlobs | null {
     const n = boxes.length;
-    const frame = ++this.#frame;
+    // Frames counted modulo 2³⁰ (the tables are 32-bit: a camera at 30 frames a second passes 2³¹ in 2.3 years).
+    const frame = (this.#frame = (this.#frame + 1) % frameWrap);
+    const previous = (frame + frameWrap - 1) % frameWrap;
     [this.#joined, this.#joinedNow] = [this.#joinedNow, this.#joined];
     this.#joinedNow.length = 0;
     if (this.#bb.length < 4 * n) this.#bb = new Float64Array(8 * n);
@@ -117,7 +121,7 @@ export class PieceJoiner {
     // Whether bound e of blob j lay on the same pixel in a blob of last frame (and no more than that: not which blob).
     const still = (j: number, e: number) => {
       const v = bb[4 * j + e];
-      return (v | 0) === v && v >= 0 && v < size && before[e * size + v] === frame - 1;
+      return (v | 0) === v && v >= 0 && v < size && before[e * size + v] === previous;
     };
     // Candidates: pairs facing across a gap whose facing edges both stood still since last frame, with an outer edge
     // that moved (on the gap's axis: the object crossing behind the occluder) or facing edges where a pair was
