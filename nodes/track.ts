@@ -109,8 +109,9 @@ function blobBox(f: ComponentFeatures, j: number, piece: number): [number, numbe
 
 /**
  * The tracks a frame's result reports as seen, as a tracking benchmark (MOTChallenge) reads them: confirmed tracks
- * matched to a blob, with that blob's box (an object's two pieces either side of an occluder: their union), and those in a group whose estimated box lies mostly (`memberInside`) in the
- * group's blob, with that estimate rounded. Boxes are inclusive pixel bounds.
+ * matched to a blob, with that blob's box (an object's two pieces either side of an occluder: their union), and those
+ * in a group whose estimated box lies mostly (`memberInside`) in the group's blob, with that estimate rounded. Boxes
+ * are inclusive pixel bounds.
  */
 export function seenTracks(r: FrameResult): { id: number; box: [number, number, number, number] }[] {
   const f = r.features;

@@ -284,19 +284,16 @@ export class Tracker {
    */
   update(boxes: readonly Box[], timeUs: number, hists?: ArrayLike<number> | null, frame?: FrameSize, placesX?: ArrayLike<number> | null, placesY?: ArrayLike<number> | null): TrackResults {
     const s = this.#s;
-    // An object's pieces either side of something fixed in front of it, as one blob: the tracker sees the joined
-    // list; the results name the caller's blobs (`source`). Spatial places are not joined: placeByGray skips the frame.
-    let source: Int32Array | null = null;
-    let other: Int32Array | null = null;
-    if (this.#joiner) {
-      const j = this.#joiner.join(boxes, hists, bins);
-      if (j) {
-        [boxes, hists, source, other] = [j.boxes, j.hists, j.source, j.other];
-        placesX = placesY = null;
-      }
-    }
-    const look = hists && s.appearanceWeight > 0 ? hists : null;
+    let look = hists && s.appearanceWeight > 0 ? hists : null;
     if (look && look.length < bins * boxes.length) throw new RangeError(`Tracker.update: ${boxes.length} boxes need ${bins * boxes.length} histogram counts, got ${look.length}`);
+    // An object's pieces either side of something fixed in front of it, as one blob: the tracker sees the joined
+    // list (the histograms it uses summed); the results name the caller's blobs. Spatial places are not joined:
+    // placeByGray skips the frame.
+    const joined = this.#joiner?.join(boxes, look, bins) ?? null;
+    if (joined) {
+      [boxes, look] = [joined.boxes, joined.hists];
+      placesX = placesY = null;
+    }
     const timed = this.#lastUs !== null && timeUs > this.#lastUs;
     const dt = timed ? (timeUs - this.#lastUs!) / 1e6 : s.frameInterval;
     if (timed) this.#interval = this.#interval === 0 ? dt : this.#interval + intervalRate * (dt - this.#interval);
@@ -347,7 +344,8 @@ export class Tracker {
     if (s.lines.length > 0) for (const t of kept) lines.count(t, this.#bounds, events, timeUs);
     const zones = this.#zones(kept, events, timeUs, dt);
     const infos = kept.map((t) => trackInfo(t, s.trailLength));
-    if (source && other) {
+    if (joined) {
+      const { source, other } = joined;
       for (const k of infos) {
         if (k.blob >= 0) [k.blob, k.piece] = [source[k.blob], other[k.blob]];
         if (k.group >= 0) [k.group, k.groupPiece] = [source[k.group], other[k.group]];

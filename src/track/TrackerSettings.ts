@@ -46,7 +46,7 @@ export interface TrackerSettings {
   /**
    * Two blobs that are one object's pieces on either side of something fixed in front of it (a post, a pillar, a
    * railing: their facing edges stand still while the object moves) are tracked as one blob, their boxes' union
-   * (PieceJoiner.ts); the results' `blob` and `group` name the larger piece. On by default: on every set of the
+   * (PieceJoiner.ts); the results' `blob` and `group` name the larger piece, `piece` and `groupPiece` the other. On by default: on every set of the
    * tracking evaluation fewer ID switches, fewer line errors and MOTA up (BENCHMARKS.md, fifty-fifth session).
    */
   joinPieces: boolean;

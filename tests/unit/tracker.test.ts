@@ -366,6 +366,16 @@ describe('Tracker', () => {
     }
     // Before the vehicle reaches the post, one blob and no other piece.
     expect(results[30].tracks[0].piece).toBe(-1);
+    // Histograms too short for the caller's blobs are refused on a frame whose pieces are joined too (checked
+    // against what was given, not the joined list).
+    const tracker = new Tracker(trackerSettings({ joinPieces: true }));
+    for (let t = 0; t < 60; t++) {
+      const b = visible(boxAt(t + 1));
+      tracker.update(b, t * 33_333, b.flatMap((q) => histOf(3, q)), frame);
+    }
+    const pieces = visible(boxAt(61));
+    expect(pieces).toHaveLength(2);
+    expect(() => tracker.update(pieces, 60 * 33_333, histOf(3, pieces[0]), frame)).toThrow(RangeError);
     expect(results[99].counts.l).toEqual({ forward: 1, backward: 0 });
   });
 
