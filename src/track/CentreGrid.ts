@@ -7,8 +7,17 @@
  */
 import { atLeast } from './scratch.js';
 
+/**
+ * Cells a grid may have beyond 4 a point: the points' bounds in cells of the given size make more (a box a million
+ * pixels out, from a detector gone wrong, asked for 7812² cells and 500 MB a frame), the cells are made larger for the
+ * frame. A frame of 16384² pixels in 128 px cells has as many: any frame a GPU gives is indexed at the given size.
+ */
+const maxCells = 1 << 14;
+
 export class CentreGrid {
   readonly #size: number;
+  /** This frame's cell size: the given one, or larger where the points lie too far apart (maxCells). */
+  #cell: number;
   #gx0 = 0;
   #gy0 = 0;
   #gw = 0;
@@ -20,23 +29,26 @@ export class CentreGrid {
   #cellOf: Int32Array = new Int32Array(64);
 
   constructor(cellSize: number) {
-    this.#size = cellSize;
+    this.#size = this.#cell = cellSize;
   }
 
   /** Buckets the first `n` points (all of them if left out), replacing what the grid held. */
   index(xs: ArrayLike<number>, ys: ArrayLike<number>, n = xs.length): this {
-    const cellSize = this.#size;
-    let [gx0, gy0, gx1, gy1] = [0, 0, -1, -1];
     this.#items = atLeast(this.#items, n);
     const cellOf = (this.#cellOf = atLeast(this.#cellOf, n));
-    for (let i = 0; i < n; i++) {
-      const gx = Math.floor(xs[i] / cellSize);
-      const gy = Math.floor(ys[i] / cellSize);
-      if (i === 0 || gx < gx0) gx0 = gx;
-      if (i === 0 || gx > gx1) gx1 = gx;
-      if (i === 0 || gy < gy0) gy0 = gy;
-      if (i === 0 || gy > gy1) gy1 = gy;
+    let cellSize = this.#size;
+    let [gx0, gy0, gx1, gy1] = this.#bounds(xs, ys, n, cellSize);
+    const most = maxCells + 4 * n;
+    if ((gx1 - gx0 + 1) * (gy1 - gy0 + 1) > most) {
+      // Larger cells until the bounds fit: near() gives the same points and perhaps more, which callers check. A cell
+      // of size s·f spans at most ⌊w/f⌋ + 2 of the w cells of size s an axis had.
+      const [w, h] = [gx1 - gx0 + 1, gy1 - gy0 + 1];
+      let f = Math.ceil(Math.sqrt((w * h) / most));
+      while ((Math.floor(w / f) + 2) * (Math.floor(h / f) + 2) > most) f *= 2;
+      cellSize *= f;
+      [gx0, gy0, gx1, gy1] = this.#bounds(xs, ys, n, cellSize);
     }
+    this.#cell = cellSize;
     this.#gx0 = gx0;
     this.#gy0 = gy0;
     this.#gw = gx1 - gx0 + 1;
@@ -57,13 +69,27 @@ export class CentreGrid {
     return this;
   }
 
+  /** The first n points' bounds in cells of `cellSize`: first and last column, first and last row. */
+  #bounds(xs: ArrayLike<number>, ys: ArrayLike<number>, n: number, cellSize: number): [number, number, number, number] {
+    let [gx0, gy0, gx1, gy1] = [0, 0, -1, -1];
+    for (let i = 0; i < n; i++) {
+      const gx = Math.floor(xs[i] / cellSize);
+      const gy = Math.floor(ys[i] / cellSize);
+      if (i === 0 || gx < gx0) gx0 = gx;
+      if (i === 0 || gx > gx1) gx1 = gx;
+      if (i === 0 || gy < gy0) gy0 = gy;
+      if (i === 0 || gy > gy1) gy1 = gy;
+    }
+    return [gx0, gy0, gx1, gy1];
+  }
+
   /**
    * Writes into `out` the points within `r` of (x, y) (and perhaps a few more: callers check), each once; returns
    * how many. With `ry`, the points within `r` of x and `ry` of y (a rectangle). `out` holds at least as many
    * entries as there are points.
    */
   near(x: number, y: number, r: number, out: Int32Array, ry = r): number {
-    const s = this.#size;
+    const s = this.#cell;
     const gx0 = Math.max(0, Math.floor((x - r) / s) - this.#gx0);
     const gx1 = Math.min(this.#gw - 1, Math.floor((x + r) / s) - this.#gx0);
     const gy0 = Math.max(0, Math.floor((y - ry) / s) - this.#gy0);

@@ -37,6 +37,7 @@
  */
 import { assignSparse, SparsePairs } from './assign.js';
 import { CentreGrid } from './CentreGrid.js';
+import { checkUpdate } from './checkUpdate.js';
 import type { FrameSize } from '../PerFrame.js';
 import { boxIou } from './boxIou.js';
 import { covered } from './boxShare.js';
@@ -285,7 +286,10 @@ export class Tracker {
   update(boxes: readonly Box[], timeUs: number, hists?: ArrayLike<number> | null, frame?: FrameSize, placesX?: ArrayLike<number> | null, placesY?: ArrayLike<number> | null): TrackResults {
     const s = this.#s;
     let look = hists && s.appearanceWeight > 0 ? hists : null;
-    if (look && look.length < bins * boxes.length) throw new RangeError(`Tracker.update: ${boxes.length} boxes need ${bins * boxes.length} histogram counts, got ${look.length}`);
+    // The bins' places, where placeByGray uses them (with the histograms).
+    const places = look && s.placeByGray && placesX && placesY;
+    // Everything given is checked before anything changes: a frame refused leaves the tracker as it was.
+    checkUpdate(boxes, timeUs, bins, look, frame, places ? placesX! : null, places ? placesY! : null);
     // An object's pieces either side of something fixed in front of it, as one blob: the tracker sees the joined
     // list (the histograms it uses summed); the results name the caller's blobs. Spatial places are not joined:
     // placeByGray skips the frame.
@@ -310,11 +314,9 @@ export class Tracker {
     const n = boxes.length;
     this.#reserve(n, nt);
     this.#readBlobs(boxes);
-    // The bins' places, where placeByGray uses them (with the histograms), checked as the counts are.
     this.#px = null;
     this.#py = null;
     if (look && s.placeByGray && placesX && placesY) {
-      if (placesX.length < bins * n || placesY.length < bins * n) throw new RangeError(`Tracker.update: ${n} boxes need ${bins * n} bin places on each axis, got ${placesX.length} and ${placesY.length}`);
       this.#px = placesX;
       this.#py = placesY;
     }

@@ -34,4 +34,30 @@ describe('CentreGrid', () => {
       for (const i of within2) expect(inRect, `#${k} point ${i} in the rectangle`).toContain(i);
     }
   });
+
+  it('finds them too where a few points lie far from the rest (larger cells for such a frame), one grid indexed again for frames with and without them', () => {
+    const r = rng(11);
+    const grid = new CentreGrid(128);
+    for (let k = 0; k < 120; k++) {
+      const n = 1 + Math.floor(r() * 40);
+      // Most points in a 1920×1080 frame; a few a million to 10¹⁵ pixels out, on one axis (a long thin spread) or both.
+      const far = [0, 1e6, 1e9, 1e15][k % 4];
+      const xs = Array.from({ length: n }, () => r() * 1920);
+      const ys = Array.from({ length: n }, () => r() * 1080);
+      for (let i = 0; i < n; i += 7) {
+        if (k % 3 !== 1) xs[i] = (r() < 0.5 ? -far : far) * (0.5 + r());
+        if (k % 3 !== 2) ys[i] = (r() < 0.5 ? -far : far) * (0.5 + r());
+      }
+      grid.index(xs, ys, n);
+      const out = new Int32Array(n);
+      for (let q = 0; q < 5; q++) {
+        const [x, y] = q < 3 ? [r() * 1920, r() * 1080] : [xs[q % n], ys[q % n]];
+        const [rx, ry] = [r() * 300, r() * 300];
+        const found = [...out.subarray(0, grid.near(x, y, rx, out, ry))];
+        expect(new Set(found).size, `#${k}`).toBe(found.length);
+        const within = xs.map((_, i) => i).filter((i) => Math.abs(xs[i] - x) <= rx && Math.abs(ys[i] - y) <= ry);
+        for (const i of within) expect(found, `#${k} point ${i} (${xs[i]}, ${ys[i]})`).toContain(i);
+      }
+    }
+  });
 });

@@ -2,7 +2,7 @@
 // occlusion of more than a second behind a pillar, through noise; counting lines by direction; zones; options.
 import { describe, expect, it } from 'vitest';
 import { boxIou } from '../../src/track/boxIou.js';
-import { Tracker, countsAtEnd, defaultTrackerSettings, seenTracks, trackerSettings, InvalidOptionError, type Box, type FrameResult, type TrackerSettings, type TrackResults } from '../../index.js';
+import { Tracker, countsAtEnd, defaultTrackerSettings, seenTracks, trackerSettings, InvalidFrameError, InvalidOptionError, type Box, type FrameResult, type TrackerSettings, type TrackResults } from '../../index.js';
 
 interface Mover {
   x: number;
@@ -375,7 +375,7 @@ describe('Tracker', () => {
     }
     const pieces = visible(boxAt(61));
     expect(pieces).toHaveLength(2);
-    expect(() => tracker.update(pieces, 60 * 33_333, histOf(3, pieces[0]), frame)).toThrow(RangeError);
+    expect(() => tracker.update(pieces, 60 * 33_333, histOf(3, pieces[0]), frame)).toThrow(InvalidFrameError);
     expect(results[99].counts.l).toEqual({ forward: 1, backward: 0 });
   });
 
@@ -1043,6 +1043,88 @@ describe('Tracker', () => {
     });
     expect(Math.max(...withTrails[79].tracks.map((t) => t.trail.length))).toBe(5);
     expect(withTrails[30].tracks.map((t) => t.trail.map((p) => [...p]))).toEqual(run({ trailLength: 5 }, 31, (t) => blobs(movers, t))[30].tracks.map((t) => t.trail));
+  });
+
+  it('refuses a frame it cannot track with InvalidFrameError, before changing anything: the next frame goes on as if it had not come', () => {
+    // Three objects crossing, with histograms and (placeByGray) the bins' places, and a line and a zone to count in.
+    const movers: Mover[] = [
+      { x: 10, y: 100, vx: 4, vy: 0.5, w: 30, h: 60 },
+      { x: 300, y: 110, vx: -4, vy: -0.5, w: 34, h: 64 },
+      { x: 40, y: 20, vx: 2, vy: 1, w: 20, h: 40 },
+    ];
+    const settings = trackerSettings({ placeByGray: true, lines: [{ id: 'l', a: [160, 239], b: [160, 0] }], zones: [{ id: 'z', polygon: [[0, 0], [100, 0], [100, 240], [0, 240]] }] });
+    const frame = { width: 320, height: 240 };
+    const input = (t: number) => {
+      const boxes = blobs(movers, t);
+      const hists = boxes.flatMap((b, i) => histOf(3 + i, b));
+      // Each bin's place: the box's centre where the bin holds pixels, NaN where it is empty (as features() gives).
+      const placesX = boxes.flatMap((b, i) => histOf(3 + i, b).map((c) => (c > 0 ? (b[0] + b[2]) / 2 : NaN)));
+      const placesY = boxes.flatMap((b, i) => histOf(3 + i, b).map((c) => (c > 0 ? (b[1] + b[3]) / 2 : NaN)));
+      return { boxes, hists, placesX, placesY };
+    };
+    const step = (tracker: Tracker, t: number) => {
+      const { boxes, hists, placesX, placesY } = input(t);
+      return tracker.update(boxes, t * 33_333, hists, frame, placesX, placesY);
+    };
+    const twin = new Tracker(settings);
+    const tried = new Tracker(settings);
+    const at = 40;
+    for (let t = 0; t < at; t++) expect(step(tried, t)).toEqual(step(twin, t));
+    const { boxes, hists, placesX, placesY } = input(at);
+    expect(boxes.length).toBeGreaterThan(1);
+    const time = at * 33_333;
+    const withBox = (box: unknown) => [...boxes.slice(0, -1), box] as Box[];
+    const faults: [string, () => unknown][] = [
+      ['a NaN bound', () => tried.update(withBox([NaN, 0, 10, 10]), time, null, frame)],
+      ['an infinite bound', () => tried.update(withBox([0, 0, Infinity, 10]), time, null, frame)],
+      ['x1 < x0', () => tried.update(withBox([20, 0, 10, 10]), time, null, frame)],
+      ['y1 < y0', () => tried.update(withBox([0, 20, 10, 10]), time, null, frame)],
+      ['three numbers', () => tried.update(withBox([0, 0, 10]), time, null, frame)],
+      ['a string', () => tried.update(withBox(['0', 0, 10, 10]), time, null, frame)],
+      ['no box', () => tried.update(withBox(null), time, null, frame)],
+      ['a NaN time', () => tried.update(boxes, NaN, hists, frame)],
+      ['an infinite time', () => tried.update(boxes, Infinity, hists, frame)],
+      ['a frame of no width', () => tried.update(boxes, time, hists, { width: 0, height: 240 })],
+      ['a NaN histogram count', () => tried.update(boxes, time, hists.map((c, i) => (i === 20 ? NaN : c)), frame)],
+      ['a negative histogram count', () => tried.update(boxes, time, hists.map((c, i) => (i === 5 ? -1 : c)), frame)],
+      ['histograms one box short', () => tried.update(boxes, time, hists.slice(16), frame)],
+      ['places one box short', () => tried.update(boxes, time, hists, frame, placesX.slice(16), placesY)],
+    ];
+    for (const [what, bad] of faults) expect(bad, what).toThrow(InvalidFrameError);
+    expect(() => tried.update(withBox([NaN, 0, 10, 10]), time)).toThrow(`box ${boxes.length - 1} is [NaN, 0, 10, 10]`);
+    // Nothing changed: the tracker that was refused fourteen frames and the one that never saw them agree to the end.
+    for (let t = at; t < 90; t++) expect(step(tried, t), `frame ${t}`).toEqual(step(twin, t));
+    // A frame with no histograms needs none, and places are looked at only with histograms and placeByGray.
+    expect(() => new Tracker(settings).update(boxes, 0, null, frame, [], [])).not.toThrow();
+    expect(() => new Tracker(trackerSettings({})).update(boxes, 0, hists, frame, [], [])).not.toThrow();
+  });
+
+  it('tracks a box far out of the frame (a detector gone wrong) apart, without a grid over the plane between', () => {
+    // The objects' tracks are the same with a box a billion pixels away as without it (the far box last: its track's
+    // id comes after theirs); indexed in cells of 128 px over the points' bounds, that frame took 6·10¹³ cells.
+    const movers: Mover[] = [
+      { x: 10, y: 100, vx: 4, vy: 0.5, w: 30, h: 60 },
+      { x: 300, y: 110, vx: -4, vy: -0.5, w: 34, h: 64 },
+    ];
+    // Ids numbered again in the order they first appear, the far box's track left out.
+    const renumbered = (results: TrackResults[]) => {
+      const ids = new Map<number, number>();
+      return results.map((r) =>
+        r.tracks
+          .filter((k) => Math.abs(k.box[0]) < 1e5)
+          .map((k) => {
+            if (!ids.has(k.id)) ids.set(k.id, ids.size + 1);
+            return { ...k, id: ids.get(k.id) };
+          }),
+      );
+    };
+    const near = renumbered(run({}, 60, (t) => blobs(movers, t)));
+    expect(near[59].length).toBe(2);
+    for (const far of [1e6, 1e9, -1e12]) {
+      const results = run({}, 60, (t) => [...blobs(movers, t), [far, far, far + 20, far + 40]]);
+      expect(renumbered(results), `far at ${far}`).toEqual(near);
+      expect(results[59].tracks.filter((k) => k.box[0] === far && k.state === 'confirmed'), `far at ${far}`).toHaveLength(1);
+    }
   });
 
   it('refuses bad settings with InvalidOptionError', () => {
