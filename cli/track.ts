@@ -39,7 +39,8 @@ scene's light compensated) and cleanup on the GPU, blobs, then tracks with lasti
 frame 1-based, (x, y) the box's top-left pixel 1-based, w×h its size in pixels, conf 1. With lines,
 DIR/<name>.counts.json: {"frames","lines":{"<x1,y1,x2,y2>":{"forward","backward"}}}, forward being a crossing
 from the line's left to its right as seen going from (x1,y1) to (x2,y2); an object on a line in the last
-frame counts where its centre has passed it. A progress bar on a terminal.
+frame counts where its centre has passed it. A line that misses the picture counts nothing; the summary says
+so. A progress bar on a terminal.
 
 Options:
   --out-dir DIR       where to write (created if missing); two inputs that would write one file are refused
@@ -81,19 +82,18 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
   const lines = given.map((text): CountingLine => {
     const n = String(text).split(',').map((v) => Number(v.trim()));
     if (n.length !== 4 || n.some((v) => !Number.isFinite(v))) throw new UsageError(`--line must be x1,y1,x2,y2, got "${text}"`);
+    if (n[0] === n[2] && n[1] === n[3]) throw new UsageError(`--line ${text}: its two ends are one point`);
     return { id: n.join(','), a: [n[0], n[1]], b: [n[2], n[3]] };
   });
+  const twice = lines.find((l, i) => lines.findIndex((m) => m.id === l.id) !== i);
+  if (twice) throw new UsageError(`--line ${twice.id} is given twice`);
   const shadows = values.shadows === undefined ? 'on' : String(values.shadows).trim();
   if (shadows !== 'on' && shadows !== 'off') throw new UsageError(`--shadows must be on or off, got "${values.shadows}"`);
   const varThreshold = values['var-threshold'] === undefined ? 16 : Number(String(values['var-threshold']).trim() || NaN);
   if (!(varThreshold > 0 && Number.isFinite(varThreshold))) throw new UsageError(`--var-threshold must be a positive number, got "${values['var-threshold']}"`);
   const maxUnseen = values['max-unseen'] === undefined ? 2 : Number(values['max-unseen']);
   if (!(maxUnseen > 0 && Number.isFinite(maxUnseen))) throw new UsageError(`--max-unseen must be a positive number of seconds, got "${values['max-unseen']}"`);
-  try {
-    trackerSettings({ lines, maxUnseen }); // validates the lines (a != b, distinct)
-  } catch (e) {
-    throw new UsageError((e as Error).message.replace(/^track: /, '--'));
-  }
+  trackerSettings({ lines, maxUnseen }); // what is left to check of the lines (none, read as above)
   if (values.color === true && values.gray === true) throw new UsageError('--color and --gray: give one');
   checkOutputClashes(files, outDir, (f) => ({ names: [`${outputStem(f)}.csv`, `${outputStem(f)}.counts.json`], framePrefix: null }));
   return {
@@ -145,6 +145,29 @@ export function learningArg(value: unknown, fallback: number): number {
   return n;
 }
 
+/**
+ * Whether line l's segment meets the picture, pixels [0, width − 1] × [0, height − 1]: an end inside it, or the segment
+ * crossing one of its sides.
+ */
+export function segmentMeetsFrame(l: CountingLine, width: number, height: number): boolean {
+  const [x0, y0, x1, y1] = [0, 0, width - 1, height - 1];
+  const inside = (p: readonly [number, number]) => p[0] >= x0 && p[0] <= x1 && p[1] >= y0 && p[1] <= y1;
+  if (inside(l.a) || inside(l.b)) return true;
+  // Both ends outside: it meets the picture where it crosses a side (Liang–Barsky: the parameter range left).
+  const [dx, dy] = [l.b[0] - l.a[0], l.b[1] - l.a[1]];
+  let [t0, t1] = [0, 1];
+  for (const [p, q] of [[-dx, l.a[0] - x0], [dx, x1 - l.a[0]], [-dy, l.a[1] - y0], [dy, y1 - l.a[1]]]) {
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+  }
+  return t0 <= t1;
+}
+
 /** MOTChallenge rows of the tracks a frame's result reports as seen (`seenTracks`). */
 function motRows(r: FrameResult): string {
   let out = '';
@@ -171,6 +194,8 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   const counts = end ? countsAtEnd(end) : Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
   if (cmd.lines.length) await writeFile(join(cmd.outDir, `${name}.counts.json`), JSON.stringify({ frames: done.frames, lines: counts }) + '\n');
   const v = done.info;
-  const said = cmd.lines.map((l) => ` line ${l.id}: ${counts[l.id].forward} forward, ${counts[l.id].backward} backward;`).join('');
+  // A line that misses the picture (a size from another camera, coordinates swapped) counts nothing: said so.
+  const misses = (l: CountingLine) => v != null && !segmentMeetsFrame(l, v.width, v.height);
+  const said = cmd.lines.map((l) => ` line ${l.id}: ${counts[l.id].forward} forward, ${counts[l.id].backward} backward${misses(l) ? ` (outside the ${v!.width}x${v!.height} picture)` : ''};`).join('');
   log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${color ? 'colour' : 'gray'} model${cmd.placeByGray ? ', placed by gray' : ''}, ${ids.size} tracks;${said} ${(done.frames / done.seconds).toFixed(1)} frames/s`);
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lineCrossings, type MotBox } from '../src/reference/index.js';
 import { makeTrackClips, scored, trackScenes } from './support/trackClips.js';
-import { parseTrackArgs } from '../cli/track.js';
+import { parseTrackArgs, segmentMeetsFrame } from '../cli/track.js';
 import { blobDefaults } from '../cli/trackChain.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
@@ -58,9 +58,12 @@ describe('flowmark track', () => {
   it('writes MOTChallenge rows that follow the objects, and the line counts of the truth', () => {
     const out = join(dir, 'out');
     const [cx, h] = [scene.width / 2, scene.height];
-    const r = run(['track', join(dir, 'walk.mp4'), '--out-dir', out, '--line', `${cx},${h - 1},${cx},0`, '--min-area', '150']);
+    // A second line far outside the 320×240 picture (a size from another camera) counts nothing, and says so.
+    const r = run(['track', join(dir, 'walk.mp4'), '--out-dir', out, '--line', `${cx},${h - 1},${cx},0`, '--line', '1000,0,1000,239', '--min-area', '150']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/walk\.mp4: 320x240 avc1[^,]*, 150 frames, gray model, \d+ tracks/);
+    expect(r.stdout).toContain('line 1000,0,1000,239: 0 forward, 0 backward (outside the 320x240 picture);');
+    expect(r.stdout).not.toMatch(new RegExp(`line ${cx},${h - 1},${cx},0: [^;]*outside`));
     const s = scored(scene, readRows(join(out, 'walk.csv')));
     expect(s.idf1, JSON.stringify(s)).toBeGreaterThan(0.7);
     expect(s.idSwitches).toBeLessThanOrEqual(2);
@@ -68,7 +71,7 @@ describe('flowmark track', () => {
     const want = lineCrossings(scene.truth, cx);
     expect(want.forward + want.backward).toBeGreaterThan(0);
     const counts = JSON.parse(readFileSync(join(out, 'walk.counts.json'), 'utf8'));
-    expect(counts).toEqual({ frames: 150, lines: { [`${cx},${h - 1},${cx},0`]: want } });
+    expect(counts).toEqual({ frames: 150, lines: { [`${cx},${h - 1},${cx},0`]: want, '1000,0,1000,239': { forward: 0, backward: 0 } } });
   });
 
   it('--shadows off follows objects darker than the scene that the shadow test drops; --var-threshold reaches the model', () => {
@@ -118,11 +121,27 @@ describe('flowmark track', () => {
     expect(placed.counts).toEqual(lineCrossings(scene.truth, cx));
   });
 
+  it('says which lines meet the picture: an end inside it, or the segment through it', () => {
+    const at = (a: [number, number], b: [number, number]) => segmentMeetsFrame({ id: 'l', a, b }, 320, 240);
+    expect(at([10, 10], [20, 20])).toBe(true); // inside
+    expect(at([-50, 120], [400, 120])).toBe(true); // across, both ends out
+    expect(at([160, -10], [160, 300])).toBe(true); // down through it
+    expect(at([-10, 250], [330, -10])).toBe(true); // a diagonal through it
+    expect(at([319, 0], [319, 239])).toBe(true); // on its last column
+    expect(at([320, 0], [320, 239])).toBe(false); // one past it
+    expect(at([1000, 0], [1000, 239])).toBe(false);
+    expect(at([-10, 20], [20, -10])).toBe(true); // cutting the top-left corner
+    expect(at([-30, 20], [20, -30])).toBe(false); // passing it by
+    expect(at([-10, -10], [-10, 500])).toBe(false); // beside it
+    expect(at([400, 300], [330, 250])).toBe(false);
+  });
+
   it('refuses images, bad lines and bad options with the usage (exit 2)', () => {
     for (const args of [
       ['track', join(dir, 'walk.png'), '--out-dir', join(dir, 'x')],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--line', '1,2,3'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--line', '5,5,5,5'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--line', '1,2,3,4', '--line', '1, 2,3,4'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--open', '4'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--close', '5x8'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--open', '3x'],
@@ -140,6 +159,9 @@ describe('flowmark track', () => {
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/Usage: flowmark track/);
     }
+    // What is wrong with a line, said plainly.
+    expect(run(['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--line', '5,5,5,5']).stderr).toContain('--line 5,5,5,5: its two ends are one point');
+    expect(run(['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--line', '1,2,3,4', '--line', '1,2,3,4']).stderr).toContain('--line 1,2,3,4 is given twice');
   });
 
   it('takes --open and --close as a square side or a rectangle WxH, and --foreground-learning', () => {
