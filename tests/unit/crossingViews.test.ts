@@ -60,7 +60,7 @@ describe('crossingViews', () => {
     expect(v.unattributed).toBe(1);
     // Two crossings not counted and one count given to none: 3, where the line error (counts each way) is 1.
     expect(describeViews(v)).toBe(
-      'alone in its blob 1 (25 %), 100.0 % counted; in a blob with another object 2 (50 %), 50.0 % counted; hidden or in no blob 1 (25 %), 0.0 % counted; counts given to no crossing: 1; crossings not counted and counts given to none, summed: 3',
+      'alone in its blob 1 (25 %), 100.0 % counted; in a blob with another object 2 (50 %), 50.0 % counted; hidden or in no blob 1 (25 %), 0.0 % counted; crossings not counted: 2 (their object inside a track that counted another: 0; a different track on each side: 0; no track on a side: 2; one track on both sides that counted none: 0); counts given to no crossing: 1; crossings not counted and counts given to none, summed: 3',
     );
   });
 
@@ -81,6 +81,51 @@ describe('crossingViews', () => {
       });
       const one = Array.from({ length: 60 }, (_, f) => at(f, 1, 82 + 2 * f));
       expect(crossingViews(one, long, 'middle', 100).views.alone).toEqual({ crossings: 1, counted });
+    }
+  });
+
+  it('classes each crossing not counted by the tracks on its object either side of the line', () => {
+    // Five objects walk right over x = 100 at 2 px a frame, each in a row of its own but B, which walks inside A's
+    // blob; their centres pass 100 at frame 30. A has track 21 all along, which counts at frame 32 (A's crossing);
+    // B is inside track 21's box (together); C has track 31 before and 32 after (switched); D has no track
+    // (untracked); E has track 51 all along, which counts nothing (uncounted).
+    const n = 60;
+    const rows = { A: 0, B: 2, C: 100, D: 200, E: 300 } as const;
+    const ids = { A: 1, B: 2, C: 3, D: 4, E: 5 } as const;
+    const boxAt = (f: number, y: number): Rect => [31 + 2 * f, y, 50 + 2 * f, y + 39];
+    const objects = Object.keys(rows) as (keyof typeof rows)[];
+    const truth2: MotBox[] = [];
+    for (let f = 0; f < n; f++) for (const o of objects) {
+      const [x0, y0, x1, y1] = boxAt(f, rows[o]);
+      truth2.push({ frame: f, id: ids[o], x0, y0, x1, y1 });
+    }
+    const results = Array.from({ length: n }, (_, f) => {
+      const blobs: Rect[] = [boxAt(f, 0).map((v, k) => (k === 3 ? v + 2 : v)) as Rect, boxAt(f, 100), boxAt(f, 200), boxAt(f, 300)];
+      const tracks = [
+        { id: 21, box: blobs[0] },
+        { id: f < 30 ? 31 : 32, box: boxAt(f, 100) },
+        { id: 51, box: boxAt(f, 300) },
+      ];
+      return frame(f, blobs, tracks, f === 32 ? [crossed(21, 'forward')] : []);
+    });
+    const v = crossingViews(truth2, results, 'middle', 100);
+    expect(v.views.shared).toEqual({ crossings: 2, counted: 1 });
+    expect(v.views.alone).toEqual({ crossings: 3, counted: 0 });
+    expect(v.missed).toEqual({ together: 1, switched: 1, untracked: 1, uncounted: 1 });
+    expect(describeViews(v)).toContain(
+      'crossings not counted: 4 (their object inside a track that counted another: 1; a different track on each side: 1; no track on a side: 1; one track on both sides that counted none: 1)',
+    );
+    // A track lost on the object is no track on it: E's track lost through the clip leaves E untracked.
+    const lost = results.map((r) => ({ ...r, tracks: { ...r.tracks!, tracks: r.tracks!.tracks.map((t) => (t.id === 51 ? { ...t, state: 'lost' as const } : t)) } }));
+    expect(crossingViews(truth2, lost, 'middle', 100).missed).toEqual({ together: 1, switched: 1, untracked: 2, uncounted: 0 });
+    // Within 45 frames: a count by track 21 at frame 30 + 45 still makes B's miss 'together', at 30 + 46 not.
+    for (const [when, kind] of [[75, 'together'], [76, 'uncounted']] as const) {
+      const later = Array.from({ length: 80 }, (_, f) => {
+        const blob = boxAt(f, 0).map((v, k) => (k === 3 ? v + 2 : v)) as Rect;
+        return frame(f, [blob], [{ id: 21, box: blob }], f === when ? [crossed(21, 'forward')] : []);
+      });
+      const two = Array.from({ length: 80 }, (_, f) => [0, 2].map((y, i) => { const [x0, y0, x1, y1] = boxAt(f, y); return { frame: f, id: i + 1, x0, y0, x1, y1 }; })).flat();
+      expect(crossingViews(two, later, 'middle', 100).missed[kind], `count at ${when}`).toBe(when === 75 ? 1 : 2);
     }
   });
 });
