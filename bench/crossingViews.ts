@@ -68,7 +68,7 @@ export function addCrossingViews(into: CrossingViews, v: CrossingViews): void {
  * `results`: the tracker's, frame by frame (their features the blobs, their tracks' `crossed` events on `line`);
  * `truth`: boxes on the same frame numbers (the results' indices).
  */
-export function crossingViews(truth: readonly MotBox[], results: readonly FrameResult[], line: string, cx: number): CrossingViews {
+export function crossingViews(truth: readonly MotBox[], results: readonly FrameResult[], line: string, cx: number, axis: 'x' | 'y' = 'x'): CrossingViews {
   const byFrame = new Map<number, MotBox[]>();
   for (const t of truth) {
     const list = byFrame.get(t.frame);
@@ -96,7 +96,7 @@ export function crossingViews(truth: readonly MotBox[], results: readonly FrameR
     }
     return shared ? 'shared' : 'alone';
   };
-  const crossings = lineCrossingEvents(truth, cx);
+  const crossings = lineCrossingEvents(truth, cx, axis);
   const counts: { frame: number; id: number; box: number[]; direction: string }[] = [];
   results.forEach((r, k) => {
     for (const e of r.tracks?.events ?? []) {

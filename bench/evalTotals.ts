@@ -18,6 +18,8 @@ export interface EvalTotals {
   bounds: number[];
   secondBounds: number[];
   views: CrossingViews;
+  /** The same at the second line. */
+  secondViews: CrossingViews;
 }
 
 /** The totals in a run's output (its line starting with totalsPrefix); throws where there is none. */
@@ -31,7 +33,11 @@ export function readTotals(output: string): EvalTotals {
 export function sumTotals(runs: readonly EvalTotals[]): EvalTotals {
   const add = (a: number[], b: number[]) => a.map((v, i) => v + b[i]);
   const views = noCrossingViews();
-  for (const r of runs) addCrossingViews(views, r.views);
+  const secondViews = noCrossingViews();
+  for (const r of runs) {
+    addCrossingViews(views, r.views);
+    addCrossingViews(secondViews, r.secondViews);
+  }
   return {
     seed: runs[0]?.seed ?? 0,
     clips: runs.flatMap((r) => r.clips),
@@ -40,5 +46,6 @@ export function sumTotals(runs: readonly EvalTotals[]): EvalTotals {
     bounds: runs.reduce((s, r) => add(s, r.bounds), [0, 0, 0]),
     secondBounds: runs.reduce((s, r) => add(s, r.secondBounds), [0, 0, 0]),
     views,
+    secondViews,
   };
 }

@@ -7,8 +7,9 @@
  * issue's line error), and by a second line at a quarter of the width, clear of the pillar near the middle.
  * The clips are seeded synthetic fixed-camera scenes (src/reference/surveillanceScene.ts), one per situation:
  * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
- * Under the table: which truth crossings of the line flowmark counted, by what the blobs showed of the crossing object
- * (alone in its blob, sharing one with another object, hidden; bench/crossingViews.ts), and both trackers' recall and
+ * Under the table: which truth crossings of each line flowmark counted, by what the blobs showed of the crossing object
+ * (alone in its blob, sharing one with another object, hidden) and, for those it missed, by what tracked the object
+ * either side of the line (bench/crossingViews.ts), and both trackers' recall and
  * their ID switches per unit of recall (MOTChallenge's ID switch ratio). Above those: the line error counting from the
  * same blobs could reach if every object's identity were known (bench/countBounds.ts), where each object had a blob of
  * its own and where any blob holding it lay wholly on a side: how much of the error left is identity.
@@ -215,6 +216,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const totals = { names: [] as string[], ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], second: [0, 0, 0], bounds: [0, 0, 0], secondBounds: [0, 0, 0] };
   const views = noCrossingViews();
+  const secondViews = noCrossingViews();
   try {
     for (const [name, flatOptions] of situations) {
       if (values.only && values.only !== name) continue;
@@ -284,6 +286,7 @@ async function main(): Promise<void> {
       // The same at the second line (flat scenes: clear of the pillar every situation but crossings has near the middle).
       const [at, axis] = street ? [acrossAt * H, 'y' as const] : [W / 4, 'x' as const];
       const wantSecond = lineCrossings(truth, at, axis);
+      addCrossingViews(secondViews, crossingViews(truth, results, 'second', at, axis));
       addLineErrors(totals.second, wantSecond, end.second, lineCrossings(base, at, axis));
       const secondBounds = countBounds(truth, blobs, at, axis);
       addLineErrors(totals.secondBounds, wantSecond, secondBounds.own, secondBounds.wholly);
@@ -305,9 +308,10 @@ async function main(): Promise<void> {
     const bound = (t: number[]) => `where each object had a blob of its own ${pc(t[1], t[0])}, where any blob holding it lay wholly on a side ${pc(t[2], t[0])}`;
     console.log(`\nLine error from these blobs with every object's identity known (bench/countBounds.ts): middle line ${bound(totals.bounds)}; second line ${bound(totals.secondBounds)}.`);
     console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/crossingViews.ts): ${describeViews(views)}.`);
+    console.log(`\nThe same at the second line: ${describeViews(secondViews)}.`);
     console.log(`\nRecall (all clips): flowmark ${f2(ro.recall)}, baseline ${f2(rb.recall)}. ID switches ÷ recall (MOTChallenge's ID switch ratio): flowmark ${ro.ratio.toFixed(0)}, baseline ${rb.ratio.toFixed(0)}, flowmark ÷ baseline ${f2(ro.ratio / rb.ratio)} (raw switches ${f2(sum(totals.ours) / sum(totals.base))}).`);
     // The same totals for bench/trackEvalSeeds.js, which sums them over seeds: one line, the last.
-    const summary: EvalTotals = { seed, clips: totals.names.map((situation, i) => ({ situation, ours: totals.ours[i], base: totals.base[i] })), middle: totals.line, second: totals.second, bounds: totals.bounds, secondBounds: totals.secondBounds, views };
+    const summary: EvalTotals = { seed, clips: totals.names.map((situation, i) => ({ situation, ours: totals.ours[i], base: totals.base[i] })), middle: totals.line, second: totals.second, bounds: totals.bounds, secondBounds: totals.secondBounds, views, secondViews };
     console.log(`\n${totalsPrefix}${JSON.stringify(summary)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -73,6 +73,7 @@ async function main(): Promise<void> {
   const bound = (b: number[]) => `each object in a blob of its own ${pc(b[1], b[0])}, any blob holding it wholly on a side ${pc(b[2], b[0])}`;
   console.log(`Line error with every object's identity known (bench/countBounds.ts): middle line ${bound(all.bounds)}; second line ${bound(all.secondBounds)}.`);
   console.log(`Middle line, each crossing counted where a count of its way by a track on its object came within 45 frames (bench/crossingViews.ts): ${describeViews(all.views)}.`);
+  console.log(`Second line, the same: ${describeViews(all.secondViews)}.`);
 }
 
 runMain(main);

@@ -285,7 +285,11 @@ describe('benchmark command lines', () => {
     try {
       // Short clips of one situation: the whole chain and the baseline run once per seed, into the cache.
       const evalArgs = ['--frames', '100', '--only', 'crossings', '--cache', cache];
-      const [t] = tables(bench('trackEvalSeeds', ['--seeds', '3-4', '--jobs', '2', '--', ...evalArgs]));
+      const out = bench('trackEvalSeeds', ['--seeds', '3-4', '--jobs', '2', '--', ...evalArgs]);
+      const [t] = tables(out);
+      // Both lines' crossings by view, and the missed ones by what tracked their object, summed over the seeds.
+      expect(out).toMatch(/Middle line, [^\n]*crossings not counted: \d+ \(their object inside a track that counted another: \d+;/);
+      expect(out).toMatch(/Second line, the same: alone in its blob \d+ [^\n]*crossings not counted: \d+ \(/);
       expect(column(t, 'seed')).toEqual(['3', '4', '**3–4**']);
       expect(column(t, 'clips')).toEqual(['1', '1', '2']);
       // The seed's own run (from the cache now): the same figures as its row.
