@@ -270,6 +270,18 @@ describe('benchmark command lines', () => {
     expect(th.ours.truth / tf.ours.truth).toBeLessThan(0.75);
   });
 
+  it('trackEval --situations extra: swaying foliage alone, tracked and scored; --only names one situation of either set', () => {
+    const extra = bench('trackEval', ['--frames', '40', '--situations', 'extra']);
+    const clips = readTotals(extra).clips;
+    expect(clips.map((c) => c.situation)).toEqual(['swaying foliage']);
+    expect(clips[0].ours.truth).toBeGreaterThan(0);
+    expect(clips[0].base.truth).toBe(clips[0].ours.truth);
+    expect(readTotals(bench('trackEval', ['--frames', '40', '--only', 'swaying foliage'])).clips).toEqual(clips);
+    const s = runBench('trackEval', ['--only', 'trees']);
+    expect(s.status).toBe(2);
+    expect(s.stderr).toContain('--only must name a situation');
+  });
+
   it('trackEval --walkers people: the same situations with walkers shaped and moving as people, tracked and scored', () => {
     const args = ['--frames', '40', '--only', 'crossings'];
     const people = bench('trackEval', [...args, '--walkers', 'people']);

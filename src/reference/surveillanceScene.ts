@@ -71,6 +71,13 @@ export interface SurveillanceOptions {
    * it: colours are drawn from a random sequence of their own.
    */
   color: boolean;
+  /**
+   * Patches of foliage swaying in the wind (0: none): this many discs of 18–40 px radius where the background is
+   * leaves over a lighter ground, their pattern swaying back and forth across the patch by 2–6 px, each over a period
+   * of 1–3 s of its own with gusts: a pixel there shows leaf or gap by turns, the background a model of one Gaussian a
+   * pixel cannot hold (MOG2's mixture can). Drawn from a random sequence of their own: 0 leaves every clip as it was.
+   */
+  sway: number;
 }
 
 export const defaultSurveillanceOptions: SurveillanceOptions = {
@@ -91,6 +98,7 @@ export const defaultSurveillanceOptions: SurveillanceOptions = {
   upDown: 0,
   timeStep: 1,
   wander: 0,
+  sway: 0,
   bodies: false,
   vehicles: false,
   color: false,
@@ -191,6 +199,21 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       if (o.color) sceneTint.set(tint, 3 * (y * W + x));
     }
   }
+  // Foliage (sway): patches from a sequence of their own; per patch its disc, the sway's amplitude, period and phase,
+  // and its gusts' period and phase.
+  const fo = rng(seed + 0x51ed270b);
+  const patches = Array.from({ length: o.sway }, () => ({
+    x: fo() * W,
+    y: fo() * H,
+    r: 18 + fo() * 22,
+    amp: 2 + fo() * 4,
+    period: 30 + fo() * 60,
+    phase: 2 * Math.PI * fo(),
+    gust: 50 + fo() * 100,
+    gustPhase: 2 * Math.PI * fo(),
+  }));
+  /** The leaves' pattern at (x, y) shifted by d px: 1 leaf, 0 gap (blobs of 4–8 px). */
+  const leaf = (x: number, y: number, d: number) => (Math.sin((x + d) / 2.3 + Math.sin(y / 3.1) * 2) + Math.sin((y + 0.5 * d) / 1.9 + x / 5.3) > 0.3 ? 1 : 0);
   const pillars: [number, number][] = Array.from({ length: o.pillars }, (_, i) => {
     const cx = ((i + 0.5) / o.pillars) * W + (r() - 0.5) * W * 0.2;
     const w = 10 + r() * 14;
@@ -335,6 +358,17 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     if (o.step && time >= o.step[0]) gain *= o.step[1];
     const img = Float32Array.from(scene);
     const tints = Float32Array.from(sceneTint);
+    for (const q of patches) {
+      // The sway at this time: a swing, stronger in gusts.
+      const d = q.amp * Math.sin((2 * Math.PI * time) / q.period + q.phase) * (0.6 + 0.4 * Math.sin((2 * Math.PI * time) / q.gust + q.gustPhase));
+      for (let y = Math.max(0, Math.floor(q.y - q.r)); y <= Math.min(H - 1, Math.ceil(q.y + q.r)); y++) {
+        for (let x = Math.max(0, Math.floor(q.x - q.r)); x <= Math.min(W - 1, Math.ceil(q.x + q.r)); x++) {
+          if ((x - q.x) ** 2 + (y - q.y) ** 2 >= q.r * q.r) continue;
+          // Leaves darker than the scene, the gaps between them lighter.
+          img[y * W + x] = scene[y * W + x] + (leaf(x, y, d) ? -35 : 30);
+        }
+      }
+    }
     // In the street scene the nearer object (feet lower in the frame) is drawn over the farther one.
     const drawn = street ? walkers.filter((k) => at(k, t)).sort((p, q) => at(p, t)![1] - at(q, t)![1]) : walkers;
     for (const k of drawn) {

@@ -286,3 +286,50 @@ describe('surveillanceScene with vehicles', () => {
     expect(() => surveillanceScene(1, { frames: 4, vehicles: true, bodies: true })).toThrow(RangeError);
   });
 });
+
+// Swaying foliage (trackEval --situations extra): patches where a pixel shows leaf and gap by turns, a background
+// one Gaussian a pixel cannot hold.
+describe('surveillanceScene with swaying foliage', () => {
+  const options = { width: 320, height: 240, frames: 120, objects: 0, pillars: 0, shadows: false, stopAndGo: 0, noise: 0 };
+  const still = surveillanceScene(3, options);
+  const swaying = surveillanceScene(3, { ...options, sway: 3 });
+
+  it('leaves a clip as it was with sway 0, objects and truth included', () => {
+    const withObjects = { ...options, frames: 40, objects: 6, noise: 4 };
+    const a = surveillanceScene(5, withObjects);
+    const b = surveillanceScene(5, { ...withObjects, sway: 0 });
+    expect(b.frames).toEqual(a.frames);
+    expect(b.truth).toEqual(a.truth);
+    // With sway, the same objects at the same places.
+    expect(surveillanceScene(5, { ...withObjects, sway: 2 }).truth).toEqual(a.truth);
+  });
+
+  it('makes pixels that go from leaf to gap and back within patches, the rest of the scene still', () => {
+    const { width: W, height: H } = still;
+    let swinging = 0;
+    let changed = 0;
+    let outside = 0;
+    for (let p = 0; p < W * H; p += 7) {
+      const levels = swaying.frames.map((f) => f[p]);
+      const [lo, hi] = [Math.min(...levels), Math.max(...levels)];
+      if (hi - lo === 0) {
+        // Outside the patches the still scene's pixel, every frame; inside, one that stays leaf or gap throughout.
+        const off = levels[0] - still.frames[0][p];
+        expect([0, -35, 30]).toContain(off);
+        if (off === 0) outside++;
+        continue;
+      }
+      changed++;
+      // Inside: the scene 35 darker (leaf) or 30 lighter (gap), by turns more than once.
+      expect(hi - lo).toBe(65);
+      let turns = 0;
+      for (let t = 1; t < levels.length; t++) if (levels[t] !== levels[t - 1]) turns++;
+      if (turns >= 4) swinging++;
+    }
+    // Three discs of 18–40 px radius: a few per cent of the frame, most of their pixels turning several times.
+    expect(changed).toBeGreaterThan((0.01 * W * H) / 7);
+    expect(changed).toBeLessThan((0.2 * W * H) / 7);
+    expect(swinging).toBeGreaterThan(changed / 3);
+    expect(outside).toBeGreaterThan((0.8 * W * H) / 7);
+  });
+});
