@@ -278,6 +278,8 @@ export class Tracker {
    * Advances every track to this frame and matches them with its blobs; what the frame's result reports.
    * `hists`: the blobs' gray histograms, 16 counts a blob in the boxes' order (`features().histogram`), or none.
    * `frame`: the frame's size, so that boxes cut by its border are known as such (without it, none is).
+   * Throws an `InvalidFrameError` (checkUpdate.ts), the tracker unchanged, for boxes that are not four finite numbers
+   * with x0 ≤ x1 and y0 ≤ y1, a time that is not finite, or histograms (or places) too short or not counts.
    *
    * Each phase is a method of its own: in one method of 300 lines V8 optimised the whole late (a branch taken for the
    * first time deoptimised all of it), and a fresh process ran its first thousand frames at four to seven times the
