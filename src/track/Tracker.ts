@@ -44,6 +44,7 @@ import { covered } from './boxShare.js';
 import { CountingLines } from './CountingLines.js';
 import { inheritSides } from './inheritSides.js';
 import { measureGroup } from './measureGroup.js';
+import { NearTracks, nearTracksFrom } from './NearTracks.js';
 import { partOfTracked } from './partOfTracked.js';
 import { PieceJoiner } from './PieceJoiner.js';
 import { placeMembers } from './placeMembers.js';
@@ -168,6 +169,8 @@ export class Tracker {
   // the next member of its group; a group's members and their edges; a matching stage's tracks (later the tracks an
   // occluder cuts) and free blobs; one blob's bounds.
   readonly #grid = new CentreGrid(128);
+  /** The tracks near each leftover blob, where there are many (#newTracks). */
+  readonly #nearTracks = new NearTracks();
   #bx: Float64Array = new Float64Array(64);
   #by: Float64Array = new Float64Array(64);
   #diagonal: Float64Array = new Float64Array(64);
@@ -612,12 +615,19 @@ export class Tracker {
     const taken = this.#taken;
     const bb = this.#bounds;
     const held = this.#stage;
+    let indexed = false;
     for (let j = 0; j < n; j++) {
       if (taken[j]) continue;
-      if (held.length === 0) for (const t of tracks) if (t.matched || t.group >= 0) held.push(t);
-      if (partOfTracked(held, bb, j, this.#blob, this.#edges)) continue;
+      if (held.length === 0) {
+        for (const t of tracks) if (t.matched || t.group >= 0) held.push(t);
+        // Many tracks: only those near the blob are looked at (NearTracks), in the same order.
+        indexed = held.length >= nearTracksFrom;
+        if (indexed) this.#nearTracks.index(held);
+      }
+      const near = indexed ? this.#nearTracks.near(bb, j) : held;
+      if (partOfTracked(near, bb, j, this.#blob, this.#edges)) continue;
       const t = new Track(this.#nextId++, bb, j, s);
-      if (s.lines.length > 0) inheritSides(t, held, bb, j);
+      if (s.lines.length > 0) inheritSides(t, near, bb, j);
       if (look) {
         t.observe(look, j);
         if (this.#px) t.observePlaces(this.#px, this.#py!, j, bb, 4 * j);

@@ -11,8 +11,8 @@ const splitShare = 0.3;
  */
 const inheritWithin = 2;
 
-/** How many of a track's newest own observations cameFrom looks through (of the `observed` it keeps). */
-const splitRecent = 10;
+/** How many of a track's newest own observations cameFrom looks through (of the `observed` it keeps; NearTracks too). */
+export const splitRecent = 10;
 
 /**
  * Whether `splitShare` of blob j lies inside one of track u's own observations of the last `splitRecent`: its box

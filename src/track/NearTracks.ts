@@ -1,0 +1,86 @@
+/**
+ * The tracks a leftover blob could be a piece of (partOfTracked) or have come apart from (inheritSides), found without
+ * looking at every track: both ask whether part of the blob lies inside a box of the track's (its estimate, its
+ * prediction widened by its pulls, one of its last own observations), and no part of a blob lies inside a box it does
+ * not overlap. Looked at one by one, the tracks of a frame times its leftover blobs grew with the square of the
+ * blobs: a frame of 4096 blobs of noise (features' `maxResults`) took 17 % of the tracker's time in partOfTracked and
+ * as much in the new tracks' inheritSides, about 100 ms a frame in all; 32–52 ms with this (BENCHMARKS.md,
+ * fifty-sixth session). The tracks found are the same as before, so are the tracker's results.
+ */
+import { CentreGrid } from './CentreGrid.js';
+import { observed, type Track } from './Track.js';
+import { splitRecent } from './inheritSides.js';
+import { atLeast } from './scratch.js';
+
+/** Below this many tracks, every one is looked at (as fast, and no index to build). */
+export const nearTracksFrom = 32;
+
+export class NearTracks {
+  readonly #grid = new CentreGrid(128);
+  #cx = new Float64Array(64);
+  #cy = new Float64Array(64);
+  #found = new Int32Array(64);
+  #out: Track[] = [];
+  #tracks: readonly Track[] = [];
+  #halfW = 0;
+  #halfH = 0;
+  readonly #box = new Float64Array(4);
+
+  /**
+   * Indexes `tracks` by the box that holds every box of theirs partOfTracked and inheritSides look at: their estimate,
+   * their prediction widened back over their pulls (coastedOver) and their last `splitRecent` own observations.
+   */
+  index(tracks: readonly Track[]): void {
+    const n = tracks.length;
+    this.#tracks = tracks;
+    this.#cx = atLeast(this.#cx, n);
+    this.#cy = atLeast(this.#cy, n);
+    this.#found = atLeast(this.#found, n);
+    let [halfW, halfH] = [0, 0];
+    const b = this.#box;
+    for (let i = 0; i < n; i++) {
+      const t = tracks[i];
+      t.box(b);
+      let [x0, y0, x1, y1] = [b[0], b[1], b[2], b[3]];
+      // The prediction, widened back over what groups' blobs drew it by (partOfTracked's coastedOver).
+      const p = t.predicted;
+      x0 = Math.min(x0, p[0] - Math.max(0, t.pullOffset[0]));
+      y0 = Math.min(y0, p[1] - Math.max(0, t.pullOffset[1]));
+      x1 = Math.max(x1, p[2] - Math.min(0, t.pullOffset[0]));
+      y1 = Math.max(y1, p[3] - Math.min(0, t.pullOffset[1]));
+      const s = t.seenBox;
+      for (let k = 1, m = Math.min(t.seenCount, splitRecent); k <= m; k++) {
+        const e = 4 * ((t.seenNext + observed - k) % observed);
+        x0 = Math.min(x0, s[e]);
+        y0 = Math.min(y0, s[e + 1]);
+        x1 = Math.max(x1, s[e + 2]);
+        y1 = Math.max(y1, s[e + 3]);
+      }
+      this.#cx[i] = (x0 + x1) / 2;
+      this.#cy[i] = (y0 + y1) / 2;
+      halfW = Math.max(halfW, (x1 - x0) / 2);
+      halfH = Math.max(halfH, (y1 - y0) / 2);
+    }
+    this.#halfW = halfW;
+    this.#halfH = halfH;
+    this.#grid.index(this.#cx, this.#cy, n);
+  }
+
+  /**
+   * The indexed tracks whose boxes could overlap blob j (bounds at bb[4j .. 4j + 4)), in their order in the list
+   * indexed (the first of them that came apart with the blob is the one inheritSides takes). The array is reused.
+   */
+  near(bb: Float64Array, j: number): readonly Track[] {
+    const [x0, y0, x1, y1] = [bb[4 * j], bb[4 * j + 1], bb[4 * j + 2], bb[4 * j + 3]];
+    // A box overlapping the blob has its centre within both half-widths of the blob's on x (heights on y), and a box
+    // inside a track's union box has its centre within the union's half-width less its own of the union's centre.
+    // The +1 covers inclusive bounds (a box of one pixel spans half a pixel either side of its centre).
+    const found = this.#found;
+    const count = this.#grid.near((x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2 + this.#halfW + 1, found, (y1 - y0) / 2 + this.#halfH + 1);
+    const sorted = found.subarray(0, count).sort();
+    const out = this.#out;
+    out.length = 0;
+    for (let k = 0; k < count; k++) out.push(this.#tracks[sorted[k]]);
+    return out;
+  }
+}
