@@ -51,7 +51,8 @@
  * apart: cached clips are named by these settings, the defaults' too).
  * `--situations extra` runs the situations kept out of the default set (its figures stay comparable with earlier
  * runs): swaying foliage, four patches of leaves swaying over a lighter ground (surveillanceScene's `sway`), where a
- * pixel shows leaf and gap by turns; `all` runs both sets. `--only NAME` runs one situation of either.
+ * pixel shows leaf and gap by turns, and a camera shaking on its pole (`shake`: the whole picture moved by about 1.5 px
+ * each way, sub-pixel, frame to frame); `all` runs both sets. `--only NAME` runs one situation of either.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -169,9 +170,13 @@ const situations: [string, Partial<SurveillanceOptions>][] = [
 ];
 /**
  * Situations run only when asked for (`--situations extra|all`, or `--only NAME`), so that the default set's figures
- * stay comparable with earlier runs and caches: foliage swaying in the wind, four patches.
+ * stay comparable with earlier runs and caches: foliage swaying in the wind, four patches; a camera shaking on its
+ * pole, about 1.5 px each way.
  */
-const extraSituations: [string, Partial<SurveillanceOptions>][] = [['swaying foliage', { objects: 10, pillars: 1, sway: 4 }]];
+const extraSituations: [string, Partial<SurveillanceOptions>][] = [
+  ['swaying foliage', { objects: 10, pillars: 1, sway: 4 }],
+  ['camera shake', { objects: 10, pillars: 1, shake: 1.5 }],
+];
 /** Every situation, each seeded by its place here (the default ones first, as they always were). */
 const allSituations = [...situations, ...extraSituations];
 if (values.only !== undefined && !allSituations.some(([n]) => n === values.only)) refuse(`--only must name a situation (${allSituations.map(([n]) => `"${n}"`).join(', ')}), got "${values.only}"`);

@@ -78,6 +78,13 @@ export interface SurveillanceOptions {
    * pixel cannot hold (MOG2's mixture can). Drawn from a random sequence of their own: 0 leaves every clip as it was.
    */
   sway: number;
+  /**
+   * A camera shaking on its pole (0: still): the whole picture moved each frame by up to about this many pixels on
+   * each axis (sub-pixel, bilinear), a swing over 0.5–2 s plus a smoothed random walk; the truth's boxes move with it
+   * (rounded). Every pixel where the scene has an edge or texture changes, for a background model of a still camera.
+   * Drawn from a random sequence of its own: 0 leaves every clip as it was.
+   */
+  shake: number;
 }
 
 export const defaultSurveillanceOptions: SurveillanceOptions = {
@@ -99,6 +106,7 @@ export const defaultSurveillanceOptions: SurveillanceOptions = {
   timeStep: 1,
   wander: 0,
   sway: 0,
+  shake: 0,
   bodies: false,
   vehicles: false,
   color: false,
@@ -214,6 +222,19 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
   }));
   /** The leaves' pattern at (x, y) shifted by d px: 1 leaf, 0 gap (blobs of 4–8 px). */
   const leaf = (x: number, y: number, d: number) => (Math.sin((x + d) / 2.3 + Math.sin(y / 3.1) * 2) + Math.sin((y + 0.5 * d) / 1.9 + x / 5.3) > 0.3 ? 1 : 0);
+  // Shake: each frame's offset, from a sequence of its own: a swing plus a random walk pulled back to the middle.
+  const sh = rng(seed + 0x2545f491);
+  const shakeAt: [number, number][] = [];
+  if (o.shake > 0) {
+    const [px, py, fx, fy] = [15 + sh() * 45, 15 + sh() * 45, 2 * Math.PI * sh(), 2 * Math.PI * sh()];
+    let [wx, wy] = [0, 0];
+    for (let t = 0; t < o.frames; t++) {
+      const time = t * o.timeStep;
+      wx = 0.8 * wx + 0.5 * (sh() - 0.5);
+      wy = 0.8 * wy + 0.5 * (sh() - 0.5);
+      shakeAt.push([o.shake * (0.7 * Math.sin((2 * Math.PI * time) / px + fx) + wx), o.shake * (0.7 * Math.sin((2 * Math.PI * time) / py + fy) + wy)]);
+    }
+  }
   const pillars: [number, number][] = Array.from({ length: o.pillars }, (_, i) => {
     const cx = ((i + 0.5) / o.pillars) * W + (r() - 0.5) * W * 0.2;
     const w = 10 + r() * 14;
@@ -358,6 +379,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     if (o.step && time >= o.step[0]) gain *= o.step[1];
     const img = Float32Array.from(scene);
     const tints = Float32Array.from(sceneTint);
+    const truthFrom = truth.length;
     for (const q of patches) {
       // The sway at this time: a swing, stronger in gusts.
       const d = q.amp * Math.sin((2 * Math.PI * time) / q.period + q.phase) * (0.6 + 0.4 * Math.sin((2 * Math.PI * time) / q.gust + q.gustPhase));
@@ -425,15 +447,28 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     }
     const f = new Uint8Array(W * H);
     const colour = new Uint8Array(o.color ? 3 * W * H : 0);
+    // A shaking camera: the picture (pillars included) moved by this frame's offset, and the truth's boxes with it.
+    const [dx, dy] = o.shake > 0 ? shakeAt[t] : [0, 0];
+    const moved = o.shake > 0 ? shiftPicture(img, W, H, dx, dy, (x) => (behind(x) ? 150 + 10 * Math.sin(x * 0.9) : null)) : null;
+    if (o.shake > 0) {
+      const [ox, oy] = [Math.round(dx), Math.round(dy)];
+      for (let i = truthFrom; i < truth.length; i++) {
+        const b = truth[i];
+        [b.x0, b.y0, b.x1, b.y1] = [Math.max(0, b.x0 + ox), Math.max(0, b.y0 + oy), Math.min(W - 1, b.x1 + ox), Math.min(H - 1, b.y1 + oy)];
+      }
+    }
     for (let p = 0; p < W * H; p++) {
-      const pillar = behind(p % W);
-      const v = pillar ? 150 + 10 * Math.sin((p % W) * 0.9) : img[p];
+      // The pixel the shake brought here (nearest), for its tint.
+      const sx = moved ? Math.min(W - 1, Math.max(0, Math.round((p % W) - dx))) : p % W;
+      const sp = moved ? Math.min(H - 1, Math.max(0, Math.round(Math.floor(p / W) - dy))) * W + sx : p;
+      const pillar = behind(sx);
+      const v = moved ? moved[p] : pillar ? 150 + 10 * Math.sin((p % W) * 0.9) : img[p];
       if (!o.color) {
         f[p] = Math.max(0, Math.min(255, Math.round(v * gain + gauss() * o.noise)));
         continue;
       }
       // Each channel its own sensor noise; the gray frame is the colour one's luma, as a decoder's Y.
-      const tint = pillar ? pillarTint : tints.subarray(3 * p, 3 * p + 3);
+      const tint = pillar ? pillarTint : tints.subarray(3 * sp, 3 * sp + 3);
       for (let ch = 0; ch < 3; ch++) colour[3 * p + ch] = Math.max(0, Math.min(255, Math.round(v * tint[ch] * gain + gaussC() * o.noise)));
       f[p] = Math.round(0.299 * colour[3 * p] + 0.587 * colour[3 * p + 1] + 0.114 * colour[3 * p + 2]);
     }
@@ -441,4 +476,31 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     if (o.color) rgb.push(colour);
   }
   return { width: W, height: H, frames, rgb, truth, pillars };
+}
+
+/**
+ * The picture (the scene's levels `img`, with `fixed(x)` over it where something stands in front: a pillar's level, or
+ * null) seen through a camera moved by (dx, dy): each pixel sampled bilinearly at (x − dx, y − dy), the border's
+ * pixels repeated beyond it.
+ */
+function shiftPicture(img: Float32Array, W: number, H: number, dx: number, dy: number, fixed: (x: number) => number | null): Float32Array {
+  const at = (x: number, y: number) => {
+    const [cx, cy] = [Math.min(W - 1, Math.max(0, x)), Math.min(H - 1, Math.max(0, y))];
+    return fixed(cx) ?? img[cy * W + cx];
+  };
+  const out = new Float32Array(W * H);
+  for (let y = 0; y < H; y++) {
+    const sy = y - dy;
+    const y0 = Math.floor(sy);
+    const fy = sy - y0;
+    for (let x = 0; x < W; x++) {
+      const sx = x - dx;
+      const x0 = Math.floor(sx);
+      const fx = sx - x0;
+      const top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx;
+      const bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx;
+      out[y * W + x] = top * (1 - fy) + bottom * fy;
+    }
+  }
+  return out;
 }

@@ -333,3 +333,55 @@ describe('surveillanceScene with swaying foliage', () => {
     expect(outside).toBeGreaterThan((0.8 * W * H) / 7);
   });
 });
+
+// A shaking camera (trackEval --situations extra): the whole picture and the truth's boxes moved each frame.
+describe('surveillanceScene with a shaking camera', () => {
+  const options = { width: 320, height: 240, frames: 60, objects: 6, pillars: 1, shadows: false, stopAndGo: 0, noise: 0 };
+  const still = surveillanceScene(4, options);
+  const shaking = surveillanceScene(4, { ...options, shake: 1.5 });
+
+  it('leaves a clip as it was with shake 0', () => {
+    const b = surveillanceScene(4, { ...options, shake: 0 });
+    expect(b.frames).toEqual(still.frames);
+    expect(b.truth).toEqual(still.truth);
+  });
+
+  it('moves every truth box of a frame by one offset, which changes from frame to frame, and the picture with it', () => {
+    const { width: W, height: H } = still;
+    const offsets = new Map<number, string>();
+    for (let i = 0; i < still.truth.length; i++) {
+      const [a, b] = [still.truth[i], shaking.truth[i]];
+      expect([b.frame, b.id]).toEqual([a.frame, a.id]);
+      // Boxes clear of the border by 5 px move whole: their offset is the frame's.
+      if (a.x0 < 5 || a.y0 < 5 || a.x1 > W - 6 || a.y1 > H - 6) continue;
+      const off = `${b.x0 - a.x0},${b.y0 - a.y0}`;
+      expect(`${b.x1 - a.x1},${b.y1 - a.y1}`).toBe(off);
+      expect(offsets.get(a.frame) ?? off, `frame ${a.frame}`).toBe(off);
+      offsets.set(a.frame, off);
+    }
+    const seen = new Set(offsets.values());
+    expect(seen.size).toBeGreaterThanOrEqual(4);
+    for (const o of seen) for (const v of o.split(',').map(Number)) expect(Math.abs(v)).toBeLessThanOrEqual(5);
+    // The picture moved too: nearer the still frame moved by that offset than the still frame as it is.
+    let nearer = 0;
+    let moved = 0;
+    for (const [t, o] of offsets) {
+      const [ox, oy] = o.split(',').map(Number);
+      if (ox === 0 && oy === 0) continue;
+      moved++;
+      let [apart, shifted] = [0, 0];
+      for (let y = 10; y < H - 10; y++) {
+        for (let x = 10; x < W - 10; x++) {
+          const v = shaking.frames[t][y * W + x];
+          apart += Math.abs(v - still.frames[t][y * W + x]);
+          shifted += Math.abs(v - still.frames[t][(y - oy) * W + (x - ox)]);
+        }
+      }
+      // Always nearer; by much where the offset is near a whole pixel (the picture moves by fractions of one).
+      expect(shifted, `frame ${t}`).toBeLessThan(apart);
+      if (shifted < 0.6 * apart) nearer++;
+    }
+    expect(moved).toBeGreaterThan(10);
+    expect(nearer).toBeGreaterThan(0.6 * moved);
+  });
+});
