@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countsAtEnd, morphologySteps, seenTracks, trackerSettings, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
+import { countsAtEnd, morphologySteps, seenTracks, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
 import { videoFileHasColor } from '../node.js';
 import { blobDefaults, trackChain } from './trackChain.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
@@ -93,7 +93,6 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
   if (!(varThreshold > 0 && Number.isFinite(varThreshold))) throw new UsageError(`--var-threshold must be a positive number, got "${values['var-threshold']}"`);
   const maxUnseen = values['max-unseen'] === undefined ? 2 : Number(values['max-unseen']);
   if (!(maxUnseen > 0 && Number.isFinite(maxUnseen))) throw new UsageError(`--max-unseen must be a positive number of seconds, got "${values['max-unseen']}"`);
-  trackerSettings({ lines, maxUnseen }); // what is left to check of the lines (none, read as above)
   if (values.color === true && values.gray === true) throw new UsageError('--color and --gray: give one');
   checkOutputClashes(files, outDir, (f) => ({ names: [`${outputStem(f)}.csv`, `${outputStem(f)}.counts.json`], framePrefix: null }));
   return {

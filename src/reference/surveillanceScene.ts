@@ -373,6 +373,8 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
   const truth: TruthBox[] = [];
   const pillarTint = tintOf(c(), 0.05 + 0.1 * c());
   const behind = (x: number) => pillars.some(([a, b]) => x >= a && x < b);
+  /** A pillar's level at column x. */
+  const pillarLevel = (x: number) => 150 + 10 * Math.sin(x * 0.9);
   for (let t = 0; t < o.frames; t++) {
     const time = t * o.timeStep;
     let gain = 1 + o.ramp * time;
@@ -449,7 +451,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     const colour = new Uint8Array(o.color ? 3 * W * H : 0);
     // A shaking camera: the picture (pillars included) moved by this frame's offset, and the truth's boxes with it.
     const [dx, dy] = o.shake > 0 ? shakeAt[t] : [0, 0];
-    const moved = o.shake > 0 ? shiftPicture(img, W, H, dx, dy, (x) => (behind(x) ? 150 + 10 * Math.sin(x * 0.9) : null)) : null;
+    const moved = o.shake > 0 ? shiftPicture(img, W, H, dx, dy, (x) => (behind(x) ? pillarLevel(x) : null)) : null;
     if (o.shake > 0) {
       const [ox, oy] = [Math.round(dx), Math.round(dy)];
       for (let i = truthFrom; i < truth.length; i++) {
@@ -462,7 +464,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       const sx = moved ? Math.min(W - 1, Math.max(0, Math.round((p % W) - dx))) : p % W;
       const sp = moved ? Math.min(H - 1, Math.max(0, Math.round(Math.floor(p / W) - dy))) * W + sx : p;
       const pillar = behind(sx);
-      const v = moved ? moved[p] : pillar ? 150 + 10 * Math.sin((p % W) * 0.9) : img[p];
+      const v = moved ? moved[p] : pillar ? pillarLevel(p % W) : img[p];
       if (!o.color) {
         f[p] = Math.max(0, Math.min(255, Math.round(v * gain + gauss() * o.noise)));
         continue;

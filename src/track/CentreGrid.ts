@@ -27,6 +27,7 @@ export class CentreGrid {
   #fill: Int32Array = new Int32Array(64);
   #items: Int32Array = new Int32Array(64);
   #cellOf: Int32Array = new Int32Array(64);
+  readonly #span = new Float64Array(4);
 
   constructor(cellSize: number) {
     this.#size = this.#cell = cellSize;
@@ -37,17 +38,18 @@ export class CentreGrid {
     this.#items = atLeast(this.#items, n);
     const cellOf = (this.#cellOf = atLeast(this.#cellOf, n));
     let cellSize = this.#size;
-    let [gx0, gy0, gx1, gy1] = this.#bounds(xs, ys, n, cellSize);
+    const span = this.#bounds(xs, ys, n, cellSize);
     const most = maxCells + 4 * n;
-    if ((gx1 - gx0 + 1) * (gy1 - gy0 + 1) > most) {
+    if ((span[2] - span[0] + 1) * (span[3] - span[1] + 1) > most) {
       // Larger cells until the bounds fit: near() gives the same points and perhaps more, which callers check. A cell
       // of size s·f spans at most ⌊w/f⌋ + 2 of the w cells of size s an axis had.
-      const [w, h] = [gx1 - gx0 + 1, gy1 - gy0 + 1];
+      const [w, h] = [span[2] - span[0] + 1, span[3] - span[1] + 1];
       let f = Math.ceil(Math.sqrt((w * h) / most));
       while ((Math.floor(w / f) + 2) * (Math.floor(h / f) + 2) > most) f *= 2;
       cellSize *= f;
-      [gx0, gy0, gx1, gy1] = this.#bounds(xs, ys, n, cellSize);
+      this.#bounds(xs, ys, n, cellSize);
     }
+    const [gx0, gy0, gx1, gy1] = [span[0], span[1], span[2], span[3]];
     this.#cell = cellSize;
     this.#gx0 = gx0;
     this.#gy0 = gy0;
@@ -69,8 +71,8 @@ export class CentreGrid {
     return this;
   }
 
-  /** The first n points' bounds in cells of `cellSize`: first and last column, first and last row. */
-  #bounds(xs: ArrayLike<number>, ys: ArrayLike<number>, n: number, cellSize: number): [number, number, number, number] {
+  /** The first n points' bounds in cells of `cellSize` into #span (kept: first column, first row, last column, last row). */
+  #bounds(xs: ArrayLike<number>, ys: ArrayLike<number>, n: number, cellSize: number): Float64Array {
     let [gx0, gy0, gx1, gy1] = [0, 0, -1, -1];
     for (let i = 0; i < n; i++) {
       const gx = Math.floor(xs[i] / cellSize);
@@ -80,7 +82,12 @@ export class CentreGrid {
       if (i === 0 || gy < gy0) gy0 = gy;
       if (i === 0 || gy > gy1) gy1 = gy;
     }
-    return [gx0, gy0, gx1, gy1];
+    const span = this.#span;
+    span[0] = gx0;
+    span[1] = gy0;
+    span[2] = gx1;
+    span[3] = gy1;
+    return span;
   }
 
   /**

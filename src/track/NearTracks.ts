@@ -10,6 +10,7 @@
 import { CentreGrid } from './CentreGrid.js';
 import { observed, type Track } from './Track.js';
 import { splitRecent } from './inheritSides.js';
+import { coastedOver } from './partOfTracked.js';
 import { atLeast } from './scratch.js';
 
 /** Below this many tracks, every one is looked at (as fast, and no index to build). */
@@ -42,12 +43,9 @@ export class NearTracks {
       const t = tracks[i];
       t.box(b);
       let [x0, y0, x1, y1] = [b[0], b[1], b[2], b[3]];
-      // The prediction, widened back over what groups' blobs drew it by (partOfTracked's coastedOver).
-      const p = t.predicted;
-      x0 = Math.min(x0, p[0] - Math.max(0, t.pullOffset[0]));
-      y0 = Math.min(y0, p[1] - Math.max(0, t.pullOffset[1]));
-      x1 = Math.max(x1, p[2] - Math.min(0, t.pullOffset[0]));
-      y1 = Math.max(y1, p[3] - Math.min(0, t.pullOffset[1]));
+      // The prediction, widened back over what groups' blobs drew it by.
+      coastedOver(t, b);
+      [x0, y0, x1, y1] = [Math.min(x0, b[0]), Math.min(y0, b[1]), Math.max(x1, b[2]), Math.max(y1, b[3])];
       const s = t.seenBox;
       for (let k = 1, m = Math.min(t.seenCount, splitRecent); k <= m; k++) {
         const e = 4 * ((t.seenNext + observed - k) % observed);

@@ -299,10 +299,7 @@ export class Tracker {
     // list (the histograms it uses summed); the results name the caller's blobs. Spatial places are not joined:
     // placeByGray skips the frame.
     const joined = this.#joiner?.join(boxes, look, bins) ?? null;
-    if (joined) {
-      [boxes, look] = [joined.boxes, joined.hists];
-      placesX = placesY = null;
-    }
+    if (joined) [boxes, look] = [joined.boxes, joined.hists];
     const timed = this.#lastUs !== null && timeUs > this.#lastUs;
     const dt = timed ? (timeUs - this.#lastUs!) / 1e6 : s.frameInterval;
     if (timed) this.#interval = this.#interval === 0 ? dt : this.#interval + intervalRate * (dt - this.#interval);
@@ -319,12 +316,9 @@ export class Tracker {
     const n = boxes.length;
     this.#reserve(n, nt);
     this.#readBlobs(boxes);
-    this.#px = null;
-    this.#py = null;
-    if (look && s.placeByGray && placesX && placesY) {
-      this.#px = placesX;
-      this.#py = placesY;
-    }
+    // The bins' places where placeByGray uses them, but not on a frame with joined pieces (theirs are not joined).
+    this.#px = places && !joined ? placesX! : null;
+    this.#py = places && !joined ? placesY! : null;
     this.#formGroups(n, tracks, this.#px ? look : null);
     // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
     // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. In one round, a tentative track made last

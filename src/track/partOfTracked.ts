@@ -12,7 +12,7 @@ const pieceShare = 0.75;
  * groups' blobs (pullIntoGroup): the object of a member drawn back while a pillar hid its front may be where it
  * coasted to, and its front, out from behind the pillar apart from the group's blob, is a piece of it there.
  */
-function coastedOver(t: Track, box: Float64Array): Float64Array {
+export function coastedOver(t: Track, box: Float64Array): Float64Array {
   for (let k = 0; k < 4; k++) box[k] = t.predicted[k];
   for (let axis = 0; axis < 2; axis++) {
     const d = t.pullOffset[axis];
