@@ -44,7 +44,7 @@ import { covered } from './boxShare.js';
 import { CountingLines } from './CountingLines.js';
 import { inheritSides } from './inheritSides.js';
 import { measureGroup } from './measureGroup.js';
-import { NearTracks, nearTracksFrom } from './NearTracks.js';
+import { NearTracks, nearBlobsFrom, nearTracksFrom } from './NearTracks.js';
 import { partOfTracked } from './partOfTracked.js';
 import { PieceJoiner } from './PieceJoiner.js';
 import { placeMembers } from './placeMembers.js';
@@ -610,12 +610,14 @@ export class Tracker {
     const bb = this.#bounds;
     const held = this.#stage;
     let indexed = false;
+    let left = 0;
+    for (let j = 0; j < n; j++) if (!taken[j]) left++;
     for (let j = 0; j < n; j++) {
       if (taken[j]) continue;
       if (held.length === 0) {
         for (const t of tracks) if (t.matched || t.group >= 0) held.push(t);
-        // Many tracks: only those near the blob are looked at (NearTracks), in the same order.
-        indexed = held.length >= nearTracksFrom;
+        // Many tracks and many blobs left: only the tracks near each blob are looked at (NearTracks), in the same order.
+        indexed = held.length >= nearTracksFrom && left >= nearBlobsFrom;
         if (indexed) this.#nearTracks.index(held);
       }
       const near = indexed ? this.#nearTracks.near(bb, j) : held;
