@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, boardViews, calibrateCamera, fromPixels, gridBoard, markers, readResults, writeOpenCvCalibration, type Board, type CalibrationView, type DetectedMarker, type MarkersOptions } from '../index.js';
 import { fromVideoFile, readPng } from '../node.js';
-import { UsageError, integerArg, isVideo, videoExtensions } from './outputs.js';
+import { UsageError, integerArg, isVideo, videoFilesText } from './outputs.js';
 
 export interface CalibrateCommand {
   files: string[];
@@ -23,7 +23,7 @@ export interface CalibrateCommand {
 
 export const calibrateUsage = `Usage: flowmark calibrate <png|mp4...> --dictionary NAME --board C,R,SIZE,GAP[,FIRST] --out FILE [options]
 
-Calibrates a camera from images (or the frames of videos: ${videoExtensions.join(', ')}) of a printed grid board of
+Calibrates a camera from images (or the frames of videos: ${videoFilesText}) of a printed grid board of
 markers laid out as OpenCV's aruco.GridBoard (C columns and R rows of markers of side SIZE, GAP apart, ids row by
 row from FIRST, default 0). Tilt the board between views (30-45 degrees, every way) and fill the frame's corners:
 views taken face-on cannot fix the focal length. Writes FILE as OpenCV's calibration YAML (camera_matrix,

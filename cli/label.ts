@@ -22,7 +22,7 @@ import {
   type ThresholdOptions,
 } from '../index.js';
 import { readPng } from '../node.js';
-import { UsageError, checkOutputClashes, integerArg, isVideo, labelOutputs, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
+import { UsageError, checkOutputClashes, integerArg, isVideo, labelOutputs, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
 
 export { UsageError, OutputError, videoExtensions } from './outputs.js';
 
@@ -64,7 +64,7 @@ Foreground (default: any nonzero gray value):
   --stats                  also write DIR/<name>.json: per component area, box, centroid, perimeter,
                            orientation, eccentricity and mean gray, computed on the GPU
 
-Video files (${videoExtensions.join(', ')}: H.264, VP9, AV1 in MP4, decoded by ffmpeg) give DIR/<name>.jsonl, one
+Video files (${videoFilesText}; decoded by ffmpeg) give DIR/<name>.jsonl, one
 line per frame as it is labelled: {"frame","timeUs","count","components":[...the --stats fields]}, with a progress
 bar on a terminal. A video that fails part way keeps the lines of the frames done.
   --labels                 videos: also write DIR/<name>-<frame>.u32 for every frame

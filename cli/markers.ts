@@ -24,7 +24,7 @@ import {
   type MarkersOptions,
 } from '../index.js';
 import { readPng } from '../node.js';
-import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
+import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
 
 export interface MarkersCommand {
   files: string[];
@@ -41,7 +41,7 @@ Finds fiducial markers on the GPU. For an image it writes DIR/<name>.json:
 corners are the outer corners of each marker's black border as printed (top-left, top-right, bottom-right,
 bottom-left), in pixels with pixel centres at integers (OpenCV's convention).
 
-Video files (${videoExtensions.join(', ')}) give DIR/<name>.jsonl, one line per frame as it is done:
+Video files (${videoFilesText}) give DIR/<name>.jsonl, one line per frame as it is done:
   {"frame","timeUs","markers":[...]}
 with a progress bar on a terminal. A video that fails part way keeps the lines of the frames done.
 

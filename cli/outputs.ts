@@ -19,8 +19,14 @@ export class OutputError extends FlowmarkError {
   override name = 'OutputError';
 }
 
-/** Files taken as video (MP4 container); everything else is read as PNG. */
-export const videoExtensions = ['.mp4', '.m4v', '.mov'];
+/**
+ * Files taken as video: MP4 and QuickTime, and the containers recorders and cameras write (AVI, Matroska, WebM,
+ * MPEG-TS, MPEG-PS, Flash, ASF, 3GP, Ogg, raw H.264 and H.265); everything else is read as PNG.
+ */
+export const videoExtensions = ['.mp4', '.m4v', '.mov', '.avi', '.mkv', '.webm', '.ts', '.mts', '.m2ts', '.mpg', '.mpeg', '.flv', '.wmv', '.asf', '.3gp', '.ogv', '.h264', '.264', '.h265', '.hevc'];
+
+/** The video files the commands take, as their help says it. */
+export const videoFilesText = 'MP4, MOV, AVI, MKV, WebM, MPEG-TS and the other containers ffmpeg reads, by extension';
 
 export const isVideo = (file: string) => videoExtensions.includes(extname(file).toLowerCase());
 

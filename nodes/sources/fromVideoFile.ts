@@ -1,6 +1,7 @@
 /**
- * Source (Node, `flowmark/node`): a video file's frames on the GPU, in presentation order, every frame. The
- * container is read with mp4box (tracks, codec, frame count, timestamps); frames are decoded by ffmpeg running as
+ * Source (Node, `flowmark/node`): a video file's frames on the GPU, in presentation order, every frame. An MP4 or
+ * QuickTime container is read with mp4box (tracks, codec, frame count, timestamps), any other (AVI, Matroska, WebM,
+ * MPEG-TS, raw H.264: what recorders write) with ffprobe (probeWithFfprobe.ts); frames are decoded by ffmpeg running as
  * a child process that writes raw frames to a pipe, read with backpressure (ffmpeg waits while frames are in
  * flight) and killed on unsubscribe. Timestamps come from the container. Frames arrive as displayed: a track
  * header that turns the video (portrait phone video) turns the frames, `info.width`×`info.height` (`probeVideo`).
@@ -10,11 +11,11 @@
  * fromVideoFile(ctx, 'clip.mp4').pipe(threshold(), label({ algorithm: 'auto' }), features(), readResults())
  *
  * Errors: `InvalidOptionError` for bad options (thrown at once); on the stream, `DecodeError` for a missing,
- * empty, truncated or non-MP4 file, no video track, a codec ffmpeg cannot decode, or no ffmpeg (the message says
- * how to install it).
+ * empty or truncated file, one that is no video ffmpeg can read, no video track, a codec ffmpeg cannot decode, or
+ * no ffmpeg (the message says how to install it).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { readInput } from './readInput.js';
+import { readHead, readInput } from './readInput.js';
 import type { Readable } from 'node:stream';
 import { defer, type Observable } from 'rxjs';
 import type { GpuContext } from '../../src/GpuContext.js';
@@ -24,6 +25,7 @@ import { fromPixels, type PixelImage } from './fromPixels.js';
 import { validateInFlight } from '../../src/frameSource.js';
 import { probeMp4, type VideoInfo } from './probeMp4.js';
 import { ffmpegTurn } from './displayTransform.js';
+import { ffprobeBeside, probeWithFfprobe } from './probeWithFfprobe.js';
 import { tagSource } from '../../src/streamInfo.js';
 
 export interface FromVideoFileOptions {
@@ -32,6 +34,8 @@ export interface FromVideoFileOptions {
   maxInFlight?: number;
   /** The ffmpeg executable (default `ffmpeg` on the PATH). */
   ffmpeg?: string;
+  /** The ffprobe executable, for containers other than MP4 (default: beside `ffmpeg` where that is a path ending in ffmpeg, else `ffprobe` on the PATH). */
+  ffprobe?: string;
   /** Called once the container is read, before the first frame. */
   onInfo?: (info: VideoInfo) => void;
 }
@@ -39,7 +43,17 @@ export interface FromVideoFileOptions {
 /** What a source says when the ffmpeg executable is missing (videoFileHasColor says it too). */
 export const noFfmpeg = 'ffmpeg was not found; install it (Debian: apt-get install ffmpeg; `npm test` does)';
 
-export async function probeVideo(path: string): Promise<VideoInfo> {
+/** Box types an MP4 or QuickTime file starts with. */
+const mp4Boxes = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot']);
+
+/**
+ * A video file's size, codec, frame count and timestamps, without decoding it: MP4 and QuickTime read by mp4box,
+ * other containers by ffprobe (`options.ffprobe`, default `ffprobe` on the PATH).
+ */
+export async function probeVideo(path: string, options: { ffprobe?: string } = {}): Promise<VideoInfo> {
+  const head = await readHead(path, 8);
+  if (head.length === 0) throw new DecodeError(`${path}: empty file`, path);
+  if (head.length === 8 && !mp4Boxes.has(head.toString('latin1', 4, 8))) return probeWithFfprobe(path, options.ffprobe);
   const bytes = await readInput(path);
   return probeMp4(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, path);
 }
@@ -80,7 +94,9 @@ async function* decode(path: string, info: VideoInfo, format: 'gray' | 'rgba', f
     }
     const code = await exited;
     if (code !== 0) throw new DecodeError(`${path}: ffmpeg could not decode ${info.codec} (exit ${code}): ${stderr.trim() || 'no message'}`, path);
-    if (index !== info.frames) throw new DecodeError(`${path}: decoded ${index} of ${info.frames} frames${stderr ? `: ${stderr.trim()}` : ''}`, path);
+    // An MP4's index names every frame, so fewer is a file cut short; other containers were counted by their packets,
+    // which a codec's packing can make differ from the frames (what ffprobe read is what there is).
+    if (info.container === 'mp4' && index !== info.frames) throw new DecodeError(`${path}: decoded ${index} of ${info.frames} frames${stderr ? `: ${stderr.trim()}` : ''}`, path);
   } finally {
     // Unsubscribed or failed early: ffmpeg must not outlive the stream.
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -94,7 +110,7 @@ export function fromVideoFile(ctx: GpuContext, path: string, options: FromVideoF
   // defer: each subscription probes and decodes afresh. Tagged so operators compile their pipelines at once.
   return tagSource(defer(() => {
     async function* frames(): AsyncGenerator<PixelImage> {
-      const info = await probeVideo(path);
+      const info = await probeVideo(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) });
       options.onInfo?.(info);
       yield* decode(path, info, format, options.ffmpeg ?? 'ffmpeg');
     }

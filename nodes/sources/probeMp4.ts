@@ -8,8 +8,13 @@ import { DecodeError } from '../../src/errors.js';
 import { displayTransform, type DisplayTransform } from './displayTransform.js';
 
 export interface VideoInfo {
-  /** RFC 6381 codec string, e.g. `avc1.64000a`, `vp09.00.10.08`, `av01.0.00M.08`. */
+  /**
+   * RFC 6381 codec string for MP4, e.g. `avc1.64000a`, `vp09.00.10.08`, `av01.0.00M.08`; for other containers (Node's
+   * `probeVideo` only) ffmpeg's codec name, e.g. `h264`, `msmpeg4v3`.
+   */
   codec: string;
+  /** `mp4` for MP4 and QuickTime files (read by mp4box); for others ffmpeg's format name, e.g. `avi`, `matroska,webm`, `mpegts`. */
+  container: string;
   /** The size frames are delivered in: as displayed, after the track's rotation (`display`). */
   width: number;
   height: number;
@@ -115,6 +120,7 @@ function parseMp4(bytes: ArrayBuffer, source: string): ParsedMp4 {
   const display = displayTransform(storedWidth, storedHeight, (track as { matrix?: ArrayLike<number> }).matrix);
   const info: VideoInfo = {
     codec: track.codec,
+    container: 'mp4',
     width: display.width,
     height: display.height,
     storedWidth,

@@ -2,7 +2,9 @@
 // moving 4 px right and 2 px down per frame (its centre at 7.5 + 4n, 11.5 + 2n), in H.264 (with B-frames, so
 // the MP4 carries an edit list), VP9 and AV1; plus a truncated copy (its index lost), one cut after its index
 // (cut.mp4: some frames decode), an empty file, an audio-only MP4, an MPEG-4 Part 2 clip, and a box clip whose
-// track header turns it in each of the eight ways (turned_*.mp4).
+// track header turns it in each of the eight ways (turned_*.mp4). Node also reads the same square in the other
+// containers recorders write (`containers`: Matroska, WebM, AVI, MPEG-TS, a raw H.264 stream), one with pixels
+// twice as wide as tall, and bad ones (random bytes, an audio-only Matroska file).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,15 @@ export const codecs: Record<string, string[]> = {
   'h264.mp4': ['-c:v', 'libx264', '-bf', '2', '-g', '6'],
   'vp9.mp4': ['-c:v', 'libvpx-vp9', '-b:v', '0', '-crf', '20', '-deadline', 'realtime'],
   'av1.mp4': ['-c:v', 'libaom-av1', '-crf', '20', '-cpu-used', '8', '-row-mt', '1'],
+};
+
+/** The square in containers other than MP4 (read by ffprobe in Node): file name → ffmpeg's output options. */
+export const containers: Record<string, string[]> = {
+  'h264.mkv': codecs['h264.mp4'],
+  'vp9.webm': codecs['vp9.mp4'],
+  'msmpeg4.avi': ['-c:v', 'msmpeg4', '-q:v', '2'],
+  'h264.ts': codecs['h264.mp4'],
+  'raw.h264': [...codecs['h264.mp4'], '-f', 'h264'],
 };
 
 /** Makes the clips in a new temporary folder and returns it. */
@@ -38,6 +49,11 @@ export function makeClips(): string {
   // MPEG-4 Part 2 ('mp4v'): ffmpeg decodes it, WebCodecs in Chromium does not.
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', square, '-c:v', 'mpeg4', join(dir, 'mpeg4.mp4')]);
   makeTurnedClips(dir);
+  for (const [name, options] of Object.entries(containers)) execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', square, ...options, join(dir, name)]);
+  // Pixels twice as wide as tall (anamorphic): shown 128 px wide.
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', square, '-vf', 'setsar=2/1', ...codecs['h264.mp4'], join(dir, 'wide.mkv')]);
+  writeFileSync(join(dir, 'noise.avi'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 24)));
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=0.5', '-c:a', 'libvorbis', join(dir, 'audio.mkv')]);
   return dir;
 }
 

@@ -2,7 +2,7 @@
 // 2 px down per frame), decoded to the GPU and checked through the labeling pipeline; timestamps against mp4box's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { clipFrames, codecs, makeClips, turnedBoxAt, turnedName, turns } from '../../support/clips.js';
+import { clipFrames, codecs, containers, makeClips, turnedBoxAt, turnedName, turns } from '../../support/clips.js';
 import { fileURLToPath } from 'node:url';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ let ctx: GpuContext;
 let dir: string;
 const frames = clipFrames;
 const clips = codecs;
+const containerNames: Record<string, string> = { 'h264.mkv': 'matroska,webm', 'vp9.webm': 'matroska,webm', 'msmpeg4.avi': 'avi', 'h264.ts': 'mpegts', 'raw.h264': 'h264' };
 
 beforeAll(async () => {
   ctx = await testContext();
@@ -59,6 +60,19 @@ describe('flowmark label on videos', () => {
     expect(new Uint32Array(labels.buffer, labels.byteOffset, 64 * 48).filter((v) => v === 1).length).toBe(lines[3].components[0].area);
   });
 
+  it('takes AVI and Matroska files as videos (and says which codec)', () => {
+    const cli = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
+    const out = join(dir, 'cli-containers');
+    const r = spawnSync(process.execPath, [cli, 'label', join(dir, 'msmpeg4.avi'), join(dir, 'h264.mkv'), '--out-dir', out, '--threshold', '128'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/msmpeg4\.avi: 64x48 msmpeg4v3, 12 frames/);
+    for (const stem of ['msmpeg4', 'h264']) {
+      const lines = readFileSync(join(out, `${stem}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.timeUs)).toEqual(Array.from({ length: frames }, (_, n) => n * 100_000));
+      lines.forEach((l, n) => expect(Math.abs(l.components[0].cx - (4 + 4 * n + 3.5)), `${stem} frame ${n}`).toBeLessThanOrEqual(1));
+    }
+  });
+
   it('writes the lines of a video as its frames complete: a video cut short keeps every decoded frame, then the error', () => {
     const cli = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
     const out = join(dir, 'cli-cut');
@@ -74,11 +88,12 @@ describe('flowmark label on videos', () => {
 });
 
 describe('fromVideoFile (Node, ffmpeg)', () => {
-  for (const name of Object.keys(clips)) {
+  for (const name of [...Object.keys(clips), ...Object.keys(containers)]) {
     it(`decodes every frame of ${name} in order, with the container's timestamps and the right content`, async () => {
       const info = await probeVideo(join(dir, name));
       expect(info.frames).toBe(frames);
       expect([info.width, info.height]).toEqual([64, 48]);
+      expect(info.container).toBe(containerNames[name] ?? 'mp4');
       const results = await lastValueFrom(
         fromVideoFile(ctx, join(dir, name)).pipe(threshold({ level: 128 }), label({ algorithm: 'auto' }), features(), readResults(), toArray()),
       );
@@ -95,6 +110,28 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
       });
     });
   }
+
+  it('shows pixels that are not square at their shape: twice as wide as tall, a 64 px wide Matroska clip is 128 px wide', async () => {
+    const info = await probeVideo(join(dir, 'wide.mkv'));
+    expect([info.width, info.height, info.storedWidth, info.storedHeight, info.frames]).toEqual([128, 48, 128, 48, frames]);
+    const results = await lastValueFrom(fromVideoFile(ctx, join(dir, 'wide.mkv')).pipe(threshold({ level: 128 }), features(), readResults(), toArray()));
+    expect(results).toHaveLength(frames);
+    results.forEach((r, n) => {
+      expect([r.width, r.height, r.features!.label.length]).toEqual([128, 48, 1]);
+      // The square 16×8 at (8 + 8n, 8 + 2n).
+      expect(Math.abs(r.features!.cx[0] - (8 + 8 * n + 7.5)), `frame ${n} cx`).toBeLessThanOrEqual(1.5);
+      expect(Math.abs(r.features!.cy[0] - (8 + 2 * n + 3.5)), `frame ${n} cy`).toBeLessThanOrEqual(1);
+    });
+  });
+
+  it('says plainly when ffprobe (for containers other than MP4) is missing, and finds it beside a given ffmpeg', async () => {
+    const err = await lastValueFrom(fromVideoFile(ctx, join(dir, 'h264.mkv'), { ffprobe: 'no-such-ffprobe' }).pipe(readResults(), toArray())).catch((e) => e);
+    expect(err).toBeInstanceOf(DecodeError);
+    expect((err as Error).message).toMatch(/ffprobe \(part of ffmpeg\) was not found; install ffmpeg/);
+    const beside = await lastValueFrom(fromVideoFile(ctx, join(dir, 'h264.mkv'), { ffmpeg: '/no/such/dir/ffmpeg' }).pipe(readResults(), toArray())).catch((e) => e);
+    expect((beside as Error).message).toMatch(/ffprobe \(part of ffmpeg\) was not found/);
+    expect(await probeVideo(join(dir, 'h264.mkv'), { ffprobe: 'no-such-ffprobe' }).catch((e) => e)).toBeInstanceOf(DecodeError);
+  });
 
   it('decodes what ffmpeg decodes, MPEG-4 Part 2 included, and says plainly when ffmpeg is missing', async () => {
     const results = await lastValueFrom(fromVideoFile(ctx, join(dir, 'mpeg4.mp4')).pipe(threshold({ level: 128 }), label(), readResults(), toArray()));
@@ -125,6 +162,8 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     ['empty.mp4', /empty file/],
     ['truncated.mp4', /truncated|not an MP4|could not decode|decoded/],
     ['audio.mp4', /no video track/],
+    ['noise.avi', /not a video ffmpeg can read/],
+    ['audio.mkv', /no video track/],
   ] as const) {
     it(`a bad input (${file}) is a DecodeError on the stream, with nothing left held`, async () => {
       const err = await lastValueFrom(fromVideoFile(ctx, join(dir, file)).pipe(threshold(), label(), readResults(), toArray())).catch((e) => e);
