@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { countsAtEnd, morphologySteps, seenTracks, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
 import { videoFileHasColor } from '../node.js';
 import { blobDefaults, trackChain } from './trackChain.js';
-import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, writeVideoLines } from './outputs.js';
+import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, videoFilesText, writeVideoLines } from './outputs.js';
 
 export interface TrackCommand {
   files: string[];
@@ -20,6 +20,8 @@ export interface TrackCommand {
   open: MorphElement;
   close: MorphElement;
   foregroundLearning: number;
+  /** background()'s warmup: frames at the start learning at least at OpenCV's starting rate. */
+  warmup: number;
   maxUnseen: number;
   /** Background model: shadows (darker copies of the background) left out of the foreground; its variance threshold. */
   shadows: boolean;
@@ -34,7 +36,7 @@ export const trackUsage = `Usage: flowmark track <video...> --out-dir DIR [--lin
 
 Tracks moving objects seen by a fixed camera: a background model (MOG2, as OpenCV's, with changes of the whole
 scene's light compensated) and cleanup on the GPU, blobs, then tracks with lasting ids. Videos
-(${videoExtensions.join(', ')}) give DIR/<name>.csv, MOTChallenge rows written as frames complete:
+(${videoFilesText}) give DIR/<name>.csv, MOTChallenge rows written as frames complete:
   frame,id,x,y,w,h,conf,-1,-1,-1
 frame 1-based, (x, y) the box's top-left pixel 1-based, w×h its size in pixels, conf 1. With lines,
 DIR/<name>.counts.json: {"frames","lines":{"<x1,y1,x2,y2>":{"forward","backward"}}}, forward being a crossing
@@ -55,6 +57,10 @@ Options:
                       its rate (0..1, default 0.5; 1 is OpenCV's): what stops or moves slowly over a plain
                       stretch stays foreground about 1/F times longer (an object walking toward the camera
                       is not eaten away from inside), and so does what stood there in the first frame
+  --warmup N          frames at the start in which the model learns as fast as OpenCV's does then (its rate
+                      1/(2·frame)), faster than 1/history: what stood in view when the video began and left is
+                      learnt away in a few frames rather than staying a ghost for about 0.1·history/F frames
+                      (F the foreground learning; default ${blobDefaults.warmup}; 0: never faster)
   --max-unseen S      seconds a track may go unseen before it ends (default 2)
   --shadows on|off    whether a darker copy of the background is shadow, not an object (default on). Off for
                       scenes without cast shadows (indoor, overcast) where objects are darker than what they
@@ -104,6 +110,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     open: elementArg('open', values.open, blobDefaults.open),
     close: elementArg('close', values.close, blobDefaults.close),
     foregroundLearning: learningArg(values['foreground-learning'], blobDefaults.foregroundLearning),
+    warmup: integerArg('warmup', values.warmup as string | undefined, blobDefaults.warmup, 0, 1 << 20),
     maxUnseen,
     shadows: shadows === 'on',
     varThreshold,

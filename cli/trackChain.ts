@@ -16,6 +16,8 @@ export interface BlobSettings {
   shadows?: boolean;
   varThreshold?: number;
   color?: boolean | 'shadows';
+  /** background()'s warmup: frames at the start learning at least at OpenCV's starting rate (default blobDefaults'). */
+  warmup?: number;
   /** features()'s histogram: true (default, as `flowmark track` runs it) or 'spatial' (track()'s placeByGray). */
   histogram?: true | 'spatial';
 }
@@ -25,9 +27,11 @@ export interface BlobSettings {
  * inside a plain object walking along its own height (toward or away from the camera) or stopping sees one gray for
  * many frames and the model takes it in, leaving the object's ends: foreground learns at half the rate, and the
  * closing is taller than wide, joining an upright figure's pieces but not neighbours side by side (BENCHMARKS.md,
- * issue 12, forty-first session).
+ * issue 12, forty-first session). The first 60 frames learn at OpenCV's starting rate where that is faster
+ * (background()'s warmup): what stood in view when the video began and left is learnt away, not tracked as a ghost
+ * (fifty-seventh session: the only warmup tried that kept issue 12's goals on clips with objects in view at the start).
  */
-export const blobDefaults: Pick<BlobSettings, 'history' | 'open' | 'close' | 'foregroundLearning'> = { history: 500, open: 3, close: { size: [5, 9] }, foregroundLearning: 0.5 };
+export const blobDefaults: Required<Pick<BlobSettings, 'history' | 'open' | 'close' | 'foregroundLearning' | 'warmup'>> = { history: 500, open: 3, close: { size: [5, 9] }, foregroundLearning: 0.5, warmup: 60 };
 
 /** What the tracker takes of the command. */
 export interface TrackerChoice {
@@ -39,10 +43,10 @@ export interface TrackerChoice {
 
 /**
  * The chain `flowmark track` runs on each video (bench/trackEval.ts runs it too). The background model learns at
- * 1/history from the second frame on: OpenCV's default starts faster (1/(2·frame) until 2·frame reaches the
+ * 1/history once its warmup is over: OpenCV's default goes on faster (1/(2·frame) until 2·frame reaches the
  * history), which takes in the insides of slow, plain objects in the first seconds of any clip and splits them into
- * fragments (BENCHMARKS.md); the price is that an object already in the first frame leaves a ghost for about
- * 0.1·history frames. Lighting is compensated: a camera's exposure or the light changing over the whole scene
+ * fragments (BENCHMARKS.md); with no warmup, an object already in the first frame would leave a ghost for about
+ * 0.1·history/foregroundLearning frames. Lighting is compensated: a camera's exposure or the light changing over the whole scene
  * would otherwise be foreground everywhere (a brighter step) until the model learns it.
  */
 export function trackChain(cmd: BlobSettings & TrackerChoice): OperatorFunction<GpuFrame, FrameResult> {
@@ -57,7 +61,7 @@ export function trackChain(cmd: BlobSettings & TrackerChoice): OperatorFunction<
 export function blobChain(cmd: BlobSettings): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) =>
     frames.pipe(
-      background({ history: cmd.history, learningRate: 1 / cmd.history, foregroundLearning: cmd.foregroundLearning, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
+      background({ history: cmd.history, learningRate: 1 / cmd.history, warmup: cmd.warmup ?? blobDefaults.warmup, foregroundLearning: cmd.foregroundLearning, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
       morphology({ open: cmd.open, close: cmd.close }),
       // Histograms: the tracker's appearance cue (Tracker.ts).
       features({ minArea: cmd.minArea, maxResults: 4096, histogram: cmd.histogram ?? true }),

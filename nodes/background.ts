@@ -48,6 +48,7 @@ export function backgroundSettings(options: BackgroundOptions = {}): BackgroundS
   check(num(s.shadowThreshold) && s.shadowThreshold > 0 && s.shadowThreshold < 1, 'shadowThreshold must be in (0, 1)', s.shadowThreshold);
   check(num(s.complexityReduction) && s.complexityReduction >= 0 && s.complexityReduction < 1, 'complexityReduction must be in [0, 1)', s.complexityReduction);
   check(num(s.learningRate) && (s.learningRate === -1 || (s.learningRate >= 0 && s.learningRate <= 1)), 'learningRate must be -1 (from history) or in [0, 1]', s.learningRate);
+  check(Number.isInteger(s.warmup) && s.warmup >= 0, 'warmup must be a whole number of frames (0 or more)', s.warmup);
   check(num(s.foregroundLearning) && s.foregroundLearning >= 0 && s.foregroundLearning <= 1, 'foregroundLearning must be in [0, 1]', s.foregroundLearning);
   check(typeof s.compensateLighting === 'boolean', 'compensateLighting must be a boolean', s.compensateLighting);
   check(typeof s.color === 'boolean' || s.color === 'shadows', "color must be true, false or 'shadows'", s.color);

@@ -149,6 +149,8 @@ describe('flowmark track', () => {
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--foreground-learning', '1.5'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--foreground-learning', ''],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--max-unseen', '0'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--warmup', '-1'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--warmup', '2.5'],
       ['track', join(dir, 'walk.mp4')],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--shadows', 'maybe'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--var-threshold', '0'],
@@ -164,7 +166,7 @@ describe('flowmark track', () => {
     expect(run(['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--line', '1,2,3,4', '--line', '1,2,3,4']).stderr).toContain('--line 1,2,3,4 is given twice');
   });
 
-  it('takes --open and --close as a square side or a rectangle WxH, and --foreground-learning', () => {
+  it('takes --open and --close as a square side or a rectangle WxH, --foreground-learning and --warmup', () => {
     const parse = (extra: Record<string, string>) => parseTrackArgs({ 'out-dir': join(dir, 'parsed'), ...extra }, [join(dir, 'walk.mp4')]);
     expect(parse({})).toMatchObject({ open: blobDefaults.open, close: blobDefaults.close });
     expect(parse({ open: '1', close: '5x9' })).toMatchObject({ open: 1, close: { size: [5, 9] } });
@@ -172,5 +174,8 @@ describe('flowmark track', () => {
     expect(parse({}).foregroundLearning).toBe(blobDefaults.foregroundLearning);
     expect(parse({ 'foreground-learning': '0.25' }).foregroundLearning).toBe(0.25);
     expect(parse({ 'foreground-learning': '0' }).foregroundLearning).toBe(0);
+    expect(parse({}).warmup).toBe(blobDefaults.warmup);
+    expect(parse({ warmup: '0' }).warmup).toBe(0);
+    expect(parse({ warmup: '90' }).warmup).toBe(90);
   });
 });

@@ -39,11 +39,12 @@ it('the main job then tracks the street clip: ten seconds, scored against its tr
   const seconds = r.stdout.split('\n').filter((l) => /^\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\/\d+$/.test(l));
   expect(seconds).toHaveLength(10);
   const [, mota, idf1] = /MOTA (-?[\d.]+), IDF1 ([\d.]+)/.exec(r.stdout)!.map(Number);
-  // The shipped clip's figures on lavapipe: MOTA 0.304, IDF1 0.504 (BENCHMARKS.md has the evaluation set).
+  // The shipped clip's figures on lavapipe: MOTA 0.279, IDF1 0.428 with the background's 60-frame warmup, 0.331 and
+  // 0.529 without (its objects walk in during the first second; BENCHMARKS.md has the evaluation sets).
   expect(mota).toBeGreaterThan(0.25);
   expect(idf1).toBeGreaterThan(0.3);
   const [, forward, backward] = /at the clip's end: (\d+) crossed forward, (\d+) backward\n/.exec(r.stdout)!.map(Number);
-  // The line's true counts from the clip's true boxes, beside the tracker's (on lavapipe: 6 and 2 true, 5 and 3 counted).
+  // The line's true counts from the clip's true boxes, beside the tracker's (on lavapipe: 6 and 2 true, 4 and 2 counted).
   const [, trueForward, trueBackward, shownForward, shownBackward] = /the true boxes' centres crossed the line (\d+) forward, (\d+) backward \(counted: (\d+), (\d+)\)\n/
     .exec(r.stdout)!
     .map(Number);

@@ -77,7 +77,7 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   try {
     results = await lastValueFrom(
       fromVideo(ctx, bytes).pipe(
-        background({ history: 500, learningRate: 1 / 500, color: color && 'shadows' }),
+        background({ history: 500, learningRate: 1 / 500, warmup: 60, color: color && 'shadows' }),
         morphology({ open: 3, close: 5 }),
         // With each blob's gray histogram: the tracker tells objects apart by it after they meet.
         features({ minArea: 100, histogram: true }),

@@ -28,8 +28,9 @@ async function main(): Promise<void> {
     const start = performance.now();
     const results: FrameResult[] = await lastValueFrom(
       fromVideoFile(ctx, file, { format: color ? 'rgba' : 'gray' }).pipe(
-        // Learning at 1/history from the start (OpenCV's default starts faster and takes in slow objects).
-        background({ history: 500, learningRate: 1 / 500, color: color ? 'shadows' : false }),
+        // Learning at 1/history (OpenCV's default learns faster for seconds and takes in slow objects), after 60
+        // frames at OpenCV's starting rate, so that people in view at the start leave no ghost where they stood.
+        background({ history: 500, learningRate: 1 / 500, warmup: 60, color: color ? 'shadows' : false }),
         morphology({ open: 3, close: 5 }),
         // With each blob's gray histogram: the tracker tells objects apart by it after they meet.
         features({ minArea: 100, histogram: true }),

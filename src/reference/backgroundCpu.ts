@@ -32,6 +32,14 @@ export interface BackgroundSettings {
   /** A fixed learning rate in [0, 1], or -1 for 1 / min(2·frame, history) (learningRate of apply()). */
   learningRate: number;
   /**
+   * With a fixed learningRate: the first `warmup` frames learn at OpenCV's starting rate 1/(2·frame) where that is
+   * faster (not in OpenCV; 0, the default, is its behaviour). The first frame's pixels are all the model knows, and
+   * at a slow fixed rate whatever stood there (people in view when a camera starts) stays a ghost for about
+   * 0.1/(rate·foregroundLearning) frames once it has gone; a short warmup learns what it reveals in the first frames,
+   * where OpenCV's own start (to history/2 frames) also takes in the insides of slow plain objects for seconds.
+   */
+  warmup: number;
+  /**
    * Factor on the learning rate of pixels found foreground, in [0, 1] (not in OpenCV: 1 is its behaviour). Below 1,
    * what stops (a parked car, a person waiting) stays foreground about 1/foregroundLearning times longer: with a
    * fixed rate 1/history, about 0.1·history/foregroundLearning frames. 0 never learns it.
@@ -70,14 +78,19 @@ export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
   varMax: 75,
   complexityReduction: 0.05,
   learningRate: -1,
+  warmup: 0,
   foregroundLearning: 1,
   compensateLighting: false,
   color: false,
 };
 
-/** The learning rate of the model's `frame`-th frame (1-based), as OpenCV picks it: the first always learns at 1/2. */
+/**
+ * The learning rate of the model's `frame`-th frame (1-based), as OpenCV picks it (the first always learns at 1/2),
+ * and within `warmup` frames at least 1/(2·frame).
+ */
 export function learningRateAt(s: BackgroundSettings, frame: number): number {
-  return s.learningRate >= 0 && frame > 1 ? s.learningRate : 1 / Math.min(2 * frame, s.history);
+  if (s.learningRate < 0 || frame <= 1) return 1 / Math.min(2 * frame, s.history);
+  return frame <= s.warmup ? Math.max(s.learningRate, 1 / (2 * frame)) : s.learningRate;
 }
 
 const f = Math.fround;

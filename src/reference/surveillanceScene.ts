@@ -85,6 +85,14 @@ export interface SurveillanceOptions {
    * Drawn from a random sequence of its own: 0 leaves every clip as it was.
    */
   shake: number;
+  /**
+   * Share of the objects already in view in the first frame (0: none; every object walks in from outside): part way
+   * along their way, or, for those that stop and go, half of them standing at their stop, as when a camera is started
+   * with people in front of it. A background model knows nothing but the first frame, so what stood there and leaves
+   * shows as a ghost until the model learns the ground it reveals. Drawn from a random sequence of its own: 0 leaves
+   * every clip as it was.
+   */
+  inView: number;
 }
 
 export const defaultSurveillanceOptions: SurveillanceOptions = {
@@ -107,6 +115,7 @@ export const defaultSurveillanceOptions: SurveillanceOptions = {
   wander: 0,
   sway: 0,
   shake: 0,
+  inView: 0,
   bodies: false,
   vehicles: false,
   color: false,
@@ -282,6 +291,17 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
     if (street) walker.path = streetPath(walker, fromLeft);
     return walker;
   });
+  // In view at the start (inView): a start before the clip's, from a sequence of its own, so that the walker is part
+  // way along its way at frame 0 (a fifth to four fifths of its crossing), or standing at its stop.
+  const iv = rng(seed + 0x7f4a7c15);
+  for (const k of walkers) {
+    if (!(iv() < o.inView)) continue;
+    const speed = Math.hypot(k.vx, k.vy);
+    const crossing = (k.path && Math.abs(k.path[4] - k.path[1]) > Math.abs(k.path[3] - k.path[0]) ? H + k.h : W + k.w) / speed;
+    const standing = k.stopAt >= 0 && iv() < 0.5;
+    const lead = standing ? k.stopAt + Math.floor(iv() * k.stopFor) : Math.floor((0.2 + 0.6 * iv()) * crossing);
+    k.start = -Math.min(sceneFrames, lead);
+  }
   /**
    * The path of a walker in the street scene: across the frame at the height its box's corner was drawn at, or (a
    * share upDown of them) up or down it from a point drawn across, its feet moving at its speed times the scale
@@ -306,9 +326,11 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       fx = fromLeftOrTop ? -k.w / 2 : W + k.w / 2;
       fy = k.y + k.h;
     }
-    // One step past the scene's end, so that a rendered frame between its last two steps has both.
-    const path = new Float64Array(3 * (sceneFrames + 1));
-    for (let s = 0; s <= sceneFrames; s++) {
+    // One step past the scene's end, so that a rendered frame between its last two steps has both (a walker in view
+    // at the start began up to sceneFrames before the clip: twice as many steps then).
+    const steps = o.inView > 0 ? 2 * sceneFrames : sceneFrames;
+    const path = new Float64Array(3 * (steps + 1));
+    for (let s = 0; s <= steps; s++) {
       const sc = scaleAt(fy);
       path[3 * s] = fx;
       path[3 * s + 1] = fy;

@@ -140,6 +140,7 @@ describe('background', () => {
     ['short history, one mixture', 33, 9, { history: 20, mixtures: 1 }, 0],
     ['foreground learning at a tenth of the rate', 64, 48, { foregroundLearning: 0.1 }, 0],
     ['lighting compensated through a ramp and steps', 83, 57, { compensateLighting: true }, 0.4],
+    ['a fixed rate after a warmup of 25 frames, foreground learning at half the rate', 71, 40, { learningRate: 0.002, warmup: 25, foregroundLearning: 0.5 }, 0],
   ];
   // Exposure steps at frames 20 and 30 (brighter, then darker than at first), for every case.
   const exposure = (t: number) => (t < 20 ? 1 : t < 30 ? 1.3 : 0.85);
@@ -219,6 +220,37 @@ describe('background', () => {
       expect(Math.abs(g[30] - 1.35)).toBeLessThan(0.02);
       expect(Math.abs(g[50] - 0.95)).toBeLessThan(0.02);
     }
+  });
+
+  it('with a warmup, learns away the ghost of what stood in the first frame and left; at a slow fixed rate alone it stays', async () => {
+    // A textured scene; a dark box stands in view from the first frame, then walks out of it from frame 10 on; a
+    // bright one walks in at frame 35, past the warmup, and stops at frame 40.
+    const [w, h] = [64, 48];
+    const r = rng(9);
+    const scene = Float64Array.from({ length: w * h }, (_, p) => 120 + 30 * Math.sin((p % w) / 5) + 10 * r());
+    const frames = Array.from({ length: 60 }, (_, t) => {
+      const x0 = 10 + 4 * Math.max(0, t - 10);
+      const x1 = 64 - 4 * (Math.min(t, 40) - 35);
+      return gray(w, h, Uint8Array.from(scene, (v, p) => {
+        const [x, y] = [p % w, Math.floor(p / w)];
+        const inBox = x >= x0 && x < x0 + 10 && y >= 15 && y < 35;
+        const inLater = t >= 35 && x >= x1 && x < x1 + 10 && y >= 2 && y < 12;
+        return Math.max(0, Math.min(255, Math.round((inBox ? 30 : inLater ? 230 : v) + (r() - 0.5) * 6)));
+      }), t * 33_333);
+    });
+    // Where it stood, clear of it from frame 13 on.
+    const stood: Box = { x: 10, y: 15, w: 10, h: 20 };
+    const slow = { learningRate: 1 / 500, foregroundLearning: 0.5, detectShadows: false };
+    const [plain, warm] = await Promise.all([
+      run(ctx, frames, background(slow), readBytes('mask')),
+      run(ctx, frames, background({ ...slow, warmup: 30 }), readBytes('mask')),
+    ]);
+    // At 1/500 and half that for foreground, the ground it revealed needs about 100 frames; in the warmup, a few.
+    expect(cover(maskOf(plain[40]), w, h, stood)).toBeGreaterThan(0.9);
+    expect(cover(maskOf(warm[40]), w, h, stood)).toBeLessThan(0.1);
+    // Past the warmup the rate is the fixed one: what stops later stays foreground in both.
+    const stopped: Box = { x: 44, y: 2, w: 10, h: 10 };
+    for (const masks of [plain, warm]) expect(cover(maskOf(masks[59]), w, h, stopped)).toBeGreaterThan(0.9);
   });
 
   it('keeps what stops foreground for longer with foregroundLearning below 1', async () => {
@@ -356,7 +388,7 @@ describe('background', () => {
   });
 
   it('refuses bad options with InvalidOptionError, and frames without pixels on the stream', async () => {
-    const bad: unknown[] = [{ color: 'yes' }, { color: 'shadow' }, { foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { compensateLighting: 1 }, { complexityReduction: Number.NaN }, null];
+    const bad: unknown[] = [{ color: 'yes' }, { color: 'shadow' }, { foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { compensateLighting: 1 }, { complexityReduction: Number.NaN }, { warmup: -1 }, { warmup: 2.5 }, null];
     for (const o of bad) expect(() => background(o as BackgroundOptions), JSON.stringify(o)).toThrow(InvalidOptionError);
     const noPixels = (await import('rxjs')).map((f: import('../../index.js').GpuFrame) => ({ ...f, rgba: null, gray: null }));
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], noPixels, background())).rejects.toThrow(InvalidFrameError);

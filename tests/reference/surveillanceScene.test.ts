@@ -385,3 +385,41 @@ describe('surveillanceScene with a shaking camera', () => {
     expect(nearer).toBeGreaterThan(0.6 * moved);
   });
 });
+
+describe('surveillanceScene with objects in view at the start', () => {
+  const options = { width: 320, height: 240, frames: 60, objects: 8, pillars: 1, shadows: false, stopAndGo: 0.5, noise: 0 };
+  const firstFrame = (s: ReturnType<typeof surveillanceScene>) => s.truth.filter((t) => t.frame === 0 && t.visible > 0);
+
+  it('leaves a clip as it was with inView 0, and walks every object in from outside', () => {
+    const a = surveillanceScene(6, options);
+    const b = surveillanceScene(6, { ...options, inView: 0 });
+    expect(b.frames).toEqual(a.frames);
+    expect(b.truth).toEqual(a.truth);
+    // Every object's first box touches the frame's edge or lies outside it (it walks in).
+    const first = new Map<number, (typeof a.truth)[number]>();
+    for (const t of a.truth) if (!first.has(t.id)) first.set(t.id, t);
+    for (const t of first.values()) expect(t.x0 <= 0 || t.x1 >= options.width - 1 || t.visible < 1, `object ${t.id}`).toBe(true);
+  });
+
+  for (const geometry of [{}, { perspective: 0.5, upDown: 0.5 }]) {
+    it(`puts objects wholly in view in the first frame with inView 1, the same objects, some standing (${geometry.perspective ? 'street' : 'flat'})`, () => {
+      let [standing, shown] = [0, 0];
+      for (const seed of [7, 8, 9, 10]) {
+        const a = surveillanceScene(seed, { ...options, ...geometry });
+        const b = surveillanceScene(seed, { ...options, ...geometry, inView: 1 });
+        expect(firstFrame(a).filter((t) => t.visible === 1).length).toBeLessThan(2);
+        const inView = firstFrame(b).filter((t) => t.visible >= 0.75);
+        expect(inView.length).toBeGreaterThanOrEqual(options.objects / 2);
+        // Standing: the same box in frames 0 and 5 (a stop at the start).
+        const at = (f: number, id: number) => b.truth.find((t) => t.frame === f && t.id === id);
+        standing += inView.filter((t) => (['x0', 'y0', 'x1', 'y1'] as const).every((k) => at(5, t.id)?.[k] === t[k])).length;
+        shown += inView.length;
+        // Every box a finite number throughout (a street walker's path reaches back before the clip).
+        expect(b.truth.every((t) => [t.x0, t.y0, t.x1, t.y1].every(Number.isFinite))).toBe(true);
+        expect(new Set(b.truth.map((t) => t.id))).toEqual(new Set(a.truth.map((t) => t.id)));
+      }
+      expect(standing).toBeGreaterThan(0);
+      expect(standing).toBeLessThan(shown / 2);
+    });
+  }
+});

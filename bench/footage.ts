@@ -1,0 +1,107 @@
+/**
+ * Real footage, no truth: `flowmark track`'s chain (cli/trackChain.ts, its defaults) beside the usual CPU baseline
+ * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, scripts/opencv-sort.py) on a video a camera
+ * recorded, as a check that what the synthetic evaluation (bench/trackEval.ts) found holds on footage nobody drew:
+ * how many tracks each makes (a person walking through once is one track at best), how many boxes it reports, how many
+ * tracks last under a second (fragments), and the counts at lines across the frame. Each `--warmup` runs the chain
+ * with that background warmup (background()'s `warmup`), to compare.
+ *
+ * By default the video is OpenCV's pedestrian sample vtest.avi, in Debian's opencv-doc package
+ * (`apt-get install opencv-doc`; not installed by `npm test`): PETS 2009 S2.L1 view 1, 768×576, 795 frames at 10 frames
+ * a second in the file, about twenty people walking over a campus road and lawn, a lamp post and a sign among them,
+ * people in view from the first frame. It has no truth here: counts and tracks are to be read against the video
+ * (BENCHMARKS.md says what was seen in it).
+ *
+ *   node dist/bench/footage.js [--video PATH] [--x 200,384] [--y 300] [--warmup 0,30] [--min-area 100]
+ *                              [--python /usr/bin/python3]
+ *
+ * A vertical line at x counts forward from left to right, a horizontal one at y from top to bottom; the baseline's
+ * counts are its boxes' centres crossing the line (as trackEval's), flowmark's its own lines (countsAtEnd).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { lastValueFrom, toArray } from 'rxjs';
+import { GpuContext, countsAtEnd, seenTracks, type CountingLine, type FrameResult } from '../index.js';
+import { fromVideoFile, probeVideo, videoFileHasColor } from '../node.js';
+import { blobDefaults, trackChain } from '../cli/trackChain.js';
+import { lineCrossings, type MotBox } from '../src/reference/motMetrics.js';
+import { benchArgs } from './args.js';
+import { runMain } from './timing.js';
+
+const vtest = '/usr/share/doc/opencv-doc/examples/data/vtest.avi';
+const { values, refuse } = benchArgs(import.meta.url, {
+  video: { type: 'string', default: vtest },
+  x: { type: 'string', default: '200,384' },
+  y: { type: 'string', default: '300' },
+  warmup: { type: 'string', default: `0,${blobDefaults.warmup || 30}` },
+  'min-area': { type: 'string', default: '100' },
+  python: { type: 'string', default: '/usr/bin/python3' },
+});
+const list = (name: string, text: string) =>
+  text.split(',').filter(Boolean).map((v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) refuse(`--${name} takes whole numbers 0 or more, comma-separated, got "${text}"`);
+    return n;
+  });
+const xs = list('x', values.x as string);
+const ys = list('y', values.y as string);
+const warmups = list('warmup', values.warmup as string);
+const minArea = Number(values['min-area']);
+if (!Number.isInteger(minArea) || minArea < 1) refuse(`--min-area must be a positive whole number, got "${values['min-area']}"`);
+const video = values.video as string;
+if (!existsSync(video)) refuse(video === vtest ? `${vtest} is missing: apt-get install opencv-doc (Debian), or give --video PATH` : `${video}: no such file`);
+
+/** A track's rows as boxes, 0-based frames (what trackEval scores). */
+interface Summary {
+  tracks: number;
+  boxes: number;
+  short: number;
+  counts: string[];
+}
+
+function summarise(boxes: MotBox[], fps: number, counts: (at: number, axis: 'x' | 'y') => { forward: number; backward: number }): Summary {
+  const frames = new Map<number, number>();
+  for (const b of boxes) frames.set(b.id, (frames.get(b.id) ?? 0) + 1);
+  const lines = [...xs.map((x) => counts(x, 'x')), ...ys.map((y) => counts(y, 'y'))];
+  return { tracks: frames.size, boxes: boxes.length, short: [...frames.values()].filter((n) => n < fps).length, counts: lines.map((c) => `${c.forward} / ${c.backward}`) };
+}
+
+async function main(): Promise<void> {
+  const info = await probeVideo(video);
+  const color = await videoFileHasColor(video);
+  const { width: W, height: H, fps } = info;
+  const lines: CountingLine[] = [...xs.map((x) => ({ id: `x${x}`, a: [x, H - 1], b: [x, 0] }) as CountingLine), ...ys.map((y) => ({ id: `y${y}`, a: [0, y], b: [W - 1, y] }) as CountingLine)];
+  console.log(`real footage — ${new Date().toISOString()}: ${video}, ${W}×${H} ${info.codec} in ${info.container}, ${info.frames} frames at ${fps.toFixed(1)} frames/s, ${color ? 'colour' : 'gray'} model, no truth`);
+  const ctx = await GpuContext.create({ label: 'bench-footage' });
+  const rows: [string, Summary][] = [];
+  try {
+    for (const warmup of warmups) {
+      const results: FrameResult[] = await lastValueFrom(
+        fromVideoFile(ctx, video, { format: color ? 'rgba' : 'gray' }).pipe(trackChain({ ...blobDefaults, warmup, minArea, color: color ? 'shadows' : false, lines, maxUnseen: 2 }), toArray()),
+      );
+      const boxes = results.flatMap((r) => seenTracks(r).map(({ id, box: b }) => ({ frame: r.seq, id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] })));
+      const end = countsAtEnd(results.at(-1)!.tracks!);
+      rows.push([`flowmark, warmup ${warmup}`, summarise(boxes, fps, (at, axis) => end[`${axis}${at}`])]);
+    }
+  } finally {
+    ctx.destroy();
+  }
+  const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
+  const text = execFileSync(values.python as string, [script, video, `${minArea}`, ...(color ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
+  const base = text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [f, id, x, y, w, h] = line.split(',').map(Number);
+      return { frame: f - 1, id, x0: x - 1, y0: y - 1, x1: x + w - 2, y1: y + h - 2 };
+    });
+  rows.push(['baseline (MOG2 + SORT)', summarise(base, fps, (at, axis) => lineCrossings(base, at, axis))]);
+  const heads = [...xs.map((x) => `x = ${x}`), ...ys.map((y) => `y = ${y}`)];
+  console.log(`\n| chain | tracks | boxes | tracks under 1 s | ${heads.map((h) => `${h} forward / backward`).join(' | ')} |`);
+  console.log(`|---|---|---|---|${heads.map(() => '---|').join('')}`);
+  for (const [name, s] of rows) console.log(`| ${name} | ${s.tracks} | ${s.boxes} | ${s.short} | ${s.counts.join(' | ')} |`);
+}
+
+runMain(main);
