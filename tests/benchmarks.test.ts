@@ -242,6 +242,25 @@ describe('benchmark command lines', () => {
     }
   });
 
+  it('footage: the chain at each warmup beside the baseline on a video, every line counted; a missing video said so', () => {
+    const street = fileURLToPath(new URL('../examples/data/street.mp4', import.meta.url));
+    const out = bench('footage', ['--video', street, '--x', '160', '--y', '', '--warmup', '0,60']);
+    expect(out).toContain('320×240 avc1');
+    const [table] = tables(out);
+    expect(table.header.slice(0, 5)).toEqual(['chain', 'tracks', 'boxes', 'tracks under 1 s', 'x = 160 forward / backward']);
+    expect(table.rows.map((r) => r[0])).toEqual(['flowmark, warmup 0', 'flowmark, warmup 60', 'baseline (MOG2 + SORT)']);
+    for (const r of table.rows) {
+      expect(Number(r[1]), r[0]).toBeGreaterThan(0);
+      expect(Number(r[2]), r[0]).toBeGreaterThan(Number(r[1]));
+      expect(r[4], r[0]).toMatch(/^\d+ \/ \d+$/);
+    }
+    // The clip's objects cross the middle 8 times (its truth, examples/data/street.json): each chain counts some.
+    for (const r of table.rows) expect(r[4].split(' / ').map(Number).reduce((a, b) => a + b), r[0]).toBeGreaterThan(2);
+    const missing = runBench('footage', ['--video', join(tmpdir(), 'no-such-clip.avi')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/no-such-clip\.avi: no such file/);
+  });
+
   it('trackEval --frame-step 0.5: the same scene at 60 frames a second, twice the frames and truth boxes', () => {
     // One short situation: rendered at 30 frames a second over 40 frames, and at 60 over the same 40 of the scene's.
     const args = ['--frames', '40', '--only', 'crossings'];
