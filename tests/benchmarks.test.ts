@@ -289,10 +289,10 @@ describe('benchmark command lines', () => {
     expect(th.ours.truth / tf.ours.truth).toBeLessThan(0.75);
   });
 
-  it('trackEval --situations extra: swaying foliage and camera shake alone, tracked and scored; --only names one situation of either set', () => {
+  it('trackEval --situations extra: swaying foliage, camera shake and objects in view at the start alone, tracked and scored; --only names one situation of either set', () => {
     const extra = bench('trackEval', ['--frames', '40', '--situations', 'extra']);
     const clips = readTotals(extra).clips;
-    expect(clips.map((c) => c.situation)).toEqual(['swaying foliage', 'camera shake']);
+    expect(clips.map((c) => c.situation)).toEqual(['swaying foliage', 'camera shake', 'in view at the start']);
     for (const c of clips) {
       expect(c.ours.truth).toBeGreaterThan(0);
       expect(c.base.truth).toBe(c.ours.truth);
