@@ -4,7 +4,7 @@
  * recorded, as a check that what the synthetic evaluation (bench/trackEval.ts) found holds on footage nobody drew:
  * how many tracks each makes (a person walking through once is one track at best), how many boxes it reports, how many
  * tracks last under a second (fragments), and the counts at lines across the frame. Each `--warmup` runs the chain
- * with that background warmup (background()'s `warmup`), to compare.
+ * with that background warmup (background()'s `warmup`; `flowmark track`'s default and none, unless given), to compare.
  *
  * By default the video is OpenCV's pedestrian sample vtest.avi, in Debian's opencv-doc package
  * (`apt-get install opencv-doc`; not installed by `npm test`): PETS 2009 S2.L1 view 1, 768×576, 795 frames at 10 frames
@@ -12,7 +12,7 @@
  * people in view from the first frame. It has no truth here: counts and tracks are to be read against the video
  * (BENCHMARKS.md says what was seen in it).
  *
- *   node dist/bench/footage.js [--video PATH] [--x 200,384] [--y 300] [--warmup 0,30] [--min-area 100]
+ *   node dist/bench/footage.js [--video PATH] [--x 200,384] [--y 300] [--warmup 0,60] [--min-area 100]
  *                              [--python /usr/bin/python3]
  *
  * A vertical line at x counts forward from left to right, a horizontal one at y from top to bottom; the baseline's
@@ -25,7 +25,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, countsAtEnd, seenTracks, type CountingLine, type FrameResult } from '../index.js';
 import { fromVideoFile, probeVideo, videoFileHasColor } from '../node.js';
 import { blobDefaults, trackChain } from '../cli/trackChain.js';
-import { lineCrossings, type MotBox } from '../src/reference/motMetrics.js';
+import { lineCrossings, motBoxesFromRows, type MotBox } from '../src/reference/motMetrics.js';
 import { benchArgs } from './args.js';
 import { runMain } from './timing.js';
 
@@ -34,7 +34,7 @@ const { values, refuse } = benchArgs(import.meta.url, {
   video: { type: 'string', default: vtest },
   x: { type: 'string', default: '200,384' },
   y: { type: 'string', default: '300' },
-  warmup: { type: 'string', default: `0,${blobDefaults.warmup || 30}` },
+  warmup: { type: 'string', default: `0,${blobDefaults.warmup}` },
   'min-area': { type: 'string', default: '100' },
   python: { type: 'string', default: '/usr/bin/python3' },
 });
@@ -52,7 +52,7 @@ if (!Number.isInteger(minArea) || minArea < 1) refuse(`--min-area must be a posi
 const video = values.video as string;
 if (!existsSync(video)) refuse(video === vtest ? `${vtest} is missing: apt-get install opencv-doc (Debian), or give --video PATH` : `${video}: no such file`);
 
-/** A track's rows as boxes, 0-based frames (what trackEval scores). */
+/** What a chain made of the video: its tracks, boxes, tracks shorter than a second, and each line's counts. */
 interface Summary {
   tracks: number;
   boxes: number;
@@ -89,14 +89,7 @@ async function main(): Promise<void> {
   }
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
   const text = execFileSync(values.python as string, [script, video, `${minArea}`, ...(color ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
-  const base = text
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [f, id, x, y, w, h] = line.split(',').map(Number);
-      return { frame: f - 1, id, x0: x - 1, y0: y - 1, x1: x + w - 2, y1: y + h - 2 };
-    });
+  const base = motBoxesFromRows(text);
   rows.push(['baseline (MOG2 + SORT)', summarise(base, fps, (at, axis) => lineCrossings(base, at, axis))]);
   const heads = [...xs.map((x) => `x = ${x}`), ...ys.map((y) => `y = ${y}`)];
   console.log(`\n| chain | tracks | boxes | tracks under 1 s | ${heads.map((h) => `${h} forward / backward`).join(' | ')} |`);

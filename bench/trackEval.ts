@@ -66,9 +66,10 @@ import { from, lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, countsAtEnd, seenTracks, track, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
 import { blobChain, blobDefaults, trackOptions } from '../cli/trackChain.js';
 import { elementArg, elementText, learningArg } from '../cli/track.js';
+import { integerArg } from '../cli/outputs.js';
 import { fromVideoFile, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
-import { lineCrossings, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
+import { lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
 import { addCrossingViews, crossingViews, describeViews, noCrossingViews } from './crossingViews.js';
 import { countBounds, type Counts } from './countBounds.js';
@@ -153,8 +154,7 @@ const [open, close] = (['open', 'close'] as const).map((k) => orRefuse(() => ele
  */
 const elementTag = (k: 'open' | 'close') => `-${k}${elementText(k === 'open' ? open : close).replace('×', 'x')}`;
 const foregroundLearning = orRefuse(() => learningArg(values['foreground-learning'], blobDefaults.foregroundLearning));
-const warmup = values.warmup === undefined ? blobDefaults.warmup : Number(values.warmup);
-if (!Number.isInteger(warmup) || warmup < 0) refuse(`--warmup must be a whole number of frames, got "${values.warmup}"`);
+const warmup = orRefuse(() => integerArg('warmup', values.warmup as string | undefined, blobDefaults.warmup, 0, 1 << 20));
 const learningTag = `-fl${foregroundLearning}${warmup ? `-warmup${warmup}` : ''}`;
 if (values.geometry !== 'flat' && values.geometry !== 'street') refuse(`--geometry must be flat or street, got "${values.geometry}"`);
 const street = values.geometry === 'street';
@@ -189,18 +189,6 @@ const allSituations = [...situations, ...extraSituations];
 if (values.only !== undefined && !allSituations.some(([n]) => n === values.only)) refuse(`--only must name a situation (${allSituations.map(([n]) => `"${n}"`).join(', ')}), got "${values.only}"`);
 
 const visibleEnough = 0.4;
-
-/** MOTChallenge rows (1-based frame and top-left pixel) to inclusive boxes on 0-based frames. */
-function fromRows(text: string): MotBox[] {
-  return text
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [f, id, x, y, w, h] = line.split(',').map(Number);
-      return { frame: f - 1, id, x0: x - 1, y0: y - 1, x1: x - 1 + w - 1, y1: y - 1 + h - 1 };
-    });
-}
 
 /** The fields of a frame's features the tracker and the scores read (track(), seenTracks), as kept in the cache. */
 const kept = ['label', 'x0', 'y0', 'x1', 'y1', 'histogram', 'histogramX', 'histogramY'] as const;
@@ -285,7 +273,7 @@ async function main(): Promise<void> {
       const tracker: TrackOptions = { ...trackOptions({ maxUnseen: 2, lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }, second] }), ...(JSON.parse(values.tracker as string) as TrackOptions) };
       const results = await lastValueFrom(from(blobs).pipe(track(tracker), toArray()));
       const ours: MotBox[] = results.flatMap((r) => seenTracks(r).map(({ id, box: b }) => ({ frame: r.seq, id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] })));
-      const base = fromRows(rows);
+      const base = motBoxesFromRows(rows);
       const so = motScores(truth, ours);
       const sb = motScores(truth, base);
       const want = lineCrossings(truth, W / 2);

@@ -15,7 +15,7 @@ import { displayTransform } from './displayTransform.js';
 import type { VideoInfo } from './probeMp4.js';
 
 interface Probed {
-  streams?: { codec_name?: string; width?: number; height?: number; sample_aspect_ratio?: string; avg_frame_rate?: string; r_frame_rate?: string}[];
+  streams?: { codec_name?: string; width?: number; height?: number; sample_aspect_ratio?: string; avg_frame_rate?: string; r_frame_rate?: string }[];
   packets?: { pts_time?: string; dts_time?: string; size?: string }[];
   format?: { format_name?: string };
 }

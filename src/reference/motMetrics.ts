@@ -21,6 +21,21 @@ export interface MotBox {
   ignore?: boolean;
 }
 
+/**
+ * MOTChallenge rows `frame,id,x,y,w,h,…` (frame and top-left pixel 1-based, as `flowmark track` and the evaluation's
+ * baseline write them) as inclusive boxes on 0-based frames.
+ */
+export function motBoxesFromRows(text: string): MotBox[] {
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [f, id, x, y, w, h] = line.split(',').map(Number);
+      return { frame: f - 1, id, x0: x - 1, y0: y - 1, x1: x - 1 + w - 1, y1: y - 1 + h - 1 };
+    });
+}
+
 export interface MotScores {
   /** Truth boxes counted, hypotheses counted. */
   truth: number;
