@@ -10,11 +10,15 @@ export { fromGpuBuffers, type GpuImage, type FromGpuBuffersOptions } from './nod
 export { fromCamera, type CameraOptions, type CameraStats, type CameraSource } from './nodes/sources/fromCamera.js';
 export { fromVideo, type FromVideoOptions } from './nodes/sources/fromVideo.js';
 export { videoHasColor } from './nodes/sources/videoHasColor.js';
+export { videoBackground } from './nodes/sources/videoBackground.js';
+export { videoBackgroundDefaults, type VideoBackgroundOptions } from './nodes/sources/backgroundPick.js';
 export type { VideoHasColorOptions } from './nodes/sources/colorTest.js';
 export { probeMp4, type VideoInfo } from './nodes/sources/probeMp4.js';
 export type { DisplayTransform } from './nodes/sources/displayTransform.js';
 export { threshold, type ThresholdOptions } from './nodes/threshold.js';
 export { background, backgroundSettings, type BackgroundOptions } from './nodes/background.js';
+export type { PrimeImage } from './src/reference/backgroundCpu.js';
+export { medianImage } from './src/medianImage.js';
 export { morphology, morphologySteps, maxElementSize, type MorphologyOptions, type MorphElement } from './nodes/morphology.js';
 export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from './nodes/label.js';
 export { features, type FeaturesOptions } from './nodes/features.js';

@@ -3,8 +3,9 @@
  * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, scripts/opencv-sort.py) on a video a camera
  * recorded, as a check that what the synthetic evaluation (bench/trackEval.ts) found holds on footage nobody drew:
  * how many tracks each makes (a person walking through once is one track at best), how many boxes it reports, how many
- * tracks last under a second (fragments), and the counts at lines across the frame. Each `--warmup` runs the chain
- * with that background warmup (background()'s `warmup`; `flowmark track`'s default and none, unless given), to compare.
+ * tracks last under a second (fragments), and the counts at lines across the frame. Each `--prime` runs the chain with
+ * its model started from the median of the first S seconds (videoFileBackground; `flowmark track`'s default), and
+ * each `--warmup` with no prime and that background warmup (background()'s `warmup`), to compare.
  *
  * By default the video is OpenCV's pedestrian sample vtest.avi, in Debian's opencv-doc package
  * (`apt-get install opencv-doc`; not installed by `npm test`): PETS 2009 S2.L1 view 1, 768×576, 795 frames at 10 frames
@@ -12,7 +13,7 @@
  * people in view from the first frame. It has no truth here: counts and tracks are to be read against the video
  * (BENCHMARKS.md says what was seen in it).
  *
- *   node dist/bench/footage.js [--video PATH] [--x 200,384] [--y 300] [--warmup 0,60] [--min-area 100]
+ *   node dist/bench/footage.js [--video PATH] [--x 200,384] [--y 300] [--prime 30] [--warmup 0,60] [--min-area 100]
  *                              [--python /usr/bin/python3]
  *
  * A vertical line at x counts forward from left to right, a horizontal one at y from top to bottom; the baseline's
@@ -22,8 +23,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countsAtEnd, seenTracks, type CountingLine, type FrameResult } from '../index.js';
-import { fromVideoFile, probeVideo, videoFileHasColor } from '../node.js';
+import { GpuContext, countsAtEnd, seenTracks, videoBackgroundDefaults, type CountingLine, type FrameResult } from '../index.js';
+import { fromVideoFile, probeVideo, videoFileBackground, videoFileHasColor } from '../node.js';
 import { blobDefaults, trackChain } from '../cli/trackChain.js';
 import { lineCrossings, motBoxesFromRows, type MotBox } from '../src/reference/motMetrics.js';
 import { benchArgs } from './args.js';
@@ -34,6 +35,7 @@ const { values, refuse } = benchArgs(import.meta.url, {
   video: { type: 'string', default: vtest },
   x: { type: 'string', default: '200,384' },
   y: { type: 'string', default: '300' },
+  prime: { type: 'string', default: `${videoBackgroundDefaults.seconds}` },
   warmup: { type: 'string', default: `0,${blobDefaults.warmup}` },
   'min-area': { type: 'string', default: '100' },
   python: { type: 'string', default: '/usr/bin/python3' },
@@ -46,6 +48,7 @@ const list = (name: string, text: string) =>
   });
 const xs = list('x', values.x as string);
 const ys = list('y', values.y as string);
+const primes = list('prime', values.prime as string).filter((n) => n > 0);
 const warmups = list('warmup', values.warmup as string);
 const minArea = Number(values['min-area']);
 if (!Number.isInteger(minArea) || minArea < 1) refuse(`--min-area must be a positive whole number, got "${values['min-area']}"`);
@@ -76,13 +79,16 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-footage' });
   const rows: [string, Summary][] = [];
   try {
-    for (const warmup of warmups) {
+    const format = color ? 'rgba' : 'gray';
+    const variants = [...primes.map((seconds) => ({ seconds, warmup: 0 })), ...warmups.map((warmup) => ({ seconds: 0, warmup }))];
+    for (const { seconds, warmup } of variants) {
+      const prime = seconds ? await videoFileBackground(video, { seconds, format }) : null;
       const results: FrameResult[] = await lastValueFrom(
-        fromVideoFile(ctx, video, { format: color ? 'rgba' : 'gray' }).pipe(trackChain({ ...blobDefaults, warmup, minArea, color: color ? 'shadows' : false, lines, maxUnseen: 2 }), toArray()),
+        fromVideoFile(ctx, video, { format }).pipe(trackChain({ ...blobDefaults, warmup, prime, minArea, color: color ? 'shadows' : false, lines, maxUnseen: 2 }), toArray()),
       );
       const boxes = results.flatMap((r) => seenTracks(r).map(({ id, box: b }) => ({ frame: r.seq, id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] })));
       const end = countsAtEnd(results.at(-1)!.tracks!);
-      rows.push([`flowmark, warmup ${warmup}`, summarise(boxes, fps, (at, axis) => end[`${axis}${at}`])]);
+      rows.push([seconds ? `flowmark, primed from the first ${seconds} s` : `flowmark, no prime, warmup ${warmup}`, summarise(boxes, fps, (at, axis) => end[`${axis}${at}`])]);
     }
   } finally {
     ctx.destroy();

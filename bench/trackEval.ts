@@ -18,7 +18,7 @@
  *                                [--details] [--cache DIR] [--tracker JSON] [--spatial] [--shadows on|off] [--color | --gray]
  *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
  *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F] [--frame-step N]
- *                                [--density F] [--walkers boxes|people|vehicles] [--situations default|extra|all] [--warmup N]
+ *                                [--density F] [--walkers boxes|people|vehicles] [--situations default|extra|all] [--warmup N] [--prime S]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
@@ -55,7 +55,9 @@
  * each way, sub-pixel, frame to frame), and objects in view at the start (`inView`: half the objects part way along
  * their way in the first frame, some standing, as when a camera is started with people in front of it: a model
  * that knows only the first frame leaves ghosts where they stood); `all` runs both sets. `--only NAME` runs one
- * situation of either. `--warmup N` runs the chain with background()'s warmup N (cached apart).
+ * situation of either. `--prime S` starts the model from the median of 25 frames over the clip's first S seconds
+ * (videoFileBackground; default 30, as `flowmark track`: the whole clip; 0 for none), `--warmup N` runs the chain with
+ * background()'s warmup N (default none with a prime, 60 without); each cached apart.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,11 +65,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countsAtEnd, seenTracks, track, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
+import { GpuContext, countsAtEnd, seenTracks, track, videoBackgroundDefaults, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
 import { blobChain, blobDefaults, trackOptions } from '../cli/trackChain.js';
 import { elementArg, elementText, learningArg } from '../cli/track.js';
 import { integerArg } from '../cli/outputs.js';
-import { fromVideoFile, videoFileHasColor } from '../node.js';
+import { fromVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../src/gpu.js';
 import { lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
 import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
@@ -98,6 +100,7 @@ const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
   close: { type: 'string' },
   'foreground-learning': { type: 'string' },
   warmup: { type: 'string' },
+  prime: { type: 'string' },
   'frame-step': { type: 'string', default: '1' },
   density: { type: 'string', default: '1' },
   walkers: { type: 'string', default: 'boxes' },
@@ -154,8 +157,11 @@ const [open, close] = (['open', 'close'] as const).map((k) => orRefuse(() => ele
  */
 const elementTag = (k: 'open' | 'close') => `-${k}${elementText(k === 'open' ? open : close).replace('×', 'x')}`;
 const foregroundLearning = orRefuse(() => learningArg(values['foreground-learning'], blobDefaults.foregroundLearning));
-const warmup = orRefuse(() => integerArg('warmup', values.warmup as string | undefined, blobDefaults.warmup, 0, 1 << 20));
-const learningTag = `-fl${foregroundLearning}${warmup ? `-warmup${warmup}` : ''}`;
+// Seconds of the clip whose median starts the model (videoFileBackground; 0: none), and the warmup (none with a
+// prime): flowmark track's defaults.
+const primeSeconds = orRefuse(() => integerArg('prime', values.prime as string | undefined, videoBackgroundDefaults.seconds, 0, 1 << 20));
+const warmup = orRefuse(() => integerArg('warmup', values.warmup as string | undefined, primeSeconds ? 0 : blobDefaults.warmup, 0, 1 << 20));
+const learningTag = `-fl${foregroundLearning}${warmup ? `-warmup${warmup}` : ''}${primeSeconds ? `-prime${primeSeconds}` : ''}`;
 if (values.geometry !== 'flat' && values.geometry !== 'street') refuse(`--geometry must be flat or street, got "${values.geometry}"`);
 const street = values.geometry === 'street';
 /** What `--geometry street` changes in every situation (sizes and speeds are scaled as the situation gives them). */
@@ -260,7 +266,9 @@ async function main(): Promise<void> {
         writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).filter((_, t) => t % keepEvery === 0).map((f) => Buffer.from(f))));
         execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', `${30 / frameStep}`, '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
         if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
-        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format: colourModel ? 'rgba' : 'gray' }).pipe(blobChain({ history: blobDefaults.history, open, close, foregroundLearning, warmup, minArea, shadows, color: colourModel ? colourMode! : false, histogram: values.spatial ? 'spatial' : true }), toArray()));
+        const format = colourModel ? 'rgba' : 'gray';
+        const prime = primeSeconds ? await videoFileBackground(mp4, { seconds: primeSeconds, format }) : null;
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format }).pipe(blobChain({ history: blobDefaults.history, open, close, foregroundLearning, warmup, prime, minArea, shadows, color: colourModel ? colourMode! : false, histogram: values.spatial ? 'spatial' : true }), toArray()));
         rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colourScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
         if (cached) {
           mkdirSync(values.cache!, { recursive: true });

@@ -6,8 +6,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countsAtEnd, morphologySteps, seenTracks, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
-import { videoFileHasColor } from '../node.js';
+import { countsAtEnd, morphologySteps, seenTracks, videoBackgroundDefaults, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
+import { videoFileBackground, videoFileHasColor } from '../node.js';
 import { blobDefaults, trackChain } from './trackChain.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, videoFilesText, writeVideoLines } from './outputs.js';
 
@@ -20,8 +20,10 @@ export interface TrackCommand {
   open: MorphElement;
   close: MorphElement;
   foregroundLearning: number;
-  /** background()'s warmup: frames at the start learning at least at OpenCV's starting rate. */
-  warmup: number;
+  /** Seconds at the start of each video whose median frame starts the background model (videoFileBackground); 0: none. */
+  prime: number;
+  /** background()'s warmup: frames at the start learning at least at OpenCV's starting rate; null: 0 with a prime, blobDefaults.warmup without. */
+  warmup: number | null;
   maxUnseen: number;
   /** Background model: shadows (darker copies of the background) left out of the foreground; its variance threshold. */
   shadows: boolean;
@@ -57,10 +59,16 @@ Options:
                       its rate (0..1, default 0.5; 1 is OpenCV's): what stops or moves slowly over a plain
                       stretch stays foreground about 1/F times longer (an object walking toward the camera
                       is not eaten away from inside), and so does what stood there in the first frame
+  --prime S           start the background model from the scene behind what moves: the median of
+                      ${videoBackgroundDefaults.samples} frames spread over the video's first S seconds (default ${videoBackgroundDefaults.seconds}; the whole video where
+                      shorter). What stands in view when the video begins is an object from the first frame on
+                      and leaves no ghost where it stood, and nothing walking in early is learnt. Whatever
+                      stands still for more than half of those seconds is taken for scene. 0: the model starts
+                      from the first frame, as OpenCV's
   --warmup N          frames at the start in which the model learns as fast as OpenCV's does then (its rate
                       1/(2·frame)), faster than 1/history: what stood in view when the video began and left is
                       learnt away in a few frames rather than staying a ghost for about 0.1·history/F frames
-                      (F the foreground learning; default ${blobDefaults.warmup}; 0: never faster)
+                      (F the foreground learning; default 0 with a prime, ${blobDefaults.warmup} with --prime 0)
   --max-unseen S      seconds a track may go unseen before it ends (default 2)
   --shadows on|off    whether a darker copy of the background is shadow, not an object (default on). Off for
                       scenes without cast shadows (indoor, overcast) where objects are darker than what they
@@ -110,7 +118,8 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     open: elementArg('open', values.open, blobDefaults.open),
     close: elementArg('close', values.close, blobDefaults.close),
     foregroundLearning: learningArg(values['foreground-learning'], blobDefaults.foregroundLearning),
-    warmup: integerArg('warmup', values.warmup as string | undefined, blobDefaults.warmup, 0, 1 << 20),
+    prime: primeArg(values.prime),
+    warmup: values.warmup === undefined ? null : integerArg('warmup', values.warmup as string, 0, 0, 1 << 20),
     maxUnseen,
     shadows: shadows === 'on',
     varThreshold,
@@ -135,6 +144,14 @@ export function elementArg(name: 'open' | 'close', value: unknown, fallback: Mor
     throw new UsageError(`--${name} must be N or WxH, odd integers 1..31, got "${text}"`);
   }
   return element;
+}
+
+/** `--prime S`: seconds, 0 or more (0: no prime). */
+function primeArg(value: unknown): number {
+  if (value === undefined) return videoBackgroundDefaults.seconds;
+  const n = Number(String(value).trim() || NaN);
+  if (!(n >= 0 && Number.isFinite(n))) throw new UsageError(`--prime must be a number of seconds, 0 or more, got "${String(value)}"`);
+  return n;
 }
 
 /** An element as `elementArg` reads it, written back as its width × height ("5×9"). */
@@ -189,13 +206,17 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   const name = outputStem(file);
   // A file the probe cannot read fails in the decode below, with its frames written and the decoder's message.
   const color = cmd.color === 'auto' ? await videoFileHasColor(file).catch(() => false) : cmd.color;
+  const format = color ? 'rgba' : 'gray';
+  // A file that cannot be read fails in the decode below as it would without a prime (its decodable frames written).
+  const prime = cmd.prime > 0 ? await videoFileBackground(file, { seconds: cmd.prime, format }).catch(() => null) : null;
   let last: TrackResults | null = null;
   const ids = new Set<number>();
-  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), trackChain({ ...cmd, color: color ? 'shadows' : false }), (r) => {
+  const chain = trackChain({ ...cmd, warmup: cmd.warmup ?? undefined, prime, color: color ? 'shadows' : false });
+  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), chain, (r) => {
     last = r.tracks!;
     for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);
     return motRows(r);
-  }, color ? 'rgba' : 'gray');
+  }, format);
   const end = last as TrackResults | null;
   const counts = end ? countsAtEnd(end) : Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
   if (cmd.lines.length) await writeFile(join(cmd.outDir, `${name}.counts.json`), JSON.stringify({ frames: done.frames, lines: counts }) + '\n');

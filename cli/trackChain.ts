@@ -3,7 +3,7 @@
  * bench/trackEval.ts and the Chromium tests (tests/browser/colour.ts) run the same chain in Node and in a browser.
  */
 import type { OperatorFunction } from 'rxjs';
-import { background, features, morphology, readResults, track, type CountingLine, type FrameResult, type GpuFrame, type MorphElement, type TrackOptions } from '../index.js';
+import { background, features, morphology, readResults, track, type CountingLine, type FrameResult, type GpuFrame, type MorphElement, type PrimeImage, type TrackOptions } from '../index.js';
 
 /** What the blob chain takes of `flowmark track`'s command (TrackCommand); `color` as `background()` takes it. */
 export interface BlobSettings {
@@ -16,8 +16,10 @@ export interface BlobSettings {
   shadows?: boolean;
   varThreshold?: number;
   color?: boolean | 'shadows';
-  /** background()'s warmup: frames at the start learning at least at OpenCV's starting rate (default blobDefaults'). */
+  /** background()'s warmup: frames at the start learning at least at OpenCV's starting rate (default: 0 with a prime, else blobDefaults'). */
   warmup?: number;
+  /** background()'s prime: the model's first frame, an image of the empty scene (videoFileBackground); its warmup is then not needed. */
+  prime?: PrimeImage | null;
   /** features()'s histogram: true (default, as `flowmark track` runs it) or 'spatial' (track()'s placeByGray). */
   histogram?: true | 'spatial';
 }
@@ -61,7 +63,7 @@ export function trackChain(cmd: BlobSettings & TrackerChoice): OperatorFunction<
 export function blobChain(cmd: BlobSettings): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) =>
     frames.pipe(
-      background({ history: cmd.history, learningRate: 1 / cmd.history, warmup: cmd.warmup ?? blobDefaults.warmup, foregroundLearning: cmd.foregroundLearning, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
+      background({ history: cmd.history, learningRate: 1 / cmd.history, warmup: cmd.warmup ?? (cmd.prime ? 0 : blobDefaults.warmup), foregroundLearning: cmd.foregroundLearning, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, prime: cmd.prime ?? null, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
       morphology({ open: cmd.open, close: cmd.close }),
       // Histograms: the tracker's appearance cue (Tracker.ts).
       features({ minArea: cmd.minArea, maxResults: 4096, histogram: cmd.histogram ?? true }),

@@ -12,7 +12,7 @@
  *   features({ minArea: 50 }), readResults())
  *
  * The model restarts when the frame size changes. The first frame is all foreground (the model has nothing yet),
- * as OpenCV's. Throws `InvalidOptionError` for bad options; `InvalidFrameError` on the stream for a frame with no
+ * as OpenCV's, unless the model starts from `prime`, an image of the empty scene (`videoFileBackground`). Throws `InvalidOptionError` for bad options; `InvalidFrameError` on the stream for a frame with no
  * pixels or one whose model would not fit the device's storage bindings.
  */
 import type { OperatorFunction } from 'rxjs';
@@ -24,7 +24,8 @@ import { packUniform, uniformLayout } from '../src/uniforms.js';
 import { wordsFor } from '../src/dispatch.js';
 import { PassRecorder } from '../src/PassRecorder.js';
 import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
-import { defaultBackgroundSettings, learningRateAt, type BackgroundSettings } from '../src/reference/backgroundCpu.js';
+import { defaultBackgroundSettings, learningRateAt, type BackgroundSettings, type PrimeImage } from '../src/reference/backgroundCpu.js';
+import { grayFromRgba } from '../src/reference/thresholdCpu.js';
 import { adaptiveKernels } from './threshold.js';
 
 export type BackgroundOptions = Partial<BackgroundSettings>;
@@ -52,7 +53,43 @@ export function backgroundSettings(options: BackgroundOptions = {}): BackgroundS
   check(num(s.foregroundLearning) && s.foregroundLearning >= 0 && s.foregroundLearning <= 1, 'foregroundLearning must be in [0, 1]', s.foregroundLearning);
   check(typeof s.compensateLighting === 'boolean', 'compensateLighting must be a boolean', s.compensateLighting);
   check(typeof s.color === 'boolean' || s.color === 'shadows', "color must be true, false or 'shadows'", s.color);
+  checkPrime(s);
   return s;
+}
+
+/** `prime` null, or an image whose data fits its size and format, RGBA where the model is colour. */
+function checkPrime(s: BackgroundSettings): void {
+  const p = s.prime;
+  if (p === null) return;
+  const fail = (what: string) => {
+    throw new InvalidOptionError(`background: prime ${what}`);
+  };
+  if (typeof p !== 'object') fail(`must be null or an image { width, height, format, data }, got ${String(p)}`);
+  if (!Number.isInteger(p.width) || !Number.isInteger(p.height) || p.width < 1 || p.height < 1) fail(`needs a positive whole width and height, got ${String(p.width)}×${String(p.height)}`);
+  if (p.format !== 'gray' && p.format !== 'rgba') fail(`format must be 'gray' or 'rgba', got ${String(p.format)}`);
+  if (!(p.data instanceof Uint8Array || p.data instanceof Uint8ClampedArray)) fail('data must be a Uint8Array or Uint8ClampedArray');
+  const bytes = p.width * p.height * (p.format === 'rgba' ? 4 : 1);
+  if (p.data.length !== bytes) fail(`data of ${p.width}×${p.height} ${p.format} must be ${bytes} bytes, got ${p.data.length}`);
+  if (s.color !== false && p.format !== 'rgba') fail(`must be RGBA for a colour model (color: ${s.color === true ? 'true' : "'shadows'"}), got gray`);
+}
+
+/**
+ * The planes of a model whose first frame was `prime` (pixels: gray, or RGBA in colour), as MOG2's first step leaves
+ * them: one mode a pixel, of weight 1, mean the pixel, variance varInit (shaders/common/mog2.wgsl, backgroundCpu.ts).
+ */
+function primedPlanes(s: BackgroundSettings, prime: PrimeImage, colour: boolean) {
+  const pixels = prime.width * prime.height;
+  const channels = colour ? 3 : 1;
+  const gray = !colour && prime.format === 'rgba' ? grayFromRgba(prime.data, pixels) : prime.data;
+  const means = new Float32Array(channels * pixels);
+  for (let p = 0; p < pixels; p++) {
+    // A mode's channel c lies at (k·channels + c)·pixels + p; k is 0 here.
+    if (colour) for (let c = 0; c < 3; c++) means[c * pixels + p] = prime.data[4 * p + c];
+    else means[p] = gray[p];
+  }
+  const counts = new Uint8Array(wordsFor(pixels) * 4);
+  counts.fill(1, 0, pixels);
+  return { weights: new Float32Array(pixels).fill(1), means, variances: new Float32Array(pixels).fill(s.varInit), counts };
 }
 
 // A model's three kernels share one layout and one bind group: the lighting ones read the model and write `light`.
@@ -165,19 +202,33 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
       const name = colour && both ? 'background:colour' : 'background';
       const planes = (['weights', 'means', 'variances'] as const).map((plane) => pool.acquire(`${name}:${plane}`, plane === 'means' ? meanBytes : planeBytes, usage));
       const counts = pool.acquire(`${name}:counts`, wordsFor(pixels) * 4, usage);
-      // No modes yet (a pooled buffer holds old contents): the planes are read only below each pixel's count.
       const light = pool.acquire(`${name}:light`, lightWords * 4, usage);
-      f.encoder.clearBuffer(counts);
       // The histogram starts empty; the gain is written before it is read.
       f.encoder.clearBuffer(light);
-      return { size, planes, counts, light, frames: 0, lastLease: null };
+      if (!s.prime) {
+        // No modes yet (a pooled buffer holds old contents): the planes are read only below each pixel's count.
+        f.encoder.clearBuffer(counts);
+        return { size, planes, counts, light, frames: 0, lastLease: null };
+      }
+      // Fresh from the pool, these buffers are in no frame's hands: written now, they are ready before this frame's
+      // commands run. Only mode 0 is written: a pixel's count is 1.
+      const primed = primedPlanes(s, s.prime, colour);
+      const queue = node.ctx.device.queue;
+      queue.writeBuffer(planes[0], 0, primed.weights);
+      queue.writeBuffer(planes[1], 0, primed.means);
+      queue.writeBuffer(planes[2], 0, primed.variances);
+      queue.writeBuffer(counts, 0, primed.counts);
+      return { size, planes, counts, light, frames: 1, lastLease: null };
     };
 
     const modelFor = (f: GpuFrame): Model => {
       const size = `${f.width}x${f.height}`;
       if (model?.size === size) return model;
-      // A frame too large for the colour model is refused before the gray one is made: nothing half made.
+      // A frame too large for the colour model, or not the prime's size, is refused before a model is made: nothing half made.
       if (both) meanBytesFor(f, true);
+      if (s.prime && (s.prime.width !== f.width || s.prime.height !== f.height)) {
+        throw new InvalidFrameError(`background: the prime is ${s.prime.width}×${s.prime.height}, this frame ${f.width}×${f.height}`);
+      }
       const next = newModel(f, size, s.color === true);
       const nextColour = both ? newModel(f, size, true) : null;
       drop(model);

@@ -242,13 +242,13 @@ describe('benchmark command lines', () => {
     }
   });
 
-  it('footage: the chain at each warmup beside the baseline on a video, every line counted; a missing video said so', () => {
+  it('footage: the chain primed and at each warmup beside the baseline on a video, every line counted; a missing video said so', () => {
     const street = fileURLToPath(new URL('../examples/data/street.mp4', import.meta.url));
-    const out = bench('footage', ['--video', street, '--x', '160', '--y', '', '--warmup', '0,60']);
+    const out = bench('footage', ['--video', street, '--x', '160', '--y', '', '--prime', '30', '--warmup', '0,60']);
     expect(out).toContain('320×240 avc1');
     const [table] = tables(out);
     expect(table.header.slice(0, 5)).toEqual(['chain', 'tracks', 'boxes', 'tracks under 1 s', 'x = 160 forward / backward']);
-    expect(table.rows.map((r) => r[0])).toEqual(['flowmark, warmup 0', 'flowmark, warmup 60', 'baseline (MOG2 + SORT)']);
+    expect(table.rows.map((r) => r[0])).toEqual(['flowmark, primed from the first 30 s', 'flowmark, no prime, warmup 0', 'flowmark, no prime, warmup 60', 'baseline (MOG2 + SORT)']);
     for (const r of table.rows) {
       expect(Number(r[1]), r[0]).toBeGreaterThan(0);
       expect(Number(r[2]), r[0]).toBeGreaterThan(Number(r[1]));

@@ -7,7 +7,7 @@
  * and served by `npm run example:browser` (scripts/serve-example.mjs). Public entry point only.
  */
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, countsAtEnd, features, fromVideo, morphology, probeMp4, readResults, track, videoHasColor, type FrameResult } from 'flowmark';
+import { GpuContext, background, countsAtEnd, features, fromVideo, morphology, probeMp4, readResults, track, videoBackground, videoHasColor, type FrameResult } from 'flowmark';
 
 const status = document.getElementById('status')!;
 const countsText = document.getElementById('counts')!;
@@ -72,13 +72,18 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   const model = color ? 'colour' : 'gray';
   // The size as frames arrive (turned as displayed): the counting line runs down the middle.
   const { width, height } = probeMp4(bytes, clip);
+  // The scene behind what moves (the median of 25 frames over the first 30 s): the model starts from it, so what
+  // stands in view in the first frame is an object from then on and leaves no ghost where it stood.
+  const prime = await videoBackground(bytes, { format: color ? 'rgba' : 'gray' });
   const ctx = await GpuContext.create({ label: 'example-track' });
   let results: FrameResult[];
   try {
     results = await lastValueFrom(
       fromVideo(ctx, bytes).pipe(
-        background({ history: 500, learningRate: 1 / 500, warmup: 60, color: color && 'shadows' }),
-        morphology({ open: 3, close: 5 }),
+        // As `flowmark track` runs it: learning at 1/history, what is found foreground at half that, the light over
+        // the whole scene compensated, and a closing taller than wide (an upright figure's pieces joined).
+        background({ history: 500, learningRate: 1 / 500, foregroundLearning: 0.5, compensateLighting: true, prime, color: color && 'shadows' }),
+        morphology({ open: 3, close: { size: [5, 9] } }),
         // With each blob's gray histogram: the tracker tells objects apart by it after they meet.
         features({ minArea: 100, histogram: true }),
         readResults({ framesPerSubmit: 4 }),

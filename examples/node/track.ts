@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, background, countsAtEnd, features, morphology, readResults, reference, seenTracks, track, type FrameResult } from 'flowmark';
-import { fromVideoFile, probeVideo, videoFileHasColor } from 'flowmark/node';
+import { fromVideoFile, probeVideo, videoFileBackground, videoFileHasColor } from 'flowmark/node';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -26,12 +26,18 @@ async function main(): Promise<void> {
     const color = await videoFileHasColor(file);
     console.log(`${file}: ${width}x${height} ${codec}, ${frames} frames, ${color ? 'colour' : 'gray'}`);
     const start = performance.now();
+    const format = color ? 'rgba' : 'gray';
+    // The scene behind what moves: the median of 25 frames over the video's first 30 s. The model starts from it, so
+    // what stands in view in the first frame is an object from then on and leaves no ghost where it stood.
+    const prime = await videoFileBackground(file, { seconds: 30, format });
     const results: FrameResult[] = await lastValueFrom(
-      fromVideoFile(ctx, file, { format: color ? 'rgba' : 'gray' }).pipe(
-        // Learning at 1/history (OpenCV's default learns faster for seconds and takes in slow objects), after 60
-        // frames at OpenCV's starting rate, so that people in view at the start leave no ghost where they stood.
-        background({ history: 500, learningRate: 1 / 500, warmup: 60, color: color ? 'shadows' : false }),
-        morphology({ open: 3, close: 5 }),
+      fromVideoFile(ctx, file, { format }).pipe(
+        // As `flowmark track` runs it. Learning at 1/history (OpenCV's default learns faster for seconds and takes in
+        // slow objects), and what is found foreground at half that: a plain object walking toward the camera is not
+        // eaten away from inside. A change of the whole scene's light (exposure, clouds) is not foreground.
+        background({ history: 500, learningRate: 1 / 500, foregroundLearning: 0.5, compensateLighting: true, prime, color: color ? 'shadows' : false }),
+        // A closing taller than wide joins an upright figure's pieces, not neighbours side by side.
+        morphology({ open: 3, close: { size: [5, 9] } }),
         // With each blob's gray histogram: the tracker tells objects apart by it after they meet.
         features({ minArea: 100, histogram: true }),
         readResults({ framesPerSubmit: 4 }),

@@ -27,6 +27,7 @@ import { probeMp4, type VideoInfo } from './probeMp4.js';
 import { ffmpegTurn } from './displayTransform.js';
 import { ffprobeBeside, probeWithFfprobe } from './probeWithFfprobe.js';
 import { tagSource } from '../../src/streamInfo.js';
+import type { FramePick } from './backgroundPick.js';
 
 export interface FromVideoFileOptions {
   /** Pixels handed to the GPU: 8-bit gray (default) or RGBA. */
@@ -58,12 +59,17 @@ export async function probeVideo(path: string, options: { ffprobe?: string } = {
   return probeMp4(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, path);
 }
 
-async function* decode(path: string, info: VideoInfo, format: 'gray' | 'rgba', ffmpeg: string): AsyncGenerator<PixelImage> {
+/**
+ * A video's frames as ffmpeg decodes them, as displayed, in presentation order: all of them, or those `pick` names
+ * (their timestamps then those of the frames picked). Killed when the caller stops early.
+ */
+export async function* decodeVideoFile(path: string, info: VideoInfo, format: 'gray' | 'rgba', ffmpeg: string, pick?: FramePick): AsyncGenerator<PixelImage> {
   const frameBytes = info.width * info.height * (format === 'rgba' ? 4 : 1);
   // The turn is ours (the same as the browser's fromVideo), not ffmpeg's autorotation: scale to the stored size
   // (pixel aspect ratio), then turn as the track header says.
-  const filters = [`scale=${info.storedWidth}:${info.storedHeight}`, ffmpegTurn(info.display)].filter(Boolean).join(',');
+  const filters = [pick && pick.every > 1 ? `select=not(mod(n\\,${pick.every}))` : '', `scale=${info.storedWidth}:${info.storedHeight}`, ffmpegTurn(info.display)].filter(Boolean).join(',');
   const args = ['-v', 'error', '-nostdin', '-noautorotate', '-i', path, '-map', '0:v:0', '-fps_mode', 'passthrough'];
+  if (pick) args.push('-frames:v', String(pick.count));
   args.push('-vf', filters, '-f', 'rawvideo', '-pix_fmt', format, '-');
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -87,7 +93,8 @@ async function* decode(path: string, info: VideoInfo, format: 'gray' | 'rgba', f
       while (pending.length >= frameBytes) {
         const frame = new Uint8Array(pending.buffer.slice(pending.byteOffset, pending.byteOffset + frameBytes));
         pending = pending.subarray(frameBytes);
-        const timeUs = info.timestampsUs[index] ?? Math.round((index * 1e6) / info.fps);
+        const shown = index * (pick?.every ?? 1);
+        const timeUs = info.timestampsUs[shown] ?? Math.round((shown * 1e6) / info.fps);
         index++;
         yield { width: info.width, height: info.height, format, data: frame, timeUs };
       }
@@ -96,7 +103,7 @@ async function* decode(path: string, info: VideoInfo, format: 'gray' | 'rgba', f
     if (code !== 0) throw new DecodeError(`${path}: ffmpeg could not decode ${info.codec} (exit ${code}): ${stderr.trim() || 'no message'}`, path);
     // An MP4's index names every frame, so fewer is a file cut short; other containers were counted by their packets,
     // which a codec's packing can make differ from the frames (what ffprobe read is what there is).
-    if (info.container === 'mp4' && index !== info.frames) throw new DecodeError(`${path}: decoded ${index} of ${info.frames} frames${stderr ? `: ${stderr.trim()}` : ''}`, path);
+    if (!pick && info.container === 'mp4' && index !== info.frames) throw new DecodeError(`${path}: decoded ${index} of ${info.frames} frames${stderr ? `: ${stderr.trim()}` : ''}`, path);
   } finally {
     // Unsubscribed or failed early: ffmpeg must not outlive the stream.
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -112,7 +119,7 @@ export function fromVideoFile(ctx: GpuContext, path: string, options: FromVideoF
     async function* frames(): AsyncGenerator<PixelImage> {
       const info = await probeVideo(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) });
       options.onInfo?.(info);
-      yield* decode(path, info, format, options.ffmpeg ?? 'ffmpeg');
+      yield* decodeVideoFile(path, info, format, options.ffmpeg ?? 'ffmpeg');
     }
     return fromPixels(ctx, frames(), { maxInFlight: options.maxInFlight });
   }), ctx);

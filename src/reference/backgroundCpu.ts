@@ -7,6 +7,15 @@
 
 import { grayFromRgba } from './thresholdCpu.js';
 
+/** An image of the scene without what moves, to start a model from (`BackgroundSettings.prime`): raw pixels, row-major, no padding. */
+export interface PrimeImage {
+  width: number;
+  height: number;
+  format: 'gray' | 'rgba';
+  /** width·height bytes for gray, width·height·4 for RGBA. */
+  data: Uint8Array | Uint8ClampedArray;
+}
+
 /** MOG2's parameters, OpenCV's names in the comments; defaults are OpenCV's. */
 export interface BackgroundSettings {
   /** Frames the learning rate averages over (history): alpha = 1 / min(2·frame, history). */
@@ -63,6 +72,16 @@ export interface BackgroundSettings {
    * brightness: a colour model's foreground spreads past the objects' edges and joins neighbours, gray's does not.
    */
   color: boolean | 'shadows';
+  /**
+   * The model's first frame, given rather than taken from the stream (not in OpenCV; null, the default, is its
+   * behaviour): an image of the empty scene, such as `videoFileBackground`'s median of frames spread over a video's
+   * first seconds. The model starts with one mode per pixel there, so what stands in view in the stream's first frame
+   * is foreground from that frame on, and leaves no ghost when it goes: no warmup is needed to learn it away. The
+   * stream's frames then count from 2 (learningRate -1: their rates are those after one frame). Gray, or RGBA where
+   * the model is colour (`color` true or 'shadows'); RGBA for a gray model is taken as its gray. Its size must be the
+   * frames'.
+   */
+  prime: PrimeImage | null;
 }
 
 export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
@@ -82,6 +101,7 @@ export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
   foregroundLearning: 1,
   compensateLighting: false,
   color: false,
+  prime: null,
 };
 
 /**
@@ -126,11 +146,17 @@ export class BackgroundModelCpu {
     this.#pixels = pixels;
     this.#width = width;
     this.#c = settings.color === true ? 3 : 1;
-    this.#colour = settings.color === 'shadows' ? new BackgroundModelCpu({ ...settings, color: true }, width, height) : null;
+    this.#colour = settings.color === 'shadows' ? new BackgroundModelCpu({ ...settings, color: true, prime: null }, width, height) : null;
     this.weights = new Float32Array(settings.mixtures * pixels);
     this.means = new Float32Array(settings.mixtures * this.#c * pixels);
     this.variances = new Float32Array(settings.mixtures * pixels);
     this.counts = new Uint8Array(pixels);
+    const prime = settings.prime;
+    if (prime) {
+      if (prime.width !== width || prime.height !== height) throw new Error(`BackgroundModelCpu: the prime is ${prime.width}×${prime.height}, the model ${width}×${height}`);
+      // The prime is the first frame, its masks (all foreground) unused. The colour model beside takes it too.
+      this.apply(this.#c === 1 && !this.#colour && prime.format === 'rgba' ? grayFromRgba(prime.data, pixels) : prime.data);
+    }
   }
 
   /** Pixel p of a frame: [gray], or [r, g, b] of RGBA data in colour. */

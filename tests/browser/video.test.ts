@@ -1,19 +1,23 @@
 // fromVideo in headless Chromium: MP4 clips in H.264, VP9 and AV1 decode with WebCodecs to the right frames on
-// the GPU (every frame, right order, right timestamps); bad files are DecodeErrors.
+// the GPU (every frame, right order, right timestamps); bad files are DecodeErrors. videoBackground (WebCodecs and a
+// canvas) gives the image videoFileBackground (ffmpeg) gives in Node, within decoders' rounding.
 import { expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callInPage, pageFiles } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
 import { clipFrames, codecs, makeClips, squareCentre, turnedBoxAt, turnedName, turns } from '../support/clips.js';
-import type { ClipSummary } from './video.js';
+import type { BackgroundOutcome, ClipSummary } from './video.js';
+import { videoFileBackground } from '../../node.js';
+import type { VideoBackgroundOptions } from '../../index.js';
 
 const bad = ['truncated.mp4', 'empty.mp4', 'audio.mp4', 'missing.mp4', 'mpeg4.mp4'];
 
+let dir = '';
 const session = chromiumSession(async () => {
-  const dir = makeClips();
+  dir = makeClips();
   const files = await pageFiles(new URL('./video.ts', import.meta.url));
-  for (const name of [...Object.keys(codecs), 'truncated.mp4', 'empty.mp4', 'audio.mp4', 'mpeg4.mp4', ...turns.map(turnedName)]) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
+  for (const name of [...Object.keys(codecs), 'long.mp4', 'truncated.mp4', 'empty.mp4', 'audio.mp4', 'mpeg4.mp4', ...turns.map(turnedName)]) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
   return { files };
 });
 
@@ -66,4 +70,38 @@ it('delivers frames as displayed, turned as the track header says (all eight tur
       expect(f.box, c.name).toEqual([want.x0, want.y0, want.x1, want.y1]);
     }
   });
+});
+
+it('videoBackground gives the image videoFileBackground gives in Node: the frames it takes, turned, gray or RGBA; bad options and files typed', async () => {
+  const cases: { clip: string; options: VideoBackgroundOptions; square: boolean }[] = [
+    // long.mp4: 30 frames, the square 1 px further right each. Frames 0, 10, 20: no square left; 0, 1, 2: kept.
+    { clip: 'long.mp4', options: { seconds: 3, samples: 3 }, square: false },
+    { clip: 'long.mp4', options: { seconds: 0.5, samples: 3 }, square: true },
+    { clip: 'h264.mp4', options: { samples: 4, format: 'rgba' }, square: false },
+    // A still box, turned: the scene itself.
+    { clip: turnedName(turns[1]), options: { samples: 3 }, square: true },
+    { clip: turnedName(turns[6]), options: { samples: 3, format: 'rgba' }, square: true },
+  ];
+  const bad: VideoBackgroundOptions[] = [{ seconds: 0 }, { samples: 0 }, { samples: 256 }, { format: 'rgb' as 'rgba' }];
+  const { result, errors } = await callInPage<BackgroundOutcome[]>(session.browser, session.url, 'backgrounds', [
+    ...cases.map((c) => ({ url: `/${c.clip}`, options: c.options })),
+    ...bad.map((options) => ({ url: '/h264.mp4', options })),
+    { url: '/truncated.mp4', options: {} },
+    { url: '/missing.mp4', options: {} },
+  ]);
+  expect(errors).toEqual([]);
+  for (const [i, c] of cases.entries()) {
+    const got = result[i] as Exclude<BackgroundOutcome, { error: unknown }>;
+    const want = await videoFileBackground(join(dir, c.clip), c.options);
+    const label = `${c.clip} ${JSON.stringify(c.options)}`;
+    expect([got.width, got.height, got.format], label).toEqual([want.width, want.height, want.format]);
+    // Chromium and ffmpeg turn YUV into RGB (and RGB into gray) a little differently: within a few levels, and the
+    // square's edges (where the two decoders round the chroma differently) within 48.
+    const diffs = got.data.map((v, k) => Math.abs(v - want.data[k]));
+    expect(diffs.reduce((a, b) => a + b, 0) / diffs.length, label).toBeLessThan(3);
+    expect(Math.max(...diffs), label).toBeLessThan(48);
+    expect(Math.max(...got.data.filter((_, k) => got.format === 'gray' || k % 4 !== 3)) > 200, label).toBe(c.square);
+  }
+  for (const [i, o] of result.slice(cases.length, cases.length + bad.length).entries()) expect((o as { error: { name: string } }).error?.name, JSON.stringify(bad[i])).toBe('InvalidOptionError');
+  for (const o of result.slice(cases.length + bad.length)) expect((o as { error: { name: string } }).error?.name).toBe('DecodeError');
 });

@@ -1,7 +1,7 @@
 // Runs in headless Chromium (see video.test.ts): each served clip through fromVideo (mp4box + WebCodecs) →
-// threshold → label → features; reports every frame or the error.
+// threshold → label → features; reports every frame or the error. And videoBackground's image of served clips.
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, features, fromVideo, label, readResults, threshold } from '../../index.js';
+import { GpuContext, features, fromVideo, label, readResults, threshold, videoBackground, type VideoBackgroundOptions } from '../../index.js';
 
 export interface ClipSummary {
   name: string;
@@ -50,3 +50,20 @@ async function runVideoTest(names: string[]): Promise<{ clips: ClipSummary[]; in
 }
 
 (globalThis as unknown as { runVideoTest: typeof runVideoTest }).runVideoTest = runVideoTest;
+
+export type BackgroundOutcome = { width: number; height: number; format: string; data: number[] } | { error: { name: string; message: string } };
+
+/** videoBackground of each served clip with its options: the image, or the error (a bad option throws at once). */
+async function backgrounds(cases: { url: string; options: VideoBackgroundOptions }[]): Promise<BackgroundOutcome[]> {
+  const out: BackgroundOutcome[] = [];
+  for (const c of cases) {
+    try {
+      const img = await videoBackground(c.url, c.options);
+      out.push({ width: img.width, height: img.height, format: img.format, data: Array.from(img.data) });
+    } catch (e) {
+      out.push({ error: { name: (e as Error).name, message: (e as Error).message } });
+    }
+  }
+  return out;
+}
+(globalThis as unknown as { backgrounds: typeof backgrounds }).backgrounds = backgrounds;

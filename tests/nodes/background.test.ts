@@ -3,7 +3,7 @@
 // then what the masks mean (objects found, background quiet, shadows apart), options, size changes, bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastValueFrom, toArray } from 'rxjs';
-import { background, backgroundSettings, features, fromPixels, morphology, readResults, InvalidFrameError, InvalidOptionError, type BackgroundOptions, type GpuContext, type PixelImage } from '../../index.js';
+import { background, backgroundSettings, features, fromPixels, medianImage, morphology, readResults, InvalidFrameError, InvalidOptionError, type BackgroundOptions, type GpuContext, type PixelImage } from '../../index.js';
 import { BackgroundModelCpu } from '../../src/reference/backgroundCpu.js';
 import { rng } from '../../src/reference/images.js';
 import { gray, maskOf, readBytes, run, shadowOf, testContext } from '../support/gpu.js';
@@ -161,6 +161,36 @@ describe('background', () => {
     });
   }
 
+  // A model started from a prime: the median of the eight frames before the objects enter; the stream starts with
+  // the objects in view. Gray, RGBA frames on a gray model (the prime taken as its gray), colour and 'shadows'.
+  const primed: [string, number, number, BackgroundOptions, boolean][] = [
+    // (At OpenCV's rate for a second frame, 1/4, the first frame's own new modes weigh enough to pass for shadow.)
+    ['gray, the rate from history (the stream counting from the second frame), no shadows', 81, 47, { detectShadows: false }, false],
+    ['gray, a fixed rate, foreground learning at half of it, lighting compensated', 66, 52, { learningRate: 0.002, foregroundLearning: 0.5, compensateLighting: true }, false],
+    ['colour', 70, 45, { color: true, learningRate: 0.002 }, true],
+    ["colour for shadows only ('shadows'), lighting compensated", 62, 50, { color: 'shadows', compensateLighting: true, learningRate: 0.002 }, true],
+  ];
+  for (const [name, w, h, options, colour] of primed) {
+    it(`starts from a prime as the CPU reference does, within ${tolerance * 100} % of the pixels, and finds what stands in the first frame: ${name}`, async () => {
+      const { images, boxes } = sequence(w, h, 36, 3 + w, 0, () => 1, colour ? blue : null);
+      const prime = medianImage(images.slice(0, 8));
+      const frames = await compare(images.slice(8), { ...options, prime });
+      frames.forEach((fr, i) => expect(fr.differ / fr.pixels, `frame ${i}`).toBeLessThanOrEqual(tolerance));
+      // The first frame is compared with the scene: its objects found (not background) as well as by a model that saw
+      // the empty scene's eight frames first (the dark box, on gray, is as dark as parts of the scene), the scene away
+      // from them quiet.
+      const found = (m: { mask: Uint8Array; shadow: Uint8Array }) => m.mask.map((v, p) => v | m.shadow[p]);
+      const learnt = new BackgroundModelCpu(backgroundSettings(options), w, h);
+      images.slice(0, 8).forEach((img) => learnt.apply(img.data));
+      const byLearnt = found(learnt.apply(images[8].data));
+      for (const q of boxes[8]) {
+        expect(cover(found(frames[0].got), w, h, q), `object at ${q.x},${q.y}`).toBeGreaterThanOrEqual(Math.min(0.95, cover(byLearnt, w, h, q) - 0.02));
+        expect(cover(found(frames[0].got), w, h, q), `object at ${q.x},${q.y}`).toBeGreaterThan(0.6);
+      }
+      expect(cover(frames[0].got.mask, w, h, { x: 0, y: h - 8, w: Math.round(w / 3), h: 8 }), 'background').toBeLessThan(0.02);
+    });
+  }
+
   it('finds the moving objects, keeps the background quiet and tells the cast shadow apart', async () => {
     const w = 160;
     const h = 120;
@@ -251,6 +281,13 @@ describe('background', () => {
     // Past the warmup the rate is the fixed one: what stops later stays foreground in both.
     const stopped: Box = { x: 44, y: 2, w: 10, h: 10 };
     for (const masks of [plain, warm]) expect(cover(maskOf(masks[59]), w, h, stopped)).toBeGreaterThan(0.9);
+    // Started from the median of the frames (it stood in 11 of 60), the box is foreground where it stands in the
+    // first frame, leaves no ghost, and what stops later stays foreground.
+    const primedMasks = await run(ctx, frames, background({ ...slow, prime: medianImage(frames) }), readBytes('mask'));
+    expect(cover(maskOf(primedMasks[0]), w, h, stood), 'the box in the first frame').toBeGreaterThan(0.9);
+    expect(cover(maskOf(primedMasks[0]), w, h, { x: 30, y: 20, w: 30, h: 20 }), 'the scene in the first frame').toBeLessThan(0.02);
+    expect(cover(maskOf(primedMasks[40]), w, h, stood), 'where it stood').toBeLessThan(0.05);
+    expect(cover(maskOf(primedMasks[59]), w, h, stopped), 'what stopped').toBeGreaterThan(0.9);
   });
 
   it('keeps what stops foreground for longer with foregroundLearning below 1', async () => {
@@ -343,6 +380,12 @@ describe('background', () => {
     const rgba = images.map((img): PixelImage => ({ ...img, format: 'rgba', data: Uint8Array.from({ length: img.data.length * 4 }, (_, i) => (i % 4 === 3 ? 255 : img.data[i >> 2])) }));
     const [a, b] = await Promise.all([run(ctx, images, background(), readBytes('mask')), run(ctx, rgba, background(), readBytes('mask'))]);
     a.forEach((r, i) => expect(maskOf(b[i])).toEqual(maskOf(r)));
+    // A prime too: RGBA, taken as its gray.
+    const prime = medianImage(images.slice(0, 5));
+    const rgbaPrime = medianImage(rgba.slice(0, 5));
+    const [c, d] = await Promise.all([run(ctx, images.slice(5), background({ prime }), readBytes('mask')), run(ctx, rgba.slice(5), background({ prime: rgbaPrime }), readBytes('mask'))]);
+    c.forEach((r, i) => expect(maskOf(d[i]), `primed, frame ${i}`).toEqual(maskOf(r)));
+    expect(maskOf(c[0]).some((v) => v === 0), 'primed: the first frame not all foreground').toBe(true);
   });
 
   it('restarts the model when the frame size changes', async () => {
@@ -389,11 +432,18 @@ describe('background', () => {
 
   it('refuses bad options with InvalidOptionError, and frames without pixels on the stream', async () => {
     const bad: unknown[] = [{ color: 'yes' }, { color: 'shadow' }, { foregroundLearning: 1.5 }, { foregroundLearning: -0.1 }, { history: 0 }, { mixtures: 9 }, { mixtures: 0 }, { varThreshold: -1 }, { varMin: 80 }, { backgroundRatio: 1.5 }, { shadowThreshold: 1 }, { learningRate: 2 }, { detectShadows: 'yes' }, { compensateLighting: 1 }, { complexityReduction: Number.NaN }, { warmup: -1 }, { warmup: 2.5 }, null];
+    const prime = (w: number, h: number, format: 'gray' | 'rgba', bytes = w * h * (format === 'rgba' ? 4 : 1)) => ({ width: w, height: h, format, data: new Uint8Array(bytes) });
+    bad.push({ prime: 'scene' }, { prime: prime(0, 8, 'gray') }, { prime: prime(8, 8, 'gray', 63) }, { prime: { ...prime(8, 8, 'gray'), format: 'rgb' } }, { prime: { ...prime(8, 8, 'gray'), data: new Array(64).fill(0) } });
+    bad.push({ prime: prime(8, 8, 'gray'), color: true }, { prime: prime(8, 8, 'gray'), color: 'shadows' });
     for (const o of bad) expect(() => background(o as BackgroundOptions), JSON.stringify(o)).toThrow(InvalidOptionError);
     const noPixels = (await import('rxjs')).map((f: import('../../index.js').GpuFrame) => ({ ...f, rgba: null, gray: null }));
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], noPixels, background())).rejects.toThrow(InvalidFrameError);
     // Colour needs the RGB pixels: a gray frame is refused, not modelled as something else.
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], background({ color: true }))).rejects.toThrow(/color: true needs RGBA frames/);
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], background({ color: 'shadows' }))).rejects.toThrow(/color: 'shadows' needs RGBA frames/);
+    // A prime of another size than the frames: refused on the stream, no model made.
+    const before = ctx.pool.stats().inUse;
+    await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], background({ prime: prime(8, 6, 'gray') }))).rejects.toThrow(/the prime is 8×6, this frame 8×8/);
+    expect(ctx.pool.stats().inUse).toBe(before);
   });
 });

@@ -1,7 +1,7 @@
 // Tracking test clips, H.264 (30 frames/s unless asked otherwise) made by ffmpeg from seeded synthetic scenes with
 // known boxes (used by the CLI's tests in Node and the tracking tests in Chromium): `walk`, three objects crossing a gray scene; `dark`,
 // the same walk with objects darker than everything they pass (MOG2's shadow test on gray takes much of them for
-// shadow); `colour`, dark-blue objects casting shadows on a warm scene.
+// shadow); `colour`, dark-blue objects casting shadows on a warm scene; `inView`, objects in view from the first frame.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +13,8 @@ export const trackScenes = {
   walk: surveillanceScene(5, walk),
   dark: surveillanceScene(5, { ...walk, darkShare: 1 }),
   colour: surveillanceScene(6, { ...walk, shadows: true, darkShare: 1 }),
+  // The walk with its objects in view in the first frame, half of them stopping on the way (some standing then).
+  inView: surveillanceScene(5, { ...walk, inView: 1, stopAndGo: 0.5 }),
 };
 
 /** Raw frames (ffmpeg's pix_fmt `format`) into DIR/<name>.mp4, H.264 crf 20 at `fps` frames/s. */
