@@ -1,9 +1,9 @@
 // Runs in headless Chromium (see videoHasColor.test.ts): videoHasColor over served clips, and a served tracking
-// clip through fromVideo and the chain `flowmark track` runs in Node (cli/trackChain.ts, its defaults, --min-area
+// clip through fromVideo and the chain `flowmark track` runs in Node (cli/trackChain.ts, its defaults and its prime, --min-area
 // 150 as tests/cliTrack.test.ts gives it) with the model videoHasColor picks, or gray; its tracks as a benchmark reads
 // them.
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, fromVideo, probeMp4, seenTracks, videoHasColor } from '../../index.js';
+import { GpuContext, fromVideo, probeMp4, seenTracks, videoBackground, videoHasColor } from '../../index.js';
 import { blobDefaults, trackChain } from '../../cli/trackChain.js';
 
 type Outcome = { value: boolean } | { error: { name: string; message: string } };
@@ -28,11 +28,13 @@ async function trackClip({ url, model }: { url: string; model: 'auto' | 'gray' }
   const bytes = await (await fetch(url)).arrayBuffer();
   const color = model === 'auto' && (await videoHasColor(bytes));
   const { width, height } = probeMp4(bytes, url);
+  // Primed as flowmark track primes its model (videoFileBackground there).
+  const prime = await videoBackground(bytes, { format: color ? 'rgba' : 'gray' });
   const ctx = await GpuContext.create({ label: 'track-clip' });
   try {
     const results = await lastValueFrom(
       fromVideo(ctx, bytes).pipe(
-        trackChain({ ...blobDefaults, minArea: 150, maxUnseen: 2, lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], color: color && 'shadows' }),
+        trackChain({ ...blobDefaults, warmup: undefined, prime, minArea: 150, maxUnseen: 2, lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], color: color && 'shadows' }),
         toArray(),
       ),
     );
