@@ -29,9 +29,11 @@ export interface BlobSettings {
  * inside a plain object walking along its own height (toward or away from the camera) or stopping sees one gray for
  * many frames and the model takes it in, leaving the object's ends: foreground learns at half the rate, and the
  * closing is taller than wide, joining an upright figure's pieces but not neighbours side by side (BENCHMARKS.md,
- * issue 12, forty-first session). The first 60 frames learn at OpenCV's starting rate where that is faster
- * (background()'s warmup): what stood in view when the video began and left is learnt away, not tracked as a ghost
- * (fifty-seventh session: the only warmup tried that kept issue 12's goals on clips with objects in view at the start).
+ * issue 12, forty-first session). Without a prime (`flowmark track --prime 0`), the first 60 frames learn at OpenCV's
+ * starting rate where that is faster (background()'s warmup): what stood in view when the video began and left is
+ * learnt away, not tracked as a ghost (fifty-seventh session: the only warmup tried that kept issue 12's goals on clips
+ * with objects in view at the start). With a prime (the default in `flowmark track`, fifty-eighth session) there is
+ * no warmup: the model starts from the scene behind what moves.
  */
 export const blobDefaults: Required<Pick<BlobSettings, 'history' | 'open' | 'close' | 'foregroundLearning' | 'warmup'>> = { history: 500, open: 3, close: { size: [5, 9] }, foregroundLearning: 0.5, warmup: 60 };
 
@@ -47,8 +49,8 @@ export interface TrackerChoice {
  * The chain `flowmark track` runs on each video (bench/trackEval.ts runs it too). The background model learns at
  * 1/history once its warmup is over: OpenCV's default goes on faster (1/(2·frame) until 2·frame reaches the
  * history), which takes in the insides of slow, plain objects in the first seconds of any clip and splits them into
- * fragments (BENCHMARKS.md); with no warmup, an object already in the first frame would leave a ghost for about
- * 0.1·history/foregroundLearning frames. Lighting is compensated: a camera's exposure or the light changing over the whole scene
+ * fragments (BENCHMARKS.md); started from the first frame with no warmup, an object already in it would leave a ghost
+ * for about 0.1·history/foregroundLearning frames (`prime`, an image of the scene behind what moves, avoids it). Lighting is compensated: a camera's exposure or the light changing over the whole scene
  * would otherwise be foreground everywhere (a brighter step) until the model learns it.
  */
 export function trackChain(cmd: BlobSettings & TrackerChoice): OperatorFunction<GpuFrame, FrameResult> {
