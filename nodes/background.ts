@@ -12,8 +12,9 @@
  *   features({ minArea: 50 }), readResults())
  *
  * The model restarts when the frame size changes. The first frame is all foreground (the model has nothing yet),
- * as OpenCV's, unless the model starts from `prime`, an image of the empty scene (`videoFileBackground`). Throws `InvalidOptionError` for bad options; `InvalidFrameError` on the stream for a frame with no
- * pixels or one whose model would not fit the device's storage bindings.
+ * as OpenCV's, unless the model starts from `prime`, an image of the empty scene (`videoFileBackground`). Throws
+ * `InvalidOptionError` for bad options; `InvalidFrameError` on the stream for a frame with no pixels, one whose model
+ * would not fit the device's storage bindings, or one not of the prime's size.
  */
 import type { OperatorFunction } from 'rxjs';
 import { gpuNode } from '../src/gpuNode.js';
@@ -224,7 +225,7 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     const modelFor = (f: GpuFrame): Model => {
       const size = `${f.width}x${f.height}`;
       if (model?.size === size) return model;
-      // A frame too large for the colour model, or not the prime's size, is refused before a model is made: nothing half made.
+      // A frame too large for the colour model, or not of the prime's size, is refused before a model is made.
       if (both) meanBytesFor(f, true);
       if (s.prime && (s.prime.width !== f.width || s.prime.height !== f.height)) {
         throw new InvalidFrameError(`background: the prime is ${s.prime.width}×${s.prime.height}, this frame ${f.width}×${f.height}`);
