@@ -66,7 +66,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, countsAtEnd, seenTracks, track, videoBackgroundDefaults, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
-import { blobChain, blobDefaults, trackOptions } from '../cli/trackChain.js';
+import { blobChain, blobDefaults, defaultWarmup, trackOptions } from '../cli/trackChain.js';
 import { elementArg, elementText, learningArg } from '../cli/track.js';
 import { integerArg } from '../cli/outputs.js';
 import { fromVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
@@ -160,7 +160,7 @@ const foregroundLearning = orRefuse(() => learningArg(values['foreground-learnin
 // Seconds of the clip whose median starts the model (videoFileBackground; 0: none), and the warmup (none with a
 // prime): flowmark track's defaults.
 const primeSeconds = orRefuse(() => integerArg('prime', values.prime as string | undefined, videoBackgroundDefaults.seconds, 0, 1 << 20));
-const warmup = orRefuse(() => integerArg('warmup', values.warmup as string | undefined, primeSeconds ? 0 : blobDefaults.warmup, 0, 1 << 20));
+const warmup = orRefuse(() => integerArg('warmup', values.warmup as string | undefined, defaultWarmup(primeSeconds > 0), 0, 1 << 20));
 const learningTag = `-fl${foregroundLearning}${warmup ? `-warmup${warmup}` : ''}${primeSeconds ? `-prime${primeSeconds}` : ''}`;
 if (values.geometry !== 'flat' && values.geometry !== 'street') refuse(`--geometry must be flat or street, got "${values.geometry}"`);
 const street = values.geometry === 'street';

@@ -37,6 +37,9 @@ export interface BlobSettings {
  */
 export const blobDefaults: Required<Pick<BlobSettings, 'history' | 'open' | 'close' | 'foregroundLearning' | 'warmup'>> = { history: 500, open: 3, close: { size: [5, 9] }, foregroundLearning: 0.5, warmup: 60 };
 
+/** background()'s warmup when none is given: none for a model started from a prime, blobDefaults' without one. */
+export const defaultWarmup = (primed: boolean): number => (primed ? 0 : blobDefaults.warmup);
+
 /** What the tracker takes of the command. */
 export interface TrackerChoice {
   lines: CountingLine[];
@@ -65,7 +68,7 @@ export function trackChain(cmd: BlobSettings & TrackerChoice): OperatorFunction<
 export function blobChain(cmd: BlobSettings): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) =>
     frames.pipe(
-      background({ history: cmd.history, learningRate: 1 / cmd.history, warmup: cmd.warmup ?? (cmd.prime ? 0 : blobDefaults.warmup), foregroundLearning: cmd.foregroundLearning, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, prime: cmd.prime ?? null, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
+      background({ history: cmd.history, learningRate: 1 / cmd.history, warmup: cmd.warmup ?? defaultWarmup(!!cmd.prime), foregroundLearning: cmd.foregroundLearning, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, prime: cmd.prime ?? null, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),
       morphology({ open: cmd.open, close: cmd.close }),
       // Histograms: the tracker's appearance cue (Tracker.ts).
       features({ minArea: cmd.minArea, maxResults: 4096, histogram: cmd.histogram ?? true }),

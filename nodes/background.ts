@@ -25,6 +25,7 @@ import { packUniform, uniformLayout } from '../src/uniforms.js';
 import { wordsFor } from '../src/dispatch.js';
 import { PassRecorder } from '../src/PassRecorder.js';
 import { InvalidFrameError, InvalidOptionError } from '../src/errors.js';
+import { imageProblem } from '../src/imageProblem.js';
 import { defaultBackgroundSettings, learningRateAt, type BackgroundSettings, type PrimeImage } from '../src/reference/backgroundCpu.js';
 import { grayFromRgba } from '../src/reference/thresholdCpu.js';
 import { adaptiveKernels } from './threshold.js';
@@ -66,11 +67,8 @@ function checkPrime(s: BackgroundSettings): void {
     throw new InvalidOptionError(`background: prime ${what}`);
   };
   if (typeof p !== 'object') fail(`must be null or an image { width, height, format, data }, got ${String(p)}`);
-  if (!Number.isInteger(p.width) || !Number.isInteger(p.height) || p.width < 1 || p.height < 1) fail(`needs a positive whole width and height, got ${String(p.width)}×${String(p.height)}`);
-  if (p.format !== 'gray' && p.format !== 'rgba') fail(`format must be 'gray' or 'rgba', got ${String(p.format)}`);
-  if (!(p.data instanceof Uint8Array || p.data instanceof Uint8ClampedArray)) fail('data must be a Uint8Array or Uint8ClampedArray');
-  const bytes = p.width * p.height * (p.format === 'rgba' ? 4 : 1);
-  if (p.data.length !== bytes) fail(`data of ${p.width}×${p.height} ${p.format} must be ${bytes} bytes, got ${p.data.length}`);
+  const problem = imageProblem(p);
+  if (problem) fail(problem);
   if (s.color !== false && p.format !== 'rgba') fail(`must be RGBA for a colour model (color: ${s.color === true ? 'true' : "'shadows'"}), got gray`);
 }
 

@@ -16,7 +16,8 @@
  * Throws `InvalidOptionError` for no images, images of different sizes or formats, or data that does not fit a size.
  */
 import { InvalidOptionError } from './errors.js';
-import type { PrimeImage } from './reference/backgroundCpu.js';
+import { imageProblem } from './imageProblem.js';
+import { ratioHistogramMedian, type PrimeImage } from './reference/backgroundCpu.js';
 
 /** Most images medianImage takes: each byte's values are sorted in a scratch array of this length. */
 export const maxMedianImages = 255;
@@ -24,13 +25,16 @@ export const maxMedianImages = 255;
 export function medianImage(images: readonly PrimeImage[], options: { matchLight?: boolean } = {}): PrimeImage {
   if (!Array.isArray(images) || images.length === 0) throw new InvalidOptionError('medianImage: needs one image or more');
   if (images.length > maxMedianImages) throw new InvalidOptionError(`medianImage: at most ${maxMedianImages} images, got ${images.length}`);
+  images.forEach((img, i) => {
+    const problem = imageProblem(img);
+    if (problem) throw new InvalidOptionError(`medianImage: image ${i}: ${problem}`);
+  });
   const { width, height, format } = images[0];
   const bytes = width * height * (format === 'rgba' ? 4 : 1);
   images.forEach((img, i) => {
     if (img.width !== width || img.height !== height || img.format !== format) {
       throw new InvalidOptionError(`medianImage: image ${i} is ${img.width}×${img.height} ${img.format}, image 0 ${width}×${height} ${format}`);
     }
-    if (img.data?.length !== bytes) throw new InvalidOptionError(`medianImage: image ${i}'s data must be ${bytes} bytes, got ${img.data?.length}`);
   });
   const n = images.length;
   const data = new Uint8Array(bytes);
@@ -66,7 +70,6 @@ export function lightGain(img: PrimeImage, reference: PrimeImage): number {
   const c = colourChannels(img);
   const step = img.format === 'rgba' ? 4 : 1;
   const histogram = new Uint32Array(512);
-  let total = 0;
   for (let y = 0; y < img.height; y += 4) {
     for (let x = 0; x < img.width; x += 4) {
       const at = (y * img.width + x) * step;
@@ -78,17 +81,9 @@ export function lightGain(img: PrimeImage, reference: PrimeImage): number {
       }
       if (saturated || r < 16 * c) continue;
       histogram[Math.min(511, Math.floor((b / r) * 128))]++;
-      total++;
     }
   }
-  if (total < 32) return 1;
-  const half = total / 2;
-  let below = 0;
-  for (let bin = 0; bin < 512; bin++) {
-    if (below + histogram[bin] >= half) return (bin + (half - below) / histogram[bin]) / 128;
-    below += histogram[bin];
-  }
-  return 1;
+  return ratioHistogramMedian(histogram);
 }
 
 /** `img`'s channels times `factor`, rounded and held to 0..255 (alpha kept): a table of the 256 values, then a lookup a byte. */

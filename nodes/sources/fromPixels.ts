@@ -16,6 +16,7 @@ import { defer, type Observable } from 'rxjs';
 import type { GpuContext } from '../../src/GpuContext.js';
 import type { GpuFrame } from '../../src/GpuFrame.js';
 import { InvalidFrameError } from '../../src/errors.js';
+import { imageProblem } from '../../src/imageProblem.js';
 import { wordsFor } from '../../src/dispatch.js';
 import { frameSource, validateInFlight } from '../../src/frameSource.js';
 import { tagSource } from '../../src/streamInfo.js';
@@ -37,16 +38,10 @@ export interface FromPixelsOptions {
 }
 
 export function validateImage(ctx: GpuContext, img: PixelImage, index: number): void {
-  const { width, height, format, data } = img ?? ({} as PixelImage);
   const what = `image ${index}`;
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
-    throw new InvalidFrameError(`${what}: width and height must be positive integers, got ${width}×${height}`);
-  }
-  if (format !== 'rgba' && format !== 'gray') throw new InvalidFrameError(`${what}: format must be 'rgba' or 'gray', got ${format}`);
-  const expected = width * height * (format === 'rgba' ? 4 : 1);
-  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray) || data.length !== expected) {
-    throw new InvalidFrameError(`${what}: ${width}×${height} ${format} needs ${expected} bytes, got ${data?.length ?? 'no data'}`);
-  }
+  const problem = imageProblem(img);
+  if (problem) throw new InvalidFrameError(`${what}: ${problem}`);
+  const { width, height } = img;
   if (width * height > ctx.maxFramePixels) {
     throw new InvalidFrameError(`${what}: ${width}×${height} exceeds this device's limit of ${ctx.maxFramePixels} pixels per frame`);
   }

@@ -115,6 +115,24 @@ export function learningRateAt(s: BackgroundSettings, frame: number): number {
 
 const f = Math.fround;
 
+/**
+ * The median of a lighting histogram (512 bins of 1/128 of brightness ratio), interpolated within its bin, each step
+ * rounded by `round` (Math.fround where it stands for the GPU's f32); 1 with fewer than 32 samples. As
+ * shaders/common/mog2.wgsl's lightGain; `BackgroundModelCpu.gain` and medianImage's `lightGain` walk it.
+ */
+export function ratioHistogramMedian(histogram: Uint32Array, round: (x: number) => number = (x) => x): number {
+  const total = histogram.reduce((a, b) => a + b, 0);
+  if (total < 32) return 1;
+  const half = round(total * 0.5);
+  let below = 0;
+  for (let b = 0; b < histogram.length; b++) {
+    const n = histogram[b];
+    if (below + n >= half) return round(round(b + round(round(half - below) / n)) / 128);
+    below += n;
+  }
+  return 1;
+}
+
 /** a·b over the channels in f32 steps (one channel: the product). */
 function dot(a: number[], b: number[]): number {
   let t = f(a[0] * b[0]);
@@ -233,16 +251,7 @@ export class BackgroundModelCpu {
         histogram[Math.min(511, Math.floor(f(f(BackgroundModelCpu.#sum(v) / mean) * 128)))]++;
       }
     }
-    const total = histogram.reduce((a, b) => a + b, 0);
-    if (total < 32) return 1;
-    const half = f(total * 0.5);
-    let below = 0;
-    for (let b = 0; b < 512; b++) {
-      const n = histogram[b];
-      if (below + n >= half) return f(f(b + f(f(half - below) / n)) / 128);
-      below += n;
-    }
-    return 1;
+    return ratioHistogramMedian(histogram, f);
   }
 
   #update(p: number, x: number[], alpha: number, prune: number): 0 | 1 | 2 {
