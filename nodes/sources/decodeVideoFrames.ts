@@ -1,10 +1,14 @@
 /**
- * Browser video decoding shared by `fromVideo` and `videoHasColor`: an MP4 (URL, Blob or ArrayBuffer) demuxed with
- * mp4box and decoded with WebCodecs' `VideoDecoder`, frames in presentation order, a few ahead at most. The caller
- * closes each frame it takes; leaving the loop early (a `break`) closes the decoder and the frames still queued.
+ * Browser video decoding shared by `fromVideo`, `videoHasColor` and `videoBackground`: an MP4 (URL, Blob or
+ * ArrayBuffer) demuxed with mp4box and decoded with WebCodecs' `VideoDecoder`, frames in presentation order, a few
+ * ahead at most. The caller closes each frame it takes; leaving the loop early (a `break`) closes the decoder and the
+ * frames still queued. A Blob (a File the user picked: a recording can run to many GiB) is read by its index and then
+ * a window of frames at a time, never whole; a URL or an ArrayBuffer is held whole. A file that ends inside its
+ * frames gives the frames before the cut, then a `DecodeError`.
  */
 import { DecodeError, InvalidOptionError } from '../../src/errors.js';
-import { demuxMp4, type VideoInfo } from './probeMp4.js';
+import { demuxMp4, type DemuxedMp4, type Mp4Chunk, type VideoInfo } from './probeMp4.js';
+import { readMp4Index } from './readMp4Index.js';
 
 export interface DecodeVideoOptions {
   pacing?: 'as-fast-as-possible' | 'realtime';
@@ -24,9 +28,10 @@ export function refuseNode(who: string, instead: string): void {
 /** Encoded chunks in the decoder and decoded frames waiting, at most (each). */
 const ahead = 4;
 
-async function bytesOf(source: string | Blob | ArrayBuffer, name: string): Promise<ArrayBuffer> {
-  if (source instanceof ArrayBuffer) return source;
-  if (typeof source !== 'string') return source.arrayBuffer();
+/** Bytes of a Blob read at a time, about as much as a few seconds of HD video. */
+const windowBytes = 8 << 20;
+
+async function download(source: string, name: string): Promise<ArrayBuffer> {
   let response: Response;
   try {
     response = await fetch(source);
@@ -37,6 +42,33 @@ async function bytesOf(source: string | Blob | ArrayBuffer, name: string): Promi
   return response.arrayBuffer();
 }
 
+async function blobRange(blob: Blob, start: number, length: number, name: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await blob.slice(start, start + length).arrayBuffer());
+  } catch (cause) {
+    throw new DecodeError(`${name}: cannot read (${(cause as Error).message})`, name, { cause });
+  }
+}
+
+/** The video demuxed, and its frames' bytes (fewer than a frame's size where the file ends inside it). */
+async function demux(source: string | Blob | ArrayBuffer, name: string): Promise<DemuxedMp4 & { bytes(chunk: Mp4Chunk): Promise<Uint8Array> }> {
+  if (source instanceof Blob && source.size > 0) {
+    const demuxed = demuxMp4(await readMp4Index(source.size, (start, length) => blobRange(source, start, length, name)), name);
+    if (!demuxed.fragmented) {
+      // Frames lie in file order as they are decoded: a window read once serves the frames in it.
+      let window: { start: number; data: Uint8Array } = { start: 0, data: new Uint8Array(0) };
+      const bytes = async (c: Mp4Chunk) => {
+        if (c.offset < window.start || c.offset + c.size > window.start + window.data.length) window = { start: c.offset, data: await blobRange(source, c.offset, Math.max(c.size, windowBytes), name) };
+        return window.data.subarray(c.offset - window.start, c.offset - window.start + c.size);
+      };
+      return { ...demuxed, bytes };
+    }
+  }
+  const whole = source instanceof ArrayBuffer ? source : typeof source === 'string' ? await download(source, name) : await source.arrayBuffer();
+  const bytes = async (c: Mp4Chunk) => new Uint8Array(whole, Math.min(c.offset, whole.byteLength), Math.max(0, Math.min(c.size, whole.byteLength - c.offset)));
+  return { ...demuxMp4(whole, name), bytes };
+}
+
 export async function* decodeVideoFrames(
   source: string | Blob | ArrayBuffer,
   options: DecodeVideoOptions,
@@ -44,7 +76,7 @@ export async function* decodeVideoFrames(
   onInfo: (info: VideoInfo) => void,
 ): AsyncGenerator<VideoFrame> {
   const name = typeof source === 'string' ? source : 'video';
-  const { info, config, chunks } = demuxMp4(await bytesOf(source, name), name);
+  const { info, config, chunks, bytes } = await demux(source, name);
   onInfo(info);
   options.onInfo?.(info);
   if (typeof VideoDecoder === 'undefined') throw new DecodeError(`${name}: this browser has no WebCodecs VideoDecoder`, name);
@@ -67,6 +99,8 @@ export async function* decodeVideoFrames(
   const waitForOutput = () => new Promise<void>((resolve) => (wake = resolve));
   decoder.configure(config);
   let next = 0;
+  // Where the file ends inside a frame: the frames before it are decoded, and then the stream fails.
+  let end = chunks.length;
   let emitted = 0;
   let flush: Promise<void> | null = null;
   let flushed = false;
@@ -74,7 +108,16 @@ export async function* decodeVideoFrames(
   const first = chunks.reduce((m, c) => Math.min(m, c.timestamp), Infinity);
   try {
     for (;;) {
-      while (next < chunks.length && decoder.decodeQueueSize < ahead && out.length < ahead) decoder.decode(new EncodedVideoChunk(chunks[next++]));
+      while (next < end && decoder.decodeQueueSize < ahead && out.length < ahead) {
+        const chunk = chunks[next];
+        const data = await bytes(chunk);
+        if (data.length < chunk.size) {
+          end = next;
+          break;
+        }
+        decoder.decode(new EncodedVideoChunk({ type: chunk.type, timestamp: chunk.timestamp, duration: chunk.duration, data }));
+        next++;
+      }
       if (failure) throw failure;
       if (out.length) {
         const frame = out.shift()!;
@@ -86,7 +129,7 @@ export async function* decodeVideoFrames(
         yield frame;
         continue;
       }
-      if (next < chunks.length) {
+      if (next < end) {
         await waitForOutput();
         continue;
       }
@@ -102,7 +145,8 @@ export async function* decodeVideoFrames(
       }
       break;
     }
-    if (emitted !== chunks.length) throw new DecodeError(`${name}: decoded ${emitted} of ${chunks.length} frames`, name);
+    const cut = end < chunks.length ? `: the file ends inside frame ${end + 1}` : '';
+    if (emitted !== chunks.length) throw new DecodeError(`${name}: decoded ${emitted} of ${chunks.length} frames${cut}`, name);
   } finally {
     out.splice(0).forEach((f) => f.close());
     if (decoder.state !== 'closed') decoder.close();

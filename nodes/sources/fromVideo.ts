@@ -6,12 +6,15 @@
  * (`copyExternalImageToTexture`) and closed at once. Decoding stays a few frames ahead, no more. Pacing:
  * `'as-fast-as-possible'` (default) or `'realtime'` (frames released at their timestamps). In Node, use
  * `fromVideoFile` from `flowmark/node` (ffmpeg); called in Node, this one throws an `InvalidOptionError` saying so.
+ * A Blob (a File the user picked) is read by its index and a window of frames at a time, so a recording of many GiB
+ * plays; a URL is downloaded whole (decodeVideoFrames.ts).
  *
  * @example
  * fromVideo(ctx, '/clip.mp4').pipe(threshold(), label({ algorithm: 'auto' }), features(), readResults())
  *
- * Errors (`DecodeError`, on the stream): a download that fails, an empty, truncated or non-MP4 file, no video
- * track, a codec this browser cannot decode, or a decoding error.
+ * Errors (`DecodeError`, on the stream): a download that fails, an empty, truncated or non-MP4 file (one cut inside
+ * its frames after the frames before the cut), no video track, a codec this browser cannot decode, or a decoding
+ * error.
  */
 import { defer, type Observable } from 'rxjs';
 import { tagSource } from '../../src/streamInfo.js';

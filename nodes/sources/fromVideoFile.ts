@@ -15,7 +15,8 @@
  * no ffmpeg (the message says how to install it).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { readHead, readInput } from './readInput.js';
+import { readHead, readRanges } from './readInput.js';
+import { readMp4Index } from './readMp4Index.js';
 import type { Readable } from 'node:stream';
 import { defer, type Observable } from 'rxjs';
 import type { GpuContext } from '../../src/GpuContext.js';
@@ -48,15 +49,15 @@ export const noFfmpeg = 'ffmpeg was not found; install it (Debian: apt-get insta
 const mp4Boxes = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot']);
 
 /**
- * A video file's size, codec, frame count and timestamps, without decoding it: MP4 and QuickTime read by mp4box,
- * other containers by ffprobe (`options.ffprobe`, default `ffprobe` on the PATH).
+ * A video file's size, codec, frame count and timestamps, without decoding it: MP4 and QuickTime read by mp4box
+ * (their index only, so a file of any size is probed in the memory its index takes), other containers by ffprobe (`options.ffprobe`, default `ffprobe` on the PATH).
  */
 export async function probeVideo(path: string, options: { ffprobe?: string } = {}): Promise<VideoInfo> {
   const head = await readHead(path, 8);
   if (head.length === 0) throw new DecodeError(`${path}: empty file`, path);
   if (head.length === 8 && !mp4Boxes.has(head.toString('latin1', 4, 8))) return probeWithFfprobe(path, options.ffprobe);
-  const bytes = await readInput(path);
-  return probeMp4(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, path);
+  // The index alone: the media data may be far larger than anything worth reading here.
+  return probeMp4(await readRanges(path, readMp4Index), path);
 }
 
 /**

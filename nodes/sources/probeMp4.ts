@@ -38,21 +38,37 @@ interface ParsedMp4 {
   samples: Sample[];
   /** Presentation time in µs of a composition time in track units. */
   timeUs(cts: number): number;
+  fragmented: boolean;
 }
 
 export function probeMp4(bytes: ArrayBuffer, source: string): VideoInfo {
   return parseMp4(bytes, source).info;
 }
 
+/** One encoded frame of the video track, and where its bytes lie in the file. */
+export interface Mp4Chunk {
+  type: 'key' | 'delta';
+  timestamp: number;
+  duration: number;
+  offset: number;
+  size: number;
+}
+
 /** Everything a WebCodecs `VideoDecoder` needs: its configuration and the encoded frames in decoding order. */
 export interface DemuxedMp4 {
   info: VideoInfo;
   config: VideoDecoderConfig;
-  chunks: { type: 'key' | 'delta'; timestamp: number; duration: number; data: Uint8Array }[];
+  chunks: Mp4Chunk[];
+  /**
+   * A fragmented file (`moof`s) counts its frames' offsets from each fragment: they hold in the whole file's bytes
+   * only, not in its index alone (readMp4Index.ts), where a plain file's do.
+   */
+  fragmented: boolean;
 }
 
+/** Demuxes an MP4 from its bytes: the whole file, or its index alone (readMp4Index) where it is not fragmented. */
 export function demuxMp4(bytes: ArrayBuffer, source: string): DemuxedMp4 {
-  const { info, file, track, samples, timeUs } = parseMp4(bytes, source);
+  const { info, file, track, samples, timeUs, fragmented } = parseMp4(bytes, source);
   // The decoder's description is the codec configuration box (avcC, hvcC, vpcC, av1C) without its box header.
   const entry = (file.getTrackById(track.id) as unknown as { mdia: { minf: { stbl: { stsd: { entries: Record<string, unknown>[] } } } } }).mdia.minf.stbl.stsd.entries[0];
   const box = (entry.avcC ?? entry.hvcC ?? entry.vpcC ?? entry.av1C) as { write(s: DataStream): void } | undefined;
@@ -71,8 +87,10 @@ export function demuxMp4(bytes: ArrayBuffer, source: string): DemuxedMp4 {
       type: s.is_sync ? 'key' : 'delta',
       timestamp: timeUs(s.cts),
       duration: Math.round((s.duration * 1e6) / track.timescale),
-      data: new Uint8Array(bytes, s.offset, s.size),
+      offset: s.offset,
+      size: s.size,
     })),
+    fragmented,
   };
 }
 
@@ -131,5 +149,5 @@ function parseMp4(bytes: ArrayBuffer, source: string): ParsedMp4 {
     timestampsUs,
     fps: samples.length / (durationUs / 1e6),
   };
-  return { info, file, track, samples, timeUs };
+  return { info, file, track, samples, timeUs, fragmented: movie.isFragmented };
 }

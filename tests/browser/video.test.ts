@@ -2,11 +2,12 @@
 // the GPU (every frame, right order, right timestamps); bad files are DecodeErrors. videoBackground (WebCodecs and a
 // canvas) gives the image videoFileBackground (ffmpeg) gives in Node, within decoders' rounding.
 import { expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callInPage, pageFiles } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
-import { clipFrames, codecs, makeClips, squareCentre, turnedBoxAt, turnedName, turns } from '../support/clips.js';
+import { clipFrames, codecs, makeClips, padMp4, squareCentre, turnedBoxAt, turnedName, turns } from '../support/clips.js';
 import type { BackgroundOutcome, ClipSummary } from './video.js';
 import { videoFileBackground } from '../../node.js';
 import type { VideoBackgroundOptions } from '../../index.js';
@@ -16,8 +17,10 @@ const bad = ['truncated.mp4', 'empty.mp4', 'audio.mp4', 'missing.mp4', 'mpeg4.mp
 let dir = '';
 const session = chromiumSession(async () => {
   dir = makeClips();
+  // long.mp4 fragmented (moof boxes, as live recorders write): its frames' offsets count from each fragment.
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'long.mp4'), '-c', 'copy', '-movflags', 'frag_keyframe+empty_moov', join(dir, 'fragmented.mp4')]);
   const files = await pageFiles(new URL('./video.ts', import.meta.url));
-  for (const name of [...Object.keys(codecs), 'long.mp4', 'truncated.mp4', 'empty.mp4', 'audio.mp4', 'mpeg4.mp4', ...turns.map(turnedName)]) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
+  for (const name of [...Object.keys(codecs), 'long.mp4', 'cut.mp4', 'fragmented.mp4', 'truncated.mp4', 'empty.mp4', 'audio.mp4', 'mpeg4.mp4', ...turns.map(turnedName)]) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
   return { files };
 });
 
@@ -49,6 +52,45 @@ it('decodes H.264, VP9 and AV1 clips to the right frames on the GPU, and reports
   expect(byName['mpeg4.mp4'].error?.message).toMatch(/cannot decode mp4v/);
   for (const b of bad) expect(byName[b].error?.name, b).toBe('DecodeError');
   expect(inUseAfter).toBe(0);
+});
+
+it('reads a picked File by its index and a window at a time: one of 4.5 GiB, one cut short (its frames, then a DecodeError), a fragmented one', async () => {
+  // As a user picks them: files on disk behind an <input type=file>, read by Chromium where they lie. big.mp4 is
+  // long.mp4 and 4.5 GiB of padding (sparse); a read of the whole file fails there.
+  padMp4(join(dir, 'long.mp4'), join(dir, 'big.mp4'), 4.5 * 2 ** 30);
+  const picked = ['long.mp4', 'big.mp4', 'cut.mp4', 'fragmented.mp4'];
+  const page = await session.browser.newPage();
+  await page.goto(session.url);
+  await page.waitForFunction(() => 'runPickedFiles' in globalThis);
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    document.body.append(input);
+  });
+  await page.setInputFiles('input[type=file]', picked.map((f) => join(dir, f)));
+  const clips = (await page.evaluate(() => (globalThis as unknown as { runPickedFiles(): Promise<ClipSummary[]> }).runPickedFiles())) as ClipSummary[];
+  await page.close();
+  const { result: served } = await callInPage<{ clips: ClipSummary[] }>(session.browser, session.url, 'runVideoTest', ['long.mp4', 'cut.mp4', 'fragmented.mp4']);
+  const [long, big, cut, fragmented] = clips;
+  expect(long.error, 'long.mp4').toBeUndefined();
+  expect(long.frames).toHaveLength(30);
+  expect(long.frames).toEqual(served.clips[0].frames);
+  expect(big.error, 'big.mp4').toBeUndefined();
+  expect(big.frames).toEqual(long.frames);
+  // The remux dropped the edit list, so its times differ from long.mp4's; its pictures do not.
+  expect(fragmented.error, 'fragmented.mp4').toBeUndefined();
+  expect(fragmented.frames).toEqual(served.clips[2].frames);
+  expect(fragmented.frames!.map(({ timeUs, ...f }) => f)).toEqual(long.frames!.map(({ timeUs, ...f }) => f));
+  // Cut at 85 %: the frames decoded before the cut, each as the whole file's at its time, then the error; and so from
+  // a URL.
+  for (const c of [cut, served.clips[1]]) {
+    expect(c.error?.name, c.name).toBe('DecodeError');
+    const decoded = Number(/decoded (\d+) of 30 frames: the file ends inside frame \d+/.exec(c.error!.message)?.[1]);
+    expect(decoded, c.error!.message).toBeGreaterThan(0);
+    expect(c.frames, c.name).toHaveLength(decoded);
+    for (const f of c.frames!) expect(f, `${c.name} at ${f.timeUs}`).toEqual(long.frames!.find((g) => g.timeUs === f.timeUs));
+  }
 });
 
 it("paces frames at their timestamps with pacing: 'realtime'", async () => {

@@ -6,7 +6,7 @@
 // containers recorders write (`containers`: Matroska, WebM, AVI, MPEG-TS, a raw H.264 stream), one with pixels
 // twice as wide as tall, and bad ones (random bytes, an audio-only Matroska file).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -108,3 +108,23 @@ export function makeTurnedClips(dir: string): void {
   for (const t of turns) writeFileSync(join(dir, turnedName(t)), withMatrix(plain, t));
 }
 
+/**
+ * `from` followed by a padding box (`free`, 64-bit size) of `padBytes` with nothing written in it: a sparse file, no
+ * disk used, as large as a day of recording, that readers skip. Returns its size.
+ */
+export function padMp4(from: string, to: string, padBytes: number): number {
+  const clip = readFileSync(from);
+  const head = Buffer.alloc(16);
+  head.writeUInt32BE(1, 0);
+  head.write('free', 4, 'latin1');
+  head.writeBigUInt64BE(BigInt(padBytes), 8);
+  const fd = openSync(to, 'w');
+  try {
+    writeSync(fd, clip);
+    writeSync(fd, head);
+    writeSync(fd, Buffer.from([0]), 0, 1, clip.length + padBytes - 1);
+  } finally {
+    closeSync(fd);
+  }
+  return clip.length + padBytes;
+}

@@ -2,12 +2,12 @@
 // 2 px down per frame), decoded to the GPU and checked through the labeling pipeline; timestamps against mp4box's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { clipFrames, codecs, containers, makeClips, turnedBoxAt, turnedName, turns } from '../../support/clips.js';
+import { clipFrames, codecs, containers, makeClips, padMp4, turnedBoxAt, turnedName, turns } from '../../support/clips.js';
 import { fileURLToPath } from 'node:url';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastValueFrom, take, toArray } from 'rxjs';
-import { DecodeError, InvalidOptionError, features, fromVideo, label, readResults, threshold, type GpuContext } from '../../../index.js';
+import { DecodeError, InvalidOptionError, features, fromVideo, label, probeMp4, readResults, threshold, type GpuContext } from '../../../index.js';
 import { fromVideoFile, probeVideo } from '../../../node.js';
 import { testContext } from '../../support/gpu.js';
 
@@ -139,6 +139,30 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     const err = await lastValueFrom(fromVideoFile(ctx, join(dir, 'h264.mp4'), { ffmpeg: 'no-such-ffmpeg' }).pipe(readResults(), toArray())).catch((e) => e);
     expect(err).toBeInstanceOf(DecodeError);
     expect((err as Error).message).toMatch(/ffmpeg was not found; install it/);
+  });
+
+  it('probes an MP4 by its index alone, as mp4box reads the whole file: index first or last, turned, cut after its index', async () => {
+    const names = [...Object.keys(clips), 'long.mp4', 'cut.mp4', 'mpeg4.mp4', ...turns.map(turnedName)];
+    for (const name of names) {
+      const whole = readFileSync(join(dir, name));
+      expect(await probeVideo(join(dir, name)), name).toEqual(probeMp4(whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer, join(dir, name)));
+    }
+  });
+
+  it('reads an MP4 larger than Node reads at once (over 4 GiB): probed and decoded as the same clip without its padding', async () => {
+    // long.mp4 and 4.5 GiB of padding: a read of the whole file refuses it (Node's limit is 2 GiB), as it would a day
+    // of recording.
+    const big = join(dir, 'big.mp4');
+    const size = padMp4(join(dir, 'long.mp4'), big, 4.5 * 2 ** 30);
+    expect(statSync(big).size).toBe(size);
+    const info = await probeVideo(big);
+    expect(info).toEqual(await probeVideo(join(dir, 'long.mp4')));
+    expect(info.frames).toBe(30);
+    const centres = (file: string) =>
+      lastValueFrom(fromVideoFile(ctx, file).pipe(threshold({ level: 128 }), features(), readResults(), toArray())).then((rs) => rs.map((r) => [r.timeUs, r.features!.cx[0], r.features!.cy[0]]));
+    const got = await centres(big);
+    expect(got).toHaveLength(30);
+    expect(got).toEqual(await centres(join(dir, 'long.mp4')));
   });
 
   it("refuses bad options at once, and the browser's fromVideo says in Node which source to use", () => {
