@@ -1,5 +1,5 @@
 /**
- * What `videoBackground` (browser) and `videoFileBackground` (Node) share: their options, and which frames they take
+ * What `videoBackground` (browser) and `videoFileBackground` (Node) share, and `cameraBackground` in part: their options, and which frames they take
  * (spread evenly over the video's first seconds, from the container's timestamps), so that one clip gives one image
  * in both.
  */
@@ -25,10 +25,10 @@ export interface FramePick {
 }
 
 /** Options over the defaults, validated (thrown at once; `who` names the function in the error). */
-export function videoBackgroundSettings(who: string, options: VideoBackgroundOptions): Required<VideoBackgroundOptions> {
+export function videoBackgroundSettings(who: string, options: VideoBackgroundOptions, defaults: { seconds: number; samples: number } = videoBackgroundDefaults): Required<VideoBackgroundOptions> {
   if (options === null || typeof options !== 'object') throw new InvalidOptionError(`${who}: options must be an object`);
-  const seconds = options.seconds ?? videoBackgroundDefaults.seconds;
-  const samples = options.samples ?? videoBackgroundDefaults.samples;
+  const seconds = options.seconds ?? defaults.seconds;
+  const samples = options.samples ?? defaults.samples;
   const format = options.format ?? 'gray';
   if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds)) throw new InvalidOptionError(`${who}: seconds must be a positive number, got ${String(seconds)}`);
   if (!Number.isInteger(samples) || samples < 1 || samples > maxMedianImages) throw new InvalidOptionError(`${who}: samples must be a whole number 1..${maxMedianImages}, got ${String(samples)}`);

@@ -2,6 +2,7 @@
 // pipeline; the page reports what it saw and whether unsubscribing stopped the camera.
 import { take, toArray, lastValueFrom } from 'rxjs';
 import { GpuContext, features, fromCamera, label, readResults, threshold } from '../../index.js';
+import { watchCameraTracks } from './cameraTracks.js';
 
 export interface CameraSummary {
   frames: { seq: number; timeUs: number; width: number; height: number; count: number; cx: number[]; cy: number[] }[];
@@ -13,13 +14,7 @@ export interface CameraSummary {
 async function runCameraTest(): Promise<CameraSummary> {
   const ctx = await GpuContext.create({ label: 'camera-test' });
   const camera = fromCamera(ctx, { constraints: { video: { width: 160, height: 120 } } });
-  const tracksBefore = new Set<MediaStreamTrack>();
-  const origGum = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-  navigator.mediaDevices.getUserMedia = async (c) => {
-    const s = await origGum(c);
-    s.getTracks().forEach((t) => tracksBefore.add(t));
-    return s;
-  };
+  const liveTracks = watchCameraTracks();
   const results = await lastValueFrom(
     camera.pipe(threshold({ level: 128 }), label({ algorithm: 'auto' }), features(), readResults(), take(20), toArray()),
   );
@@ -27,7 +22,7 @@ async function runCameraTest(): Promise<CameraSummary> {
   const summary: CameraSummary = {
     frames: results.map((r) => ({ seq: r.seq, timeUs: r.timeUs, width: r.width, height: r.height, count: r.labeling!.count, cx: Array.from(r.features!.cx), cy: Array.from(r.features!.cy) })),
     stats: { ...camera.stats },
-    liveTracksAfter: [...tracksBefore].filter((t) => t.readyState === 'live').length + (tracksBefore.size === 0 ? 99 : 0),
+    liveTracksAfter: liveTracks(),
     inUseAfter: ctx.pool.stats().inUse,
   };
   ctx.destroy();

@@ -252,7 +252,7 @@ describe('background', () => {
     }
   });
 
-  it('with a warmup, learns away the ghost of what stood in the first frame and left; at a slow fixed rate alone it stays', async () => {
+  it('with a warmup, learns away the ghost of what stood in the first frame and left; at a slow fixed rate alone it stays; primed, there is none, at the rate from history too', async () => {
     // A textured scene; a dark box stands in view from the first frame, then walks out of it from frame 10 on; a
     // bright one walks in at frame 35, past the warmup, and stops at frame 40.
     const [w, h] = [64, 48];
@@ -288,6 +288,11 @@ describe('background', () => {
     expect(cover(maskOf(primedMasks[0]), w, h, { x: 30, y: 20, w: 30, h: 20 }), 'the scene in the first frame').toBeLessThan(0.02);
     expect(cover(maskOf(primedMasks[40]), w, h, stood), 'where it stood').toBeLessThan(0.05);
     expect(cover(maskOf(primedMasks[59]), w, h, stopped), 'what stopped').toBeGreaterThan(0.9);
+    // With the rate from history (the default), a primed model learns at 1/history from its start: the box stays
+    // foreground for the 11 frames it stands in view, where OpenCV's fast start (1/4, 1/6, …) would learn it in a few.
+    const fromHistory = await run(ctx, frames, background({ detectShadows: false, prime: medianImage(frames) }), readBytes('mask'));
+    for (const t of [0, 5, 10]) expect(cover(maskOf(fromHistory[t]), w, h, stood), `the box in frame ${t}, rate from history`).toBeGreaterThan(0.9);
+    expect(cover(maskOf(fromHistory[40]), w, h, stood), 'where it stood, rate from history').toBeLessThan(0.05);
   });
 
   it('keeps what stops foreground for longer with foregroundLearning below 1', async () => {

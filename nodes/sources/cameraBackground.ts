@@ -1,0 +1,66 @@
+/**
+ * The scene behind what moves before a camera (browser): the per-pixel median (`medianImage`, each frame first
+ * brought to the first one's light: cameras change their exposure) of `samples` frames taken evenly over `seconds` of
+ * the camera (default 10 s, 25 frames), drawn on a canvas as `fromCamera` shows them. What `background({ prime })`
+ * starts a model from where there is no file to read ahead (`videoBackground`): what stands in view when tracking
+ * begins is foreground from the first frame, not learnt as scene and then a ghost where it stood once it walks off.
+ * Whatever stands still for more than half the seconds is scene. The camera is opened with `constraints`, as
+ * `fromCamera` opens it (give both the same, so that the sizes agree), and stopped before the promise settles.
+ *
+ * @example
+ * const constraints = { video: { width: 1280, height: 720 } };
+ * const prime = await cameraBackground({ constraints, seconds: 10 });
+ * fromCamera(ctx, { constraints }).pipe(background({ prime }), morphology({ open: 3, close: 5 }), features(), readResults(), track())
+ *
+ * Errors: `InvalidOptionError` for bad options, or where there is no camera API (Node), thrown at once;
+ * getUserMedia's own (NotAllowedError, NotFoundError...) as they come.
+ */
+import { InvalidOptionError } from '../../src/errors.js';
+import { medianImage } from '../../src/medianImage.js';
+import type { PrimeImage } from '../../src/reference/backgroundCpu.js';
+import { grayFromRgba } from '../../src/reference/thresholdCpu.js';
+import { videoBackgroundSettings, type VideoBackgroundOptions } from './backgroundPick.js';
+
+export interface CameraBackgroundOptions extends VideoBackgroundOptions {
+  /** Passed to `getUserMedia` (default `{ video: true }`): those `fromCamera` will be given. */
+  constraints?: MediaStreamConstraints;
+}
+
+/** A live camera's stretch is time spent waiting before tracking starts: shorter than a file's 30 s. */
+export const cameraBackgroundDefaults = { seconds: 10, samples: 25 } as const;
+
+export function cameraBackground(options: CameraBackgroundOptions = {}): Promise<PrimeImage> {
+  if (typeof navigator === 'undefined' || !navigator.mediaDevices?.getUserMedia) throw new InvalidOptionError("cameraBackground: this environment has no camera API (navigator.mediaDevices.getUserMedia): it runs in a browser");
+  const { seconds, samples, format } = videoBackgroundSettings('cameraBackground', options, cameraBackgroundDefaults);
+  return (async () => {
+    const stream = await navigator.mediaDevices.getUserMedia(options.constraints ?? { video: true });
+    // The camera is stopped whatever happens below: a failed play, a refused image.
+    const video = document.createElement('video');
+    try {
+      video.muted = true;
+      video.playsInline = true;
+      video.srcObject = stream;
+      await video.play();
+      const images: PrimeImage[] = [];
+      let g: OffscreenCanvasRenderingContext2D | null = null;
+      const start = performance.now();
+      const interval = (seconds * 1000) / samples;
+      while (images.length < samples) {
+        // The next frame the camera shows at or after this sample's time.
+        const due = start + images.length * interval - performance.now();
+        if (due > 0) await new Promise((r) => setTimeout(r, due));
+        await new Promise<void>((r) => (video as HTMLVideoElement & { requestVideoFrameCallback(cb: () => void): number }).requestVideoFrameCallback(() => r()));
+        const [width, height] = [video.videoWidth, video.videoHeight];
+        if (!g || g.canvas.width !== width || g.canvas.height !== height) g = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
+        g.drawImage(video, 0, 0, width, height);
+        const rgba = new Uint8Array(g.getImageData(0, 0, width, height).data.buffer);
+        images.push(format === 'rgba' ? { width, height, format, data: rgba } : { width, height, format, data: grayFromRgba(rgba, width * height) });
+      }
+      // A camera that changed its size midway gives images medianImage refuses (InvalidFrameError).
+      return medianImage(images, { matchLight: true });
+    } finally {
+      stream.getTracks().forEach((t) => t.stop());
+      video.srcObject = null;
+    }
+  })();
+}
