@@ -2,13 +2,14 @@
  * Browser video decoding shared by `fromVideo`, `videoHasColor` and `videoBackground`: an MP4 (URL, Blob or
  * ArrayBuffer) demuxed with mp4box and decoded with WebCodecs' `VideoDecoder`, frames in presentation order, a few
  * ahead at most. The caller closes each frame it takes; leaving the loop early (a `break`) closes the decoder and the
- * frames still queued. A Blob (a File the user picked: a recording can run to many GiB) is read by its index and then
- * a window of frames at a time, never whole; a URL or an ArrayBuffer is held whole. A file that ends inside its
- * frames gives the frames before the cut, then a `DecodeError`.
+ * frames still queued. A Blob (a File the user picked: a recording can run to many GiB), or a URL whose server answers
+ * ranges, is read by its index and then a window of frames at a time, never whole; a URL whose server does not, or an
+ * ArrayBuffer, is held whole. A file that ends inside its frames gives the frames before the cut, then a
+ * `DecodeError`.
  */
 import { DecodeError, InvalidOptionError } from '../../src/errors.js';
 import { demuxMp4, type DemuxedMp4, type Mp4Chunk, type VideoInfo } from './probeMp4.js';
-import { readMp4Index } from './readMp4Index.js';
+import { readMp4Index, type ReadRange } from './readMp4Index.js';
 
 export interface DecodeVideoOptions {
   pacing?: 'as-fast-as-possible' | 'realtime';
@@ -31,16 +32,29 @@ const ahead = 4;
 /** Bytes of a Blob read at a time, about as much as a few seconds of HD video. */
 const windowBytes = 8 << 20;
 
-async function download(source: string, name: string): Promise<ArrayBuffer> {
+/** A GET, its failures named; `range` asks for part of the file (a 416 answer is the caller's to read). */
+async function get(url: string, name: string, range?: string): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(source);
+    response = await fetch(url, range ? { headers: { Range: range } } : {});
   } catch (cause) {
     throw new DecodeError(`${name}: download failed (${(cause as Error).message})`, name, { cause });
   }
-  if (!response.ok) throw new DecodeError(`${name}: download failed (HTTP ${response.status})`, name);
-  return response.arrayBuffer();
+  if (!response.ok && response.status !== 416) throw new DecodeError(`${name}: download failed (HTTP ${response.status})`, name);
+  return response;
 }
+
+/** A response's bytes; a body too large for the page (a recording from a server that ignores ranges) is a DecodeError. */
+async function bodyOf(response: Response, name: string): Promise<ArrayBuffer> {
+  try {
+    return await response.arrayBuffer();
+  } catch (cause) {
+    throw new DecodeError(`${name}: download failed (${(cause as Error).message})`, name, { cause });
+  }
+}
+
+/** A source read in parts as asked (its size known), or held whole. */
+type Opened = { size: number; read: ReadRange } | { whole: ArrayBuffer };
 
 async function blobRange(blob: Blob, start: number, length: number, name: string): Promise<Uint8Array> {
   try {
@@ -50,21 +64,58 @@ async function blobRange(blob: Blob, start: number, length: number, name: string
   }
 }
 
+/**
+ * A URL read by ranges where the server answers them (206 with the file's size, as static servers and CDNs do; the
+ * first window asked for is kept), else the whole answer: a server that ignores ranges sends the file.
+ */
+async function openUrl(url: string, name: string): Promise<Opened> {
+  const first = await get(url, name, `bytes=0-${windowBytes - 1}`);
+  // Content-Range must be exposed to read it across origins (Access-Control-Expose-Headers); unread, the file is
+  // fetched whole.
+  const size = first.status === 206 ? Number(/\/(\d+)$/.exec(first.headers.get('content-range') ?? '')?.[1] ?? NaN) : NaN;
+  if (Number.isNaN(size)) {
+    if (first.status === 200) return { whole: await bodyOf(first, name) };
+    await first.body?.cancel();
+    return { whole: await bodyOf(await get(url, name), name) };
+  }
+  const head = new Uint8Array(await bodyOf(first, name));
+  const read: ReadRange = async (start, length) => {
+    const end = Math.min(size, start + length);
+    if (end <= head.length) return head.subarray(start, end);
+    if (start >= end) return new Uint8Array(0);
+    const part = await get(url, name, `bytes=${start}-${end - 1}`);
+    if (part.status !== 206) throw new DecodeError(`${name}: the server stopped answering ranges (HTTP ${part.status})`, name);
+    return new Uint8Array(await bodyOf(part, name));
+  };
+  return { size, read };
+}
+
+async function open(source: string | Blob | ArrayBuffer, name: string): Promise<Opened> {
+  if (source instanceof ArrayBuffer) return { whole: source };
+  if (typeof source === 'string') return openUrl(source, name);
+  return { size: source.size, read: (start, length) => blobRange(source, start, length, name) };
+}
+
 /** The video demuxed, and its frames' bytes (fewer than a frame's size where the file ends inside it). */
 async function demux(source: string | Blob | ArrayBuffer, name: string): Promise<DemuxedMp4 & { bytes(chunk: Mp4Chunk): Promise<Uint8Array> }> {
-  if (source instanceof Blob && source.size > 0) {
-    const demuxed = demuxMp4(await readMp4Index(source.size, (start, length) => blobRange(source, start, length, name)), name);
-    if (!demuxed.fragmented) {
+  const opened = await open(source, name);
+  let whole: ArrayBuffer;
+  if ('read' in opened) {
+    const { size, read } = opened;
+    const demuxed = size > 0 ? demuxMp4(await readMp4Index(size, read), name) : null;
+    if (demuxed && !demuxed.fragmented) {
       // Frames lie in file order as they are decoded: a window read once serves the frames in it.
       let window: { start: number; data: Uint8Array } = { start: 0, data: new Uint8Array(0) };
       const bytes = async (c: Mp4Chunk) => {
-        if (c.offset < window.start || c.offset + c.size > window.start + window.data.length) window = { start: c.offset, data: await blobRange(source, c.offset, Math.max(c.size, windowBytes), name) };
+        if (c.offset < window.start || c.offset + c.size > window.start + window.data.length) window = { start: c.offset, data: await read(c.offset, Math.max(c.size, windowBytes)) };
         return window.data.subarray(c.offset - window.start, c.offset - window.start + c.size);
       };
       return { ...demuxed, bytes };
     }
-  }
-  const whole = source instanceof ArrayBuffer ? source : typeof source === 'string' ? await download(source, name) : await source.arrayBuffer();
+    // Empty (demuxMp4 says so), or fragmented: whole.
+    const all = await read(0, size);
+    whole = all.byteOffset === 0 && all.byteLength === all.buffer.byteLength ? (all.buffer as ArrayBuffer) : (all.slice().buffer as ArrayBuffer);
+  } else whole = opened.whole;
   const bytes = async (c: Mp4Chunk) => new Uint8Array(whole, Math.min(c.offset, whole.byteLength), Math.max(0, Math.min(c.size, whole.byteLength - c.offset)));
   return { ...demuxMp4(whole, name), bytes };
 }

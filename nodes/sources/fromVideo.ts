@@ -6,8 +6,9 @@
  * (`copyExternalImageToTexture`) and closed at once. Decoding stays a few frames ahead, no more. Pacing:
  * `'as-fast-as-possible'` (default) or `'realtime'` (frames released at their timestamps). In Node, use
  * `fromVideoFile` from `flowmark/node` (ffmpeg); called in Node, this one throws an `InvalidOptionError` saying so.
- * A Blob (a File the user picked) is read by its index and a window of frames at a time, so a recording of many GiB
- * plays; a URL is downloaded whole (decodeVideoFrames.ts).
+ * A Blob (a File the user picked), or a URL whose server answers ranges (static servers and CDNs do; across origins
+ * it must expose Content-Range), is read by its index and a window of frames at a time, so a recording of many GiB
+ * plays; from a server that ignores ranges the file is downloaded whole (decodeVideoFrames.ts).
  *
  * @example
  * fromVideo(ctx, '/clip.mp4').pipe(threshold(), label({ algorithm: 'auto' }), features(), readResults())

@@ -6,20 +6,25 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callInPage, pageFiles } from '../support/chromium.js';
-import { chromiumSession } from '../support/chromiumSession.js';
+import { chromiumSession, type ServedFiles } from '../support/chromiumSession.js';
 import { clipFrames, codecs, makeClips, padMp4, squareCentre, turnedBoxAt, turnedName, turns } from '../support/clips.js';
 import type { BackgroundOutcome, ClipSummary } from './video.js';
 import { videoFileBackground } from '../../node.js';
 import type { VideoBackgroundOptions } from '../../index.js';
 
 const bad = ['truncated.mp4', 'empty.mp4', 'audio.mp4', 'missing.mp4', 'mpeg4.mp4'];
+const ranged = ['long.mp4', 'big.mp4', 'cut.mp4', 'fragmented.mp4', 'empty.mp4', 'truncated.mp4'];
 
 let dir = '';
 const session = chromiumSession(async () => {
   dir = makeClips();
   // long.mp4 fragmented (moof boxes, as live recorders write): its frames' offsets count from each fragment.
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'long.mp4'), '-c', 'copy', '-movflags', 'frag_keyframe+empty_moov', join(dir, 'fragmented.mp4')]);
-  const files = await pageFiles(new URL('./video.ts', import.meta.url));
+  // long.mp4 and 4.5 GiB of padding (sparse): a read of the whole file fails in a page.
+  padMp4(join(dir, 'long.mp4'), join(dir, 'big.mp4'), 4.5 * 2 ** 30);
+  const files: ServedFiles = await pageFiles(new URL('./video.ts', import.meta.url));
+  // The same files again from a server that answers ranges, as static servers and CDNs do; big.mp4 streamed from disk.
+  for (const name of ranged) files[`/ranged/${name}`] = { path: join(dir, name), type: 'video/mp4', ranges: true };
   for (const name of [...Object.keys(codecs), 'long.mp4', 'cut.mp4', 'fragmented.mp4', 'truncated.mp4', 'empty.mp4', 'audio.mp4', 'mpeg4.mp4', ...turns.map(turnedName)]) files[`/${name}`] = { body: readFileSync(join(dir, name)), type: 'video/mp4' };
   return { files };
 });
@@ -55,9 +60,7 @@ it('decodes H.264, VP9 and AV1 clips to the right frames on the GPU, and reports
 });
 
 it('reads a picked File by its index and a window at a time: one of 4.5 GiB, one cut short (its frames, then a DecodeError), a fragmented one', async () => {
-  // As a user picks them: files on disk behind an <input type=file>, read by Chromium where they lie. big.mp4 is
-  // long.mp4 and 4.5 GiB of padding (sparse); a read of the whole file fails there.
-  padMp4(join(dir, 'long.mp4'), join(dir, 'big.mp4'), 4.5 * 2 ** 30);
+  // As a user picks them: files on disk behind an <input type=file>, read by Chromium where they lie.
   const picked = ['long.mp4', 'big.mp4', 'cut.mp4', 'fragmented.mp4'];
   const page = await session.browser.newPage();
   await page.goto(session.url);
@@ -91,6 +94,23 @@ it('reads a picked File by its index and a window at a time: one of 4.5 GiB, one
     expect(c.frames, c.name).toHaveLength(decoded);
     for (const f of c.frames!) expect(f, `${c.name} at ${f.timeUs}`).toEqual(long.frames!.find((g) => g.timeUs === f.timeUs));
   }
+});
+
+it('reads a URL by ranges where the server answers them, as a picked File: 4.5 GiB, cut short, fragmented; bad ones as before', async () => {
+  const { result, errors } = await callInPage<{ clips: ClipSummary[]; inUseAfter: number }>(session.browser, session.url, 'runVideoTest', ['long.mp4', 'cut.mp4', 'fragmented.mp4', 'empty.mp4', 'truncated.mp4', ...ranged.map((n) => `ranged/${n}`)]);
+  expect(errors).toEqual([]);
+  const whole = Object.fromEntries(result.clips.slice(0, 5).map((c) => [c.name, c]));
+  const byRange = Object.fromEntries(result.clips.slice(5).map((c) => [c.name.replace('ranged/', ''), c]));
+  expect(whole['long.mp4'].frames).toHaveLength(30);
+  for (const name of ['long.mp4', 'cut.mp4', 'fragmented.mp4']) {
+    expect(byRange[name].frames, name).toEqual(whole[name].frames);
+    expect(byRange[name].error?.message.replace('ranged/', ''), name).toEqual(whole[name].error?.message);
+  }
+  expect(byRange['big.mp4'].error, 'big.mp4').toBeUndefined();
+  expect(byRange['big.mp4'].frames).toEqual(whole['long.mp4'].frames);
+  expect(byRange['empty.mp4'].error?.message).toMatch(/empty file/);
+  expect(byRange['truncated.mp4'].error?.name).toBe('DecodeError');
+  expect(result.inUseAfter).toBe(0);
 });
 
 it("paces frames at their timestamps with pacing: 'realtime'", async () => {

@@ -1,7 +1,7 @@
 // Headless Debian Chromium with WebGPU on SwiftShader (flags from shared/TESTING.md), driven by playwright-core,
 // and a static localhost server for bundled test pages.
 import { createServer, type Server } from 'node:http';
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -45,15 +45,40 @@ export async function launchChromium(extraArgs: string[] = []): Promise<{ browse
   return { browser, close: () => browser.close() };
 }
 
-/** Serves `files` (path → body) on 127.0.0.1 at a free port. */
-export async function serve(files: Record<string, { body: string | Uint8Array; type: string }>): Promise<{ url: string; server: Server }> {
+/**
+ * A served file: its bytes, or a file on disk (streamed: it may be larger than memory, a sparse file of GiB). With
+ * `ranges`, a `Range: bytes=a-b` request is answered 206 with that part and the file's size, as static servers and
+ * CDNs answer; without, the whole file, as a server that ignores ranges does.
+ */
+export type ServedFile = ({ body: string | Uint8Array } | { path: string }) & { type: string; ranges?: boolean };
+
+/** Serves `files` (path → file) on 127.0.0.1 at a free port. */
+export async function serve(files: Record<string, ServedFile>): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const f = files[(req.url ?? '/').split('?')[0]];
     if (!f) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': f.type, 'cache-control': 'no-store' }).end(f.body);
+    const body = 'body' in f ? Buffer.from(f.body) : null;
+    const size = body ? body.length : statSync((f as { path: string }).path).size;
+    const send = (start: number, end: number) => (body ? res.end(body.subarray(start, end + 1)) : createReadStream((f as { path: string }).path, { start, end }).pipe(res));
+    const headers = { 'content-type': f.type, 'cache-control': 'no-store' };
+    const range = f.ranges ? /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '') : null;
+    if (!range) {
+      res.writeHead(200, { ...headers, 'content-length': size, ...(f.ranges ? { 'accept-ranges': 'bytes' } : {}) });
+      if (size) send(0, size - 1);
+      else res.end();
+      return;
+    }
+    const start = Number(range[1]);
+    const end = Math.min(size - 1, range[2] ? Number(range[2]) : size - 1);
+    if (start >= size || end < start) {
+      res.writeHead(416, { ...headers, 'content-range': `bytes */${size}` }).end();
+      return;
+    }
+    res.writeHead(206, { ...headers, 'accept-ranges': 'bytes', 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
+    send(start, end);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const addr = server.address() as { port: number };

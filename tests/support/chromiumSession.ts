@@ -3,9 +3,9 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Server } from 'node:http';
 import type { Browser } from 'playwright-core';
-import { launchChromium, serve } from './chromium.js';
+import { launchChromium, serve, type ServedFile } from './chromium.js';
 
-export type ServedFiles = Record<string, { body: string | Uint8Array; type: string }>;
+export type ServedFiles = Record<string, ServedFile>;
 
 /**
  * Registers the file's beforeAll (runs `setup`: the files to serve and Chromium's extra flags, such as a fake
