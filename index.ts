@@ -11,7 +11,7 @@ export { fromCamera, type CameraOptions, type CameraStats, type CameraSource } f
 export { fromVideo, type FromVideoOptions } from './nodes/sources/fromVideo.js';
 export { videoHasColor } from './nodes/sources/videoHasColor.js';
 export { videoBackground } from './nodes/sources/videoBackground.js';
-export { cameraBackground, cameraBackgroundDefaults, type CameraBackgroundOptions } from './nodes/sources/cameraBackground.js';
+export { cameraPrime, cameraPrimeDefaults, type CameraPrimeOptions } from './nodes/sources/cameraPrime.js';
 export { videoBackgroundDefaults, type VideoBackgroundOptions } from './nodes/sources/backgroundPick.js';
 export type { VideoHasColorOptions } from './nodes/sources/colorTest.js';
 export { probeMp4, type VideoInfo } from './nodes/sources/probeMp4.js';

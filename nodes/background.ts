@@ -13,7 +13,7 @@
  *
  * The model restarts when the frame size changes. The first frame is all foreground (the model has nothing yet; all
  * shadow where shadows are detected, OpenCV's 127), as OpenCV's, unless the model starts from `prime`, an image of the
- * empty scene (`videoFileBackground`, `cameraBackground`); with the rate from history, a primed model then learns at
+ * empty scene (`videoFileBackground`, `cameraPrime`); with the rate from history, a primed model then learns at
  * 1/history from the start, not at OpenCV's fast start (learningRateAt). Throws
  * `InvalidOptionError` for bad options; `InvalidFrameError` on the stream for a frame with no pixels, one whose model
  * would not fit the device's storage bindings, or one not of the prime's size.

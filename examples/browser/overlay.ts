@@ -1,5 +1,6 @@
 /**
- * Browser example (surveillance overlay with three.js): the camera through `background()`, `morphology()` and
+ * Browser example (surveillance overlay with three.js): the camera through `background()` (started from the scene
+ * behind what moves in its first seconds, `cameraPrime`; `?prime=0` starts from the first frame), `morphology()` and
  * `features()` on WebGPU, `track()` on the CPU with a counting line, and three.js drawing each track's box and trail
  * (TrackOverlay) over the camera picture (CameraBackground, never read back) through a camera that views pixels
  * (pixelCamera). Built and served by `npm run example:browser` (open /overlay.html). Imports only the public entry
@@ -8,7 +9,7 @@
  */
 import { BufferGeometry, Color, Float32BufferAttribute, LineSegments, REVISION, Scene } from 'three';
 import { LineBasicNodeMaterial } from 'three/webgpu';
-import { GpuContext, background, features, fromCamera, morphology, readResults, track } from 'flowmark';
+import { GpuContext, background, cameraPrime, features, fromCamera, morphology, readResults, track } from 'flowmark';
 import { CameraBackground, TrackOverlay, createRenderer, pixelCamera, trackColor } from 'flowmark/three';
 import { adapterText, showError } from './page.js';
 
@@ -19,6 +20,8 @@ const params = new URLSearchParams(location.search);
 const width = Number(params.get('width') ?? 640);
 const height = Number(params.get('height') ?? 480);
 const minArea = Number(params.get('minArea') ?? 60);
+/** Seconds of camera the model starts from (cameraPrime); 0 starts from the first frame, as OpenCV. */
+const primeSeconds = Number(params.get('prime') ?? 5);
 
 const seen = {
   frames: 0,
@@ -58,12 +61,17 @@ async function run(): Promise<void> {
   const line = { id: 'middle', a: [width / 2, height - 1] as [number, number], b: [width / 2, 0] as [number, number] };
   scene.add(countingLine(line.a, line.b), overlay);
   const ids = new Set<number>();
-  const camera = fromCamera(ctx, { constraints: { video: { width, height } } });
+  const constraints = { video: { width, height } };
+  // The scene behind what moves, from the camera's first seconds: whoever stands in view as the page opens is an
+  // object from the first frame, not learnt as scene and then a ghost where they stood once they walk off.
+  status.textContent = `learning the scene behind what moves (${primeSeconds} s)…`;
+  const prime = primeSeconds > 0 ? await cameraPrime({ constraints, seconds: primeSeconds }) : null;
+  const camera = fromCamera(ctx, { constraints });
   // features() reads back room for `maxResults` blobs each frame: 192 is plenty for a street and keeps that ~28 KB with
   // the blobs' histograms (the tracker's appearance cue).
 
   const stream = camera
-    .pipe(picture.capture(), background(), morphology({ open: 3, close: 5 }), features({ minArea, maxResults: 192, histogram: true }), readResults(), track({ lines: [line] }))
+    .pipe(picture.capture(), background({ prime }), morphology({ open: 3, close: 5 }), features({ minArea, maxResults: 192, histogram: true }), readResults(), track({ lines: [line] }))
     .subscribe({
       next: (r) => {
         if (seen.freeze) return stream.unsubscribe();

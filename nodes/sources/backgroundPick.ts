@@ -1,5 +1,5 @@
 /**
- * What `videoBackground` (browser) and `videoFileBackground` (Node) share, and `cameraBackground` in part: their options, and which frames they take
+ * What `videoBackground` (browser) and `videoFileBackground` (Node) share, and `cameraPrime` in part: their options, and which frames they take
  * (spread evenly over the video's first seconds, from the container's timestamps), so that one clip gives one image
  * in both.
  */

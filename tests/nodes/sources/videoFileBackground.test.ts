@@ -3,7 +3,7 @@
 // (MP4 and Matroska, gray and RGBA) and a turned one; the stretch and the samples as asked; bad options and files.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { DecodeError, InvalidOptionError, cameraBackground, medianImage, type PrimeImage } from '../../../index.js';
+import { DecodeError, InvalidOptionError, cameraPrime, medianImage, type PrimeImage } from '../../../index.js';
 import { probeVideo, videoFileBackground, type VideoFileBackgroundOptions } from '../../../node.js';
 import { decodeVideoFile } from '../../../nodes/sources/fromVideoFile.js';
 import { makeClips, turnedBoxAt, turnedName, turns } from '../../support/clips.js';
@@ -73,8 +73,8 @@ describe('videoFileBackground', () => {
     expect(noFfmpeg.message).toMatch(/ffmpeg was not found/);
   });
 
-  it("the browser's cameraBackground says in Node that it needs a browser's camera API", () => {
-    expect(() => cameraBackground()).toThrow(InvalidOptionError);
-    expect(() => cameraBackground()).toThrow(/no camera API \(navigator\.mediaDevices\.getUserMedia\): it runs in a browser/);
+  it("the browser's cameraPrime says in Node that it needs a browser's camera API", () => {
+    expect(() => cameraPrime()).toThrow(InvalidOptionError);
+    expect(() => cameraPrime()).toThrow(/no camera API \(navigator\.mediaDevices\.getUserMedia\): it runs in a browser/);
   });
 });

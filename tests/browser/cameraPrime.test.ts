@@ -1,4 +1,4 @@
-// cameraBackground in headless Chromium: the fake camera plays a textured scene (grays 30–196) with a white 16×16
+// cameraPrime in headless Chromium: the fake camera plays a textured scene (grays 30–196) with a white 16×16
 // square walking over it, 4 px a frame, looping each second. One sample is a frame, square and all; the median of
 // samples over 1.5 s is the scene, the square gone; a model started from it sees the square in its first frame.
 import { expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callInPage, fakeCameraArgs, pageFiles, y4mFrames } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
-import type { CameraBackgroundSummary } from './cameraBackground.js';
+import type { CameraPrimeSummary } from './cameraPrime.js';
 
 const [width, height] = [160, 120];
 const scene = (x: number, y: number) => 30 + ((x * 37 + y * 91) % 61) * 2 + Math.floor((x + y) / 6);
@@ -18,13 +18,13 @@ const session = chromiumSession(async () => {
     for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) gray[y * width + x] = x >= 8 + 4 * n && x < 24 + 4 * n && y >= 50 && y < 66 ? 255 : scene(x, y);
     return gray;
   });
-  const file = join(mkdtempSync(join(tmpdir(), 'flowmark-camera-background-')), 'scene.y4m');
+  const file = join(mkdtempSync(join(tmpdir(), 'flowmark-camera-prime-')), 'scene.y4m');
   writeFileSync(file, y4mFrames(frames, width, height));
-  return { files: await pageFiles(new URL('./cameraBackground.ts', import.meta.url)), args: fakeCameraArgs(file) };
+  return { files: await pageFiles(new URL('./cameraPrime.ts', import.meta.url)), args: fakeCameraArgs(file) };
 });
 
-it('cameraBackground takes the scene behind what moves from a camera, stops the camera, and a model primed with it sees the square at once', async () => {
-  const { result: s, errors } = await callInPage<CameraBackgroundSummary>(session.browser, session.url, 'runCameraBackground');
+it('cameraPrime takes the scene behind what moves from a camera, stops the camera, and a model primed with it sees the square at once', async () => {
+  const { result: s, errors } = await callInPage<CameraPrimeSummary>(session.browser, session.url, 'runCameraPrime');
   expect(errors).toEqual([]);
   for (const img of [s.single, s.median]) expect([img.width, img.height, img.format, img.data.length]).toEqual([width, height, 'gray', width * height]);
   const single = Array.from(s.single.data);

@@ -1,12 +1,12 @@
-// Runs in headless Chromium with a fake camera fed from a .y4m file (see cameraBackground.test.ts): the images
-// cameraBackground takes, and the first frames of a model started from one.
+// Runs in headless Chromium with a fake camera fed from a .y4m file (see cameraPrime.test.ts): the images
+// cameraPrime takes, and the first frames of a model started from one.
 import { lastValueFrom, take, toArray } from 'rxjs';
-import { GpuContext, background, cameraBackground, features, fromCamera, readResults, type CameraBackgroundOptions, type PrimeImage } from '../../index.js';
+import { GpuContext, background, cameraPrime, features, fromCamera, readResults, type CameraPrimeOptions, type PrimeImage } from '../../index.js';
 import { watchCameraTracks } from './cameraTracks.js';
 
 const constraints = { video: { width: 160, height: 120 } };
 
-export interface CameraBackgroundSummary {
+export interface CameraPrimeSummary {
   /** One frame (one sample), the median of many, and an RGBA median: size, format and pixels. */
   single: PrimeImage;
   median: PrimeImage;
@@ -26,26 +26,26 @@ async function firstAreas(ctx: GpuContext, prime: PrimeImage | null): Promise<nu
   return results.map((r) => Array.from(r.features!.area));
 }
 
-async function runCameraBackground(): Promise<CameraBackgroundSummary> {
+async function runCameraPrime(): Promise<CameraPrimeSummary> {
   const liveTracks = watchCameraTracks();
-  const single = await cameraBackground({ constraints, seconds: 0.01, samples: 1 });
-  const median = await cameraBackground({ constraints, seconds: 1.5, samples: 15 });
+  const single = await cameraPrime({ constraints, seconds: 0.01, samples: 1 });
+  const median = await cameraPrime({ constraints, seconds: 1.5, samples: 15 });
   const liveTracksAfter = liveTracks();
-  const colour = await cameraBackground({ constraints, seconds: 0.3, samples: 3, format: 'rgba' });
+  const colour = await cameraPrime({ constraints, seconds: 0.3, samples: 3, format: 'rgba' });
   const bad: string[] = [];
-  for (const o of [{ seconds: 0 }, { samples: 0 }, { samples: 256 }, { format: 'rgb' }, null] as CameraBackgroundOptions[]) {
+  for (const o of [{ seconds: 0 }, { samples: 0 }, { samples: 256 }, { format: 'rgb' }, null] as CameraPrimeOptions[]) {
     try {
-      void cameraBackground(o);
+      void cameraPrime(o);
       bad.push('none');
     } catch (e) {
       bad.push((e as Error).name);
     }
   }
-  const ctx = await GpuContext.create({ label: 'camera-background' });
+  const ctx = await GpuContext.create({ label: 'camera-prime' });
   const primed = await firstAreas(ctx, median);
   const unprimed = await firstAreas(ctx, null);
   ctx.destroy();
   return { single: plain(single), median: plain(median), rgba: { width: colour.width, height: colour.height, format: colour.format, length: colour.data.length }, bad, primed, unprimed, liveTracksAfter };
 }
 
-(globalThis as unknown as { runCameraBackground: typeof runCameraBackground }).runCameraBackground = runCameraBackground;
+(globalThis as unknown as { runCameraPrime: typeof runCameraPrime }).runCameraPrime = runCameraPrime;

@@ -1,7 +1,9 @@
 /**
- * The scene behind what moves before a camera (browser): the per-pixel median (`medianImage`, each frame first
- * brought to the first one's light: cameras change their exposure) of `samples` frames taken evenly over `seconds` of
- * the camera (default 10 s, 25 frames), drawn on a canvas as `fromCamera` shows them. What `background({ prime })`
+ * A prime for `background()` from a camera (browser; the camera's counterpart of `videoBackground`, named apart from
+ * flowmark/three's `CameraBackground`, the picture behind a 3D scene): the scene behind what moves, the per-pixel
+ * median (`medianImage`, each frame first brought to the first one's light: cameras change their exposure) of
+ * `samples` frames taken evenly over `seconds` of the camera (default 10 s, 25 frames), drawn on a canvas as
+ * `fromCamera` shows them. What `background({ prime })`
  * starts a model from where there is no file to read ahead (`videoBackground`): what stands in view when tracking
  * begins is foreground from the first frame, not learnt as scene and then a ghost where it stood once it walks off.
  * Whatever stands still for more than half the seconds is scene. The camera is opened with `constraints`, as
@@ -9,7 +11,7 @@
  *
  * @example
  * const constraints = { video: { width: 1280, height: 720 } };
- * const prime = await cameraBackground({ constraints, seconds: 10 });
+ * const prime = await cameraPrime({ constraints, seconds: 10 });
  * fromCamera(ctx, { constraints }).pipe(background({ prime }), morphology({ open: 3, close: 5 }), features(), readResults(), track())
  *
  * Errors: `InvalidOptionError` for bad options, or where there is no camera API (Node), thrown at once;
@@ -21,17 +23,17 @@ import type { PrimeImage } from '../../src/reference/backgroundCpu.js';
 import { grayFromRgba } from '../../src/reference/thresholdCpu.js';
 import { videoBackgroundSettings, type VideoBackgroundOptions } from './backgroundPick.js';
 
-export interface CameraBackgroundOptions extends VideoBackgroundOptions {
+export interface CameraPrimeOptions extends VideoBackgroundOptions {
   /** Passed to `getUserMedia` (default `{ video: true }`): those `fromCamera` will be given. */
   constraints?: MediaStreamConstraints;
 }
 
 /** A live camera's stretch is time spent waiting before tracking starts: shorter than a file's 30 s. */
-export const cameraBackgroundDefaults = { seconds: 10, samples: 25 } as const;
+export const cameraPrimeDefaults = { seconds: 10, samples: 25 } as const;
 
-export function cameraBackground(options: CameraBackgroundOptions = {}): Promise<PrimeImage> {
-  if (typeof navigator === 'undefined' || !navigator.mediaDevices?.getUserMedia) throw new InvalidOptionError("cameraBackground: this environment has no camera API (navigator.mediaDevices.getUserMedia): it runs in a browser");
-  const { seconds, samples, format } = videoBackgroundSettings('cameraBackground', options, cameraBackgroundDefaults);
+export function cameraPrime(options: CameraPrimeOptions = {}): Promise<PrimeImage> {
+  if (typeof navigator === 'undefined' || !navigator.mediaDevices?.getUserMedia) throw new InvalidOptionError("cameraPrime: this environment has no camera API (navigator.mediaDevices.getUserMedia): it runs in a browser");
+  const { seconds, samples, format } = videoBackgroundSettings('cameraPrime', options, cameraPrimeDefaults);
   return (async () => {
     const stream = await navigator.mediaDevices.getUserMedia(options.constraints ?? { video: true });
     // The camera is stopped whatever happens below: a failed play, a refused image.
