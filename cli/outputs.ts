@@ -150,7 +150,8 @@ export async function runOverInputs(files: string[], outDir: string, each: (ctx:
 /**
  * One video through `chain`: the text `lineOf` makes of each result appended to `path` as its frame completes
  * (synchronously, so an error that ends the stream cannot overtake a line: a video that fails part way keeps the
- * lines of the frames done, and the error says how many), a progress bar on a terminal. What the summary needs back.
+ * lines of the frames done, and the error says how many), a progress bar on a terminal; `probed`, the file's
+ * VideoInfo where the caller probed it already. What the summary needs back.
  */
 export async function writeVideoLines(
   ctx: GpuContext,
@@ -159,6 +160,7 @@ export async function writeVideoLines(
   chain: OperatorFunction<GpuFrame, FrameResult>,
   lineOf: (r: FrameResult) => string,
   format: 'gray' | 'rgba' = 'gray',
+  probed?: VideoInfo,
 ): Promise<{ frames: number; info: VideoInfo | null; seconds: number }> {
   const out = openSync(path, 'w');
   let info: VideoInfo | null = null;
@@ -167,7 +169,7 @@ export async function writeVideoLines(
   let frames = 0;
   try {
     await lastValueFrom(
-      fromVideoFile(ctx, file, { format, onInfo: (i) => (info = i) }).pipe(
+      fromVideoFile(ctx, file, { format, info: probed, onInfo: (i) => (info = i) }).pipe(
         chain,
         tap((r) => {
           writeSync(out, lineOf(r));

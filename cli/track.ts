@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countsAtEnd, morphologySteps, seenTracks, videoBackgroundDefaults, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
-import { videoFileBackground, videoFileHasColor } from '../node.js';
+import { probeVideo, videoFileBackground, videoFileHasColor } from '../node.js';
 import { blobDefaults, trackChain } from './trackChain.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, videoFilesText, writeVideoLines } from './outputs.js';
 
@@ -207,8 +207,10 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   // A file the probe cannot read fails in the decode below, with its frames written and the decoder's message.
   const color = cmd.color === 'auto' ? await videoFileHasColor(file).catch(() => false) : cmd.color;
   const format = color ? 'rgba' : 'gray';
-  // A file that cannot be read fails in the decode below as it would without a prime (its decodable frames written).
-  const prime = cmd.prime > 0 ? await videoFileBackground(file, { seconds: cmd.prime, format }).catch(() => null) : null;
+  // Probed once for the prime and the decode (another container's ffprobe reads every packet). A file that cannot be
+  // read fails in the decode below as it would without a prime (its decodable frames written).
+  const info = await probeVideo(file).catch(() => undefined);
+  const prime = cmd.prime > 0 && info ? await videoFileBackground(file, { seconds: cmd.prime, format, info }).catch(() => null) : null;
   let last: TrackResults | null = null;
   const ids = new Set<number>();
   const chain = trackChain({ ...cmd, warmup: cmd.warmup ?? undefined, prime, color: color ? 'shadows' : false });
@@ -216,7 +218,7 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
     last = r.tracks!;
     for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);
     return motRows(r);
-  }, format);
+  }, format, info);
   const end = last as TrackResults | null;
   const counts = end ? countsAtEnd(end) : Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
   if (cmd.lines.length) await writeFile(join(cmd.outDir, `${name}.counts.json`), JSON.stringify({ frames: done.frames, lines: counts }) + '\n');

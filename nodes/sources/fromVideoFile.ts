@@ -40,6 +40,19 @@ export interface FromVideoFileOptions {
   ffprobe?: string;
   /** Called once the container is read, before the first frame. */
   onInfo?: (info: VideoInfo) => void;
+  /**
+   * What `probeVideo` said of this file, where it was probed already (to pick a model, to take a prime): not probed
+   * again. Another container's ffprobe reads every packet, about 2 s for an hour of video.
+   */
+  info?: VideoInfo;
+}
+
+/** A given VideoInfo: the fields the decode reads, checked (thrown at once; `who` names the function). */
+export function checkVideoInfo(who: string, info: VideoInfo | undefined): void {
+  if (info === undefined) return;
+  const whole = (v: unknown) => Number.isInteger(v) && (v as number) > 0;
+  const ok = info !== null && typeof info === 'object' && [info.width, info.height, info.storedWidth, info.storedHeight].every(whole) && Array.isArray(info.timestampsUs) && info.fps > 0 && !!info.display;
+  if (!ok) throw new InvalidOptionError(`${who}: info must be what probeVideo gives for the file`);
 }
 
 /** What a source says when the ffmpeg executable is missing (videoFileHasColor says it too). */
@@ -115,10 +128,11 @@ export function fromVideoFile(ctx: GpuContext, path: string, options: FromVideoF
   const format = options.format ?? 'gray';
   if (format !== 'gray' && format !== 'rgba') throw new InvalidOptionError(`fromVideoFile: format must be 'gray' or 'rgba', got ${String(format)}`);
   validateInFlight('fromVideoFile', options.maxInFlight ?? 2);
+  checkVideoInfo('fromVideoFile', options.info);
   // defer: each subscription probes and decodes afresh. Tagged so operators compile their pipelines at once.
   return tagSource(defer(() => {
     async function* frames(): AsyncGenerator<PixelImage> {
-      const info = await probeVideo(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) });
+      const info = options.info ?? (await probeVideo(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) }));
       options.onInfo?.(info);
       yield* decodeVideoFile(path, info, format, options.ffmpeg ?? 'ffmpeg');
     }

@@ -18,7 +18,8 @@ import { DecodeError } from '../../src/errors.js';
 import { medianImage } from '../../src/medianImage.js';
 import type { PrimeImage } from '../../src/reference/backgroundCpu.js';
 import { framePick, videoBackgroundSettings, type VideoBackgroundOptions } from './backgroundPick.js';
-import { decodeVideoFile, probeVideo } from './fromVideoFile.js';
+import { checkVideoInfo, decodeVideoFile, probeVideo } from './fromVideoFile.js';
+import type { VideoInfo } from './probeMp4.js';
 import { ffprobeBeside } from './probeWithFfprobe.js';
 
 export interface VideoFileBackgroundOptions extends VideoBackgroundOptions {
@@ -26,12 +27,15 @@ export interface VideoFileBackgroundOptions extends VideoBackgroundOptions {
   ffmpeg?: string;
   /** The ffprobe executable, for containers other than MP4 (default as fromVideoFile's). */
   ffprobe?: string;
+  /** What `probeVideo` said of this file, where it was probed already: not probed again (as fromVideoFile's). */
+  info?: VideoInfo;
 }
 
 export function videoFileBackground(path: string, options: VideoFileBackgroundOptions = {}): Promise<PrimeImage> {
   const { seconds, samples, format } = videoBackgroundSettings('videoFileBackground', options);
+  checkVideoInfo('videoFileBackground', options.info);
   return (async () => {
-    const info = await probeVideo(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) });
+    const info = options.info ?? (await probeVideo(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) }));
     const images: PrimeImage[] = [];
     for await (const img of decodeVideoFile(path, info, format, options.ffmpeg ?? 'ffmpeg', framePick(info, seconds, samples))) images.push(img);
     if (images.length === 0) throw new DecodeError(`${path}: no frame decoded`, path);

@@ -165,6 +165,19 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     expect(got).toEqual(await centres(join(dir, 'long.mp4')));
   });
 
+  it('takes the VideoInfo it is given (probed once by the caller) instead of probing again; a bad one is refused at once', async () => {
+    const file = join(dir, 'h264.mkv');
+    const info = await probeVideo(file);
+    // Times a second later than the file's: what comes out says which info was used.
+    const later = { ...info, timestampsUs: info.timestampsUs.map((t) => t + 1_000_000) };
+    const results = await lastValueFrom(fromVideoFile(ctx, file, { info: later }).pipe(threshold({ level: 128 }), features(), readResults(), toArray()));
+    expect(results.map((r) => r.timeUs)).toEqual(later.timestampsUs);
+    expect(results.map((r) => r.features!.label.length)).toEqual(info.timestampsUs.map(() => 1));
+    for (const bad of [null, {}, { ...info, width: 0 }, { ...info, timestampsUs: 'x' }]) {
+      expect(() => fromVideoFile(ctx, file, { info: bad as unknown as typeof info }), JSON.stringify(bad)).toThrow(/fromVideoFile: info must be what probeVideo gives for the file/);
+    }
+  });
+
   it("refuses bad options at once, and the browser's fromVideo says in Node which source to use", () => {
     expect(() => fromVideoFile(ctx, join(dir, 'h264.mp4'), { format: 'yuv' as 'gray' })).toThrow(InvalidOptionError);
     expect(() => fromVideoFile(ctx, join(dir, 'h264.mp4'), { format: 'yuv' as 'gray' })).toThrow(/format must be 'gray' or 'rgba', got yuv/);

@@ -61,6 +61,13 @@ describe('videoFileBackground', () => {
     expect(at(box.x1 + 3 < img.width ? box.x1 + 3 : box.x0 - 3, box.y0)).toBeLessThan(40);
   });
 
+  it('takes the VideoInfo it is given instead of probing again: the same image; a bad one refused at once', async () => {
+    const file = join(dir, 'long.mp4');
+    const info = await probeVideo(file);
+    expect(await videoFileBackground(file, { info, seconds: 1, samples: 5 })).toEqual(await videoFileBackground(file, { seconds: 1, samples: 5 }));
+    expect(() => videoFileBackground(file, { info: { ...info, height: -1 } })).toThrow(InvalidOptionError);
+  });
+
   it('refuses bad options at once with InvalidOptionError, and files it cannot read with DecodeError', async () => {
     const file = join(dir, 'h264.mp4');
     const bad: unknown[] = [{ seconds: 0 }, { seconds: -1 }, { seconds: Number.POSITIVE_INFINITY }, { seconds: '30' }, { samples: 0 }, { samples: 256 }, { samples: 2.5 }, { format: 'rgb' }, null];
