@@ -145,6 +145,15 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     expect(num(column(spatial, 'median µs/frame')[0])).toBeGreaterThan(0);
   });
 
+  it('probe: a video opened by its index beside the whole read, a row per file with its frames', () => {
+    const street = fileURLToPath(new URL('../examples/data/street.mp4', import.meta.url));
+    const [probe] = tables(bench('probe', ['--rounds', '2', street]));
+    expect(column(probe, 'file')).toEqual(['street.mp4']);
+    expect(column(probe, 'container')).toEqual(['mp4']);
+    expect(column(probe, 'frames')).toEqual(['300']);
+    for (const cell of [...column(probe, 'probeVideo ms'), ...column(probe, 'whole read + mp4box ms (before)')]) expect(cell).toMatch(/^\d+\.\d–\d+\.\d$/);
+  });
+
   it('dots, markers and AR: the chains with their accuracy, markers beside OpenCV', () => {
     const [dots] = tables(bench('dots', ['--size', '160x120', '--dots', '10', '--frames', '5', '--warmup', '2']));
     const [found, of] = column(dots, 'round blobs found')[0].split('/').map(Number);

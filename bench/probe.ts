@@ -1,0 +1,75 @@
+/**
+ * Opening a video file on the host (Node): `probeVideo` — an MP4's index read by its boxes (readMp4Index.ts), any
+ * other container's packets by ffprobe — beside the whole-file read it replaced for MP4s (`readFile` + mp4box, the
+ * reference measured in the same run; refused by Node over 2 GiB), in milliseconds, the best and the worst of
+ * `--rounds` rounds each.
+ *
+ *   node dist/bench/probe.js [--rounds 3] [FILE ...]
+ *
+ * Without files it makes its own (ffmpeg, in a temporary folder): 30 s of 1080p H.264, the same remuxed to Matroska,
+ * and the MP4 padded to 3 GiB (a sparse `free` box, no disk used), as a recorder's long file is.
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, statSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { probeMp4 } from '../index.js';
+import { probeVideo } from '../node.js';
+import { benchArgs } from './args.js';
+
+const { values, positionals } = benchArgs(import.meta.url, { rounds: { type: 'string', default: '3' } }, ['rounds'], true);
+const rounds = Math.max(1, Math.round(Number(values.rounds)));
+
+function ownFiles(): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'flowmark-probe-'));
+  const mp4 = join(dir, 'hd.mp4');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=1920x1080:r=30:d=30', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', mp4]);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', mp4, '-c', 'copy', join(dir, 'hd.mkv')]);
+  // The MP4, then a padding box of 3 GiB with a 64-bit size, nothing written in it.
+  const padded = join(dir, 'hd-3GiB.mp4');
+  const pad = 3 * 2 ** 30;
+  const head = Buffer.alloc(16);
+  head.writeUInt32BE(1, 0);
+  head.write('free', 4, 'latin1');
+  head.writeBigUInt64BE(BigInt(pad), 8);
+  execFileSync('cp', [mp4, padded]);
+  const fd = openSync(padded, 'a');
+  writeSync(fd, head);
+  closeSync(fd);
+  const end = openSync(padded, 'r+');
+  writeSync(end, Buffer.from([0]), 0, 1, statSync(mp4).size + pad - 1);
+  closeSync(end);
+  return [mp4, join(dir, 'hd.mkv'), padded];
+}
+
+/** The fastest and slowest of `rounds` runs of `f`, in ms; or what it threw. */
+async function timed(f: () => Promise<unknown>): Promise<string> {
+  const ms: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    try {
+      await f();
+    } catch (e) {
+      return `fails: ${(e as Error).message.replace(/^.*?: /, '').slice(0, 60)}`;
+    }
+    ms.push(performance.now() - t0);
+  }
+  return `${Math.min(...ms).toFixed(1)}–${Math.max(...ms).toFixed(1)}`;
+}
+
+const files = positionals.length ? positionals : ownFiles();
+console.log(`probeVideo — ${new Date().toISOString()}, node ${process.version}, ${rounds} rounds (ms: fastest–slowest)`);
+console.log('\n| file | MB | container | frames | probeVideo ms | whole read + mp4box ms (before) |');
+console.log('|---|---|---|---|---|---|');
+for (const file of files) {
+  const info = await probeVideo(file);
+  const mp4 = info.container === 'mp4';
+  const whole = mp4
+    ? await timed(async () => {
+        const b = await readFile(file);
+        probeMp4(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer, file);
+      })
+    : 'not an MP4 (ffprobe either way)';
+  console.log(`| ${basename(file)} | ${(statSync(file).size / 1e6).toFixed(1)} | ${info.container} | ${info.frames} | ${await timed(() => probeVideo(file))} | ${whole} |`);
+}
