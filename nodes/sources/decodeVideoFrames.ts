@@ -102,8 +102,9 @@ async function demux(source: string | Blob | ArrayBuffer, name: string): Promise
   let whole: ArrayBuffer;
   if ('read' in opened) {
     const { size, read } = opened;
-    const demuxed = size > 0 ? demuxMp4(await readMp4Index(size, read), name) : null;
-    if (demuxed && !demuxed.fragmented) {
+    if (size > 0) {
+      const index = await readMp4Index(size, read);
+      const demuxed = demuxMp4(index.bytes, name, index.fileOffset);
       // Frames lie in file order as they are decoded: a window read once serves the frames in it.
       let window: { start: number; data: Uint8Array } = { start: 0, data: new Uint8Array(0) };
       const bytes = async (c: Mp4Chunk) => {
@@ -112,9 +113,7 @@ async function demux(source: string | Blob | ArrayBuffer, name: string): Promise
       };
       return { ...demuxed, bytes };
     }
-    // Empty (demuxMp4 says so), or fragmented: whole.
-    const all = await read(0, size);
-    whole = all.byteOffset === 0 && all.byteLength === all.buffer.byteLength ? (all.buffer as ArrayBuffer) : (all.slice().buffer as ArrayBuffer);
+    whole = new ArrayBuffer(0); // empty: demuxMp4 says so
   } else whole = opened.whole;
   const bytes = async (c: Mp4Chunk) => new Uint8Array(whole, Math.min(c.offset, whole.byteLength), Math.max(0, Math.min(c.size, whole.byteLength - c.offset)));
   return { ...demuxMp4(whole, name), bytes };

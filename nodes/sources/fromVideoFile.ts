@@ -70,7 +70,7 @@ export async function probeVideo(path: string, options: { ffprobe?: string } = {
   if (head.length === 0) throw new DecodeError(`${path}: empty file`, path);
   if (head.length === 8 && !mp4Boxes.has(head.toString('latin1', 4, 8))) return probeWithFfprobe(path, options.ffprobe);
   // The index alone: the media data may be far larger than anything worth reading here.
-  return probeMp4(await readRanges(path, readMp4Index), path);
+  return probeMp4((await readRanges(path, readMp4Index)).bytes, path);
 }
 
 /**

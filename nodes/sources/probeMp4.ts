@@ -38,7 +38,6 @@ interface ParsedMp4 {
   samples: Sample[];
   /** Presentation time in µs of a composition time in track units. */
   timeUs(cts: number): number;
-  fragmented: boolean;
 }
 
 export function probeMp4(bytes: ArrayBuffer, source: string): VideoInfo {
@@ -59,16 +58,22 @@ export interface DemuxedMp4 {
   info: VideoInfo;
   config: VideoDecoderConfig;
   chunks: Mp4Chunk[];
-  /**
-   * A fragmented file (`moof`s) counts its frames' offsets from each fragment: they hold in the whole file's bytes
-   * only, not in its index alone (readMp4Index.ts), where a plain file's do.
-   */
-  fragmented: boolean;
 }
 
-/** Demuxes an MP4 from its bytes: the whole file, or its index alone (readMp4Index) where it is not fragmented. */
-export function demuxMp4(bytes: ArrayBuffer, source: string): DemuxedMp4 {
-  const { info, file, track, samples, timeUs, fragmented } = parseMp4(bytes, source);
+/**
+ * Demuxes an MP4 from its bytes: the whole file, or its index alone (readMp4Index), whose `fileOffset` places a box
+ * kept there back in the file. A plain file's frames lie where its index says (`stco`: offsets in the file); a
+ * fragment's frames may lie at offsets counted from their fragment's box (`moof`), placed back by it.
+ */
+export function demuxMp4(bytes: ArrayBuffer, source: string, fileOffset: (at: number) => number = (at) => at): DemuxedMp4 {
+  const { info, file, track, samples, timeUs } = parseMp4(bytes, source);
+  const moofs = (file as unknown as { moofs: { start: number; trafs: { tfhd: { track_id: number; flags: number } }[] }[] }).moofs;
+  // A fragment's frames count from its box unless its track's header gives a base offset (tfhd flag 1: in the file).
+  const offsetOf = (s: Sample) => {
+    const moof = s.moof_number ? moofs[s.moof_number - 1] : undefined;
+    const traf = moof?.trafs.find((t) => t.tfhd.track_id === track.id);
+    return moof && traf && !(traf.tfhd.flags & 1) ? s.offset - moof.start + fileOffset(moof.start) : s.offset;
+  };
   // The decoder's description is the codec configuration box (avcC, hvcC, vpcC, av1C) without its box header.
   const entry = (file.getTrackById(track.id) as unknown as { mdia: { minf: { stbl: { stsd: { entries: Record<string, unknown>[] } } } } }).mdia.minf.stbl.stsd.entries[0];
   const box = (entry.avcC ?? entry.hvcC ?? entry.vpcC ?? entry.av1C) as { write(s: DataStream): void } | undefined;
@@ -87,10 +92,9 @@ export function demuxMp4(bytes: ArrayBuffer, source: string): DemuxedMp4 {
       type: s.is_sync ? 'key' : 'delta',
       timestamp: timeUs(s.cts),
       duration: Math.round((s.duration * 1e6) / track.timescale),
-      offset: s.offset,
+      offset: offsetOf(s),
       size: s.size,
     })),
-    fragmented,
   };
 }
 
@@ -149,5 +153,5 @@ function parseMp4(bytes: ArrayBuffer, source: string): ParsedMp4 {
     timestampsUs,
     fps: samples.length / (durationUs / 1e6),
   };
-  return { info, file, track, samples, timeUs, fragmented: movie.isFragmented };
+  return { info, file, track, samples, timeUs };
 }

@@ -5,8 +5,8 @@
  * held the whole of any other in memory. The boxes are walked by their headers, and every box but the media data
  * (`mdat`) and padding (`free`, `skip`, `wide`) is read and kept in file order, so that the index (`moov`, or a
  * fragmented file's `moof`s) parses as it would in the whole file. A plain MP4's index gives its frames' offsets in
- * the file (`stco`), so they hold in what comes back; a fragmented file's are counted from each fragment's own box
- * (mp4box's `isFragmented`), and do not.
+ * the file (`stco`), so they hold in what comes back; a fragmented file's may count from their fragment's own box,
+ * which `fileOffset` places back in the file (demuxMp4).
  */
 
 /** Up to `length` bytes of the file from `start` (fewer at its end). */
@@ -15,8 +15,16 @@ export type ReadRange = (start: number, length: number) => Promise<Uint8Array>;
 /** Boxes that hold frames or nothing, skipped by their size. */
 const skipped = new Set(['mdat', 'free', 'skip', 'wide']);
 
-export async function readMp4Index(size: number, read: ReadRange): Promise<ArrayBuffer> {
+/** The boxes kept, one after another, and where a box that starts at `at` in them starts in the file. */
+export interface Mp4Index {
+  bytes: ArrayBuffer;
+  fileOffset(at: number): number;
+}
+
+export async function readMp4Index(size: number, read: ReadRange): Promise<Mp4Index> {
   const kept: Uint8Array[] = [];
+  /** Each kept box's start in the file. */
+  const starts: number[] = [];
   let at = 0;
   while (at + 8 <= size) {
     const head = await read(at, 16);
@@ -30,14 +38,31 @@ export async function readMp4Index(size: number, read: ReadRange): Promise<Array
     // Not a box: what is kept so far goes to mp4box, which says whether it found the index.
     if (boxSize < 8) break;
     // A box cut short by the file's end is kept as far as it goes: mp4box then finds it incomplete, as it would.
-    if (!skipped.has(type)) kept.push(await read(at, Math.min(boxSize, size - at)));
+    if (!skipped.has(type)) {
+      kept.push(await read(at, Math.min(boxSize, size - at)));
+      starts.push(at);
+    }
     at += boxSize;
   }
-  const index = new Uint8Array(kept.reduce((n, k) => n + k.length, 0));
+  const bytes = new Uint8Array(kept.reduce((n, k) => n + k.length, 0));
+  /** Each kept box's start in `bytes`. */
+  const places: number[] = [];
   let offset = 0;
   for (const k of kept) {
-    index.set(k, offset);
+    places.push(offset);
+    bytes.set(k, offset);
     offset += k.length;
   }
-  return index.buffer;
+  const fileOffset = (place: number) => {
+    // The last kept box starting at or before `place` (boxes are in order).
+    let lo = 0;
+    let hi = places.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (places[mid] <= place) lo = mid;
+      else hi = mid - 1;
+    }
+    return places.length ? place - places[lo] + starts[lo] : place;
+  };
+  return { bytes: bytes.buffer, fileOffset };
 }

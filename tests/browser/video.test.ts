@@ -18,8 +18,8 @@ const ranged = ['long.mp4', 'big.mp4', 'cut.mp4', 'fragmented.mp4', 'empty.mp4',
 let dir = '';
 const session = chromiumSession(async () => {
   dir = makeClips();
-  // long.mp4 fragmented (moof boxes, as live recorders write): its frames' offsets count from each fragment.
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'long.mp4'), '-c', 'copy', '-movflags', 'frag_keyframe+empty_moov', join(dir, 'fragmented.mp4')]);
+  // long.mp4 fragmented (moof boxes, as live recorders write), its frames' offsets counted from each fragment.
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'long.mp4'), '-c', 'copy', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', join(dir, 'fragmented.mp4')]);
   // long.mp4 and 4.5 GiB of padding (sparse): a read of the whole file fails in a page.
   padMp4(join(dir, 'long.mp4'), join(dir, 'big.mp4'), 4.5 * 2 ** 30);
   const files: ServedFiles = await pageFiles(new URL('./video.ts', import.meta.url));

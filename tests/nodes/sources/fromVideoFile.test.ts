@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { lastValueFrom, take, toArray } from 'rxjs';
 import { DecodeError, InvalidOptionError, features, fromVideo, label, probeMp4, readResults, threshold, type GpuContext } from '../../../index.js';
 import { fromVideoFile, probeVideo } from '../../../node.js';
+import { demuxMp4 } from '../../../nodes/sources/probeMp4.js';
+import { readMp4Index } from '../../../nodes/sources/readMp4Index.js';
+import { readRanges } from '../../../nodes/sources/readInput.js';
 import { testContext } from '../../support/gpu.js';
 
 let ctx: GpuContext;
@@ -146,6 +149,25 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     for (const name of names) {
       const whole = readFileSync(join(dir, name));
       expect(await probeVideo(join(dir, name)), name).toEqual(probeMp4(whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer, join(dir, name)));
+    }
+  });
+
+  it('demuxes an MP4 from its index as from the whole file, fragments placed back in the file (base offsets either way)', async () => {
+    const frag = (name: string, flags: string) => {
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'long.mp4'), '-c', 'copy', '-movflags', flags, join(dir, name)]);
+      return name;
+    };
+    // ffmpeg's fragments give their base offset in the file (tfhd flag 1); default_base_moof counts from each moof.
+    const names = ['long.mp4', 'h264.mp4', turnedName(turns[3]), frag('frag.mp4', 'frag_keyframe+empty_moov'), frag('fragmoof.mp4', 'frag_keyframe+empty_moov+default_base_moof'), frag('fragsmall.mp4', 'frag_every_frame+empty_moov+default_base_moof')];
+    for (const name of names) {
+      const whole = readFileSync(join(dir, name));
+      const want = demuxMp4(whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer, name);
+      const index = await readRanges(join(dir, name), readMp4Index);
+      const got = demuxMp4(index.bytes, name, index.fileOffset);
+      expect(got.chunks.length, name).toBeGreaterThan(0);
+      expect(got, name).toEqual(want);
+      // Each frame's bytes where the offsets say: an H.264 sample starts with its first NAL unit's length.
+      for (const c of got.chunks) expect(whole.readUInt32BE(c.offset) + 4, `${name} at ${c.offset}`).toBeLessThanOrEqual(c.size);
     }
   });
 
