@@ -29,7 +29,7 @@ export function refuseNode(who: string, instead: string): void {
 /** Encoded chunks in the decoder and decoded frames waiting, at most (each). */
 const ahead = 4;
 
-/** Bytes of a Blob read at a time, about as much as a few seconds of HD video. */
+/** Bytes read at a time from a Blob or a URL by ranges, about as much as a few seconds of HD video. */
 const windowBytes = 8 << 20;
 
 /** A GET, its failures named; `range` asks for part of the file (a 416 answer is the caller's to read). */
