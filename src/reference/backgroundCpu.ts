@@ -108,12 +108,13 @@ export const defaultBackgroundSettings: Readonly<BackgroundSettings> = {
  * The learning rate of the model's `frame`-th frame (1-based), as OpenCV picks it (the first always learns at 1/2),
  * and within `warmup` frames at least 1/(2·frame). A primed model (its first frame the prime) picking its rate from
  * history learns at 1/history from its second frame: the prime stands for a scene seen over a stretch, and OpenCV's
- * fast start (1/4, 1/6, …) would learn what stands in view in a few frames, which the prime is there to prevent.
+ * fast start (1/4, 1/6, …) would learn what stands in view in a few frames, which the prime is there to prevent: it
+ * learns as at a fixed rate of 1/history, warmup included.
  */
 export function learningRateAt(s: BackgroundSettings, frame: number): number {
-  if (s.learningRate < 0 && s.prime && frame > 1) return frame <= s.warmup ? 1 / (2 * frame) : 1 / s.history;
-  if (s.learningRate < 0 || frame <= 1) return 1 / Math.min(2 * frame, s.history);
-  return frame <= s.warmup ? Math.max(s.learningRate, 1 / (2 * frame)) : s.learningRate;
+  const rate = s.learningRate < 0 && s.prime ? 1 / s.history : s.learningRate;
+  if (rate < 0 || frame <= 1) return 1 / Math.min(2 * frame, s.history);
+  return frame <= s.warmup ? Math.max(rate, 1 / (2 * frame)) : rate;
 }
 
 const f = Math.fround;
