@@ -10,12 +10,13 @@
  * and the MP4 padded to 3 GiB (a sparse `free` box, no disk used), as a recorder's long file is.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, statSync, writeSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { probeMp4 } from '../index.js';
 import { probeVideo } from '../node.js';
+import { padMp4 } from '../tests/support/clips.js';
 import { benchArgs } from './args.js';
 
 const { values, positionals } = benchArgs(import.meta.url, { rounds: { type: 'string', default: '3' } }, ['rounds'], true);
@@ -26,20 +27,8 @@ function ownFiles(): string[] {
   const mp4 = join(dir, 'hd.mp4');
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=1920x1080:r=30:d=30', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', mp4]);
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', mp4, '-c', 'copy', join(dir, 'hd.mkv')]);
-  // The MP4, then a padding box of 3 GiB with a 64-bit size, nothing written in it.
   const padded = join(dir, 'hd-3GiB.mp4');
-  const pad = 3 * 2 ** 30;
-  const head = Buffer.alloc(16);
-  head.writeUInt32BE(1, 0);
-  head.write('free', 4, 'latin1');
-  head.writeBigUInt64BE(BigInt(pad), 8);
-  execFileSync('cp', [mp4, padded]);
-  const fd = openSync(padded, 'a');
-  writeSync(fd, head);
-  closeSync(fd);
-  const end = openSync(padded, 'r+');
-  writeSync(end, Buffer.from([0]), 0, 1, statSync(mp4).size + pad - 1);
-  closeSync(end);
+  padMp4(mp4, padded, 3 * 2 ** 30);
   return [mp4, join(dir, 'hd.mkv'), padded];
 }
 

@@ -14,13 +14,13 @@
  * const prime = await cameraPrime({ constraints, seconds: 10 });
  * fromCamera(ctx, { constraints }).pipe(background({ prime }), morphology({ open: 3, close: 5 }), features(), readResults(), track())
  *
- * Errors: `InvalidOptionError` for bad options, or where there is no camera API (Node), thrown at once;
- * getUserMedia's own (NotAllowedError, NotFoundError...) as they come.
+ * Errors: `InvalidOptionError` for bad options, or where there is no camera API (Node), thrown at once, or no 2D
+ * OffscreenCanvas, on the promise; getUserMedia's own (NotAllowedError, NotFoundError...) as they come.
  */
 import { InvalidOptionError } from '../../src/errors.js';
 import { medianImage } from '../../src/medianImage.js';
 import type { PrimeImage } from '../../src/reference/backgroundCpu.js';
-import { grayFromRgba } from '../../src/reference/thresholdCpu.js';
+import { canvasImage, canvasOfSize } from './canvasImage.js';
 import { videoBackgroundSettings, type VideoBackgroundOptions } from './backgroundPick.js';
 
 export interface CameraPrimeOptions extends VideoBackgroundOptions {
@@ -53,10 +53,10 @@ export function cameraPrime(options: CameraPrimeOptions = {}): Promise<PrimeImag
         if (due > 0) await new Promise((r) => setTimeout(r, due));
         await new Promise<void>((r) => (video as HTMLVideoElement & { requestVideoFrameCallback(cb: () => void): number }).requestVideoFrameCallback(() => r()));
         const [width, height] = [video.videoWidth, video.videoHeight];
-        if (!g || g.canvas.width !== width || g.canvas.height !== height) g = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
+        g = canvasOfSize(g, width, height);
+        if (!g) throw new InvalidOptionError('cameraPrime: this browser has no 2D OffscreenCanvas to draw frames on');
         g.drawImage(video, 0, 0, width, height);
-        const rgba = new Uint8Array(g.getImageData(0, 0, width, height).data.buffer);
-        images.push(format === 'rgba' ? { width, height, format, data: rgba } : { width, height, format, data: grayFromRgba(rgba, width * height) });
+        images.push(canvasImage(g, format));
       }
       // A camera that changed its size midway gives images medianImage refuses (InvalidFrameError).
       return medianImage(images, { matchLight: true });

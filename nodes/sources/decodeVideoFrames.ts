@@ -93,28 +93,25 @@ async function openUrl(url: string, name: string): Promise<Opened> {
 async function open(source: string | Blob | ArrayBuffer, name: string): Promise<Opened> {
   if (source instanceof ArrayBuffer) return { whole: source };
   if (typeof source === 'string') return openUrl(source, name);
-  return { size: source.size, read: (start, length) => blobRange(source, start, length, name) };
+  // An empty Blob: demuxMp4 says so.
+  return source.size > 0 ? { size: source.size, read: (start, length) => blobRange(source, start, length, name) } : { whole: new ArrayBuffer(0) };
 }
 
 /** The video demuxed, and its frames' bytes (fewer than a frame's size where the file ends inside it). */
 async function demux(source: string | Blob | ArrayBuffer, name: string): Promise<DemuxedMp4 & { bytes(chunk: Mp4Chunk): Promise<Uint8Array> }> {
   const opened = await open(source, name);
-  let whole: ArrayBuffer;
   if ('read' in opened) {
     const { size, read } = opened;
-    if (size > 0) {
-      const index = await readMp4Index(size, read);
-      const demuxed = demuxMp4(index.bytes, name, index.fileOffset);
-      // Frames lie in file order as they are decoded: a window read once serves the frames in it.
-      let window: { start: number; data: Uint8Array } = { start: 0, data: new Uint8Array(0) };
-      const bytes = async (c: Mp4Chunk) => {
-        if (c.offset < window.start || c.offset + c.size > window.start + window.data.length) window = { start: c.offset, data: await read(c.offset, Math.max(c.size, windowBytes)) };
-        return window.data.subarray(c.offset - window.start, c.offset - window.start + c.size);
-      };
-      return { ...demuxed, bytes };
-    }
-    whole = new ArrayBuffer(0); // empty: demuxMp4 says so
-  } else whole = opened.whole;
+    const index = await readMp4Index(size, read);
+    // Frames lie in file order as they are decoded: a window read once serves the frames in it.
+    let window: { start: number; data: Uint8Array } = { start: 0, data: new Uint8Array(0) };
+    const bytes = async (c: Mp4Chunk) => {
+      if (c.offset < window.start || c.offset + c.size > window.start + window.data.length) window = { start: c.offset, data: await read(c.offset, Math.max(c.size, windowBytes)) };
+      return window.data.subarray(c.offset - window.start, c.offset - window.start + c.size);
+    };
+    return { ...demuxMp4(index.bytes, name, index.fileOffset), bytes };
+  }
+  const { whole } = opened;
   const bytes = async (c: Mp4Chunk) => new Uint8Array(whole, Math.min(c.offset, whole.byteLength), Math.max(0, Math.min(c.size, whole.byteLength - c.offset)));
   return { ...demuxMp4(whole, name), bytes };
 }

@@ -17,7 +17,7 @@
 import { DecodeError } from '../../src/errors.js';
 import { medianImage } from '../../src/medianImage.js';
 import type { PrimeImage } from '../../src/reference/backgroundCpu.js';
-import { grayFromRgba } from '../../src/reference/thresholdCpu.js';
+import { canvasImage, canvasOfSize } from './canvasImage.js';
 import { framePick, videoBackgroundSettings, type FramePick, type VideoBackgroundOptions } from './backgroundPick.js';
 import { decodeVideoFrames, refuseNode } from './decodeVideoFrames.js';
 import { displayTransform, type DisplayTransform } from './displayTransform.js';
@@ -43,16 +43,13 @@ export function videoBackground(source: string | Blob | ArrayBuffer, options: Vi
         const [sw, sh] = [frame.displayWidth, frame.displayHeight];
         // The track header's turn for this frame's size (fromVideo's pack pass turns the same way).
         const t = displayTransform(sw, sh, turn ? [turn.a, turn.b, 0, turn.c, turn.d] : undefined);
-        if (!g || g.canvas.width !== t.width || g.canvas.height !== t.height) {
-          g = new OffscreenCanvas(t.width, t.height).getContext('2d', { willReadFrequently: true });
-          if (!g) throw new DecodeError('videoBackground: this browser has no 2D OffscreenCanvas to draw frames on', name);
-        }
+        g = canvasOfSize(g, t.width, t.height);
+        if (!g) throw new DecodeError('videoBackground: this browser has no 2D OffscreenCanvas to draw frames on', name);
         // The canvas maps (x, y) to (a·x + c·y + e, b·x + d·y + f), the track matrix's form; e and f bring the turned
         // frame's edges (not its pixel centres) back to 0.
         g.setTransform(t.a, t.b, t.c, t.d, -(Math.min(0, t.a * sw) + Math.min(0, t.c * sh)), -(Math.min(0, t.b * sw) + Math.min(0, t.d * sh)));
         g.drawImage(frame, 0, 0, sw, sh);
-        const rgba = new Uint8Array(g.getImageData(0, 0, t.width, t.height).data.buffer);
-        images.push(format === 'rgba' ? { width: t.width, height: t.height, format, data: rgba } : { width: t.width, height: t.height, format, data: grayFromRgba(rgba, t.width * t.height) });
+        images.push(canvasImage(g, format));
       } finally {
         frame.close();
       }
