@@ -14,7 +14,7 @@
  * same blobs could reach if every object's identity were known (bench/countBounds.ts), where each object had a blob of
  * its own and where any blob holding it lay wholly on a side: how much of the error left is identity.
  *
- *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--only NAME]
+ *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--filter F] [--drop P] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--spatial] [--shadows on|off] [--color | --gray]
  *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
  *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F] [--frame-step N]
@@ -47,6 +47,9 @@
  * shaped and moving otherwise. `--walkers vehicles` draws them as vehicles (boxes about twice as wide as tall, with
  * windows and wheels, 1.6 times as fast; surveillanceScene's `vehicles`), the same starts and ways: a traffic camera,
  * the other common use of counting lines, on rules worked out on people-shaped boxes.
+ * `--crf` and `--filter` make the camera worse than the scenes are drawn: a lower H.264 quality (CCTV recorders often
+ * keep crf 30 or more), and an ffmpeg video filter put on the frames before the encoding, both clips alike ('gblur=sigma=1.5'
+ * a lens out of focus, 'tmix=frames=2' a slow shutter's smear), and `--drop` frames dropped (below); each cached apart.
  * `--open`, `--close` and `--foreground-learning` run the chain with those, as `flowmark track`'s options (cached
  * apart: cached clips are named by these settings, the defaults' too).
  * `--situations extra` runs the situations kept out of the default set (its figures stay comparable with earlier
@@ -76,6 +79,7 @@ import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions
 import { addCrossingViews, crossingViews, describeViews, noCrossingViews } from './crossingViews.js';
 import { countBounds, type Counts } from './countBounds.js';
 import { runMain } from './timing.js';
+import { rng } from '../src/reference/images.js';
 import { totalsPrefix, type EvalTotals } from './evalTotals.js';
 import { benchArgs } from './args.js';
 
@@ -104,8 +108,10 @@ const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
   'frame-step': { type: 'string', default: '1' },
   density: { type: 'string', default: '1' },
   walkers: { type: 'string', default: 'boxes' },
+  filter: { type: 'string' },
+  drop: { type: 'string', default: '0' },
   dawn: { type: 'string', multiple: true, default: [] },
-}, ['seed', 'frames', 'crf', 'frame-step', 'density']);
+}, ['seed', 'frames', 'crf', 'frame-step', 'density', 'drop']);
 const seed = Number(values.seed);
 if (!['default', 'extra', 'all'].includes(values.situations as string)) refuse(`--situations must be default, extra or all, got "${values.situations}"`);
 if (values.shadows !== 'on' && values.shadows !== 'off') refuse(`--shadows must be on or off, got "${values.shadows}"`);
@@ -118,6 +124,18 @@ const colourModel = values.color || (colourScenes && !values.gray);
 const colourMode = values['color-mode'] === 'full' ? true : values['color-mode'] === 'shadows' ? 'shadows' : null;
 if (colourMode === null) refuse(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
 const frames = Number(values.frames);
+// `--filter`: the camera's faults the rendered scenes lack, put on by ffmpeg before the encoding (e.g. a lens out of
+// focus, 'gblur=sigma=1.5'; a slow shutter, 'tmix=frames=2'); filters that move nothing, so the truth boxes hold.
+/**
+ * `--drop P`: a recorder that drops frames under load, as network cameras and NVRs do — each frame after the first
+ * left out with probability P (seeded by the clip), the others keeping their timestamps (a variable frame rate MP4), so
+ * that an object moves two or three frames' way between some pairs of frames. Both trackers see the same file; the
+ * truth keeps the frames written, numbered as decoded.
+ */
+const drop = Number(values.drop);
+if (!(drop >= 0 && drop < 1)) refuse(`--drop must be at least 0 and under 1, got "${values.drop}"`);
+const dropTag = drop > 0 ? `-drop${drop}` : '';
+const filterTag = values.filter ? `-vf-${(values.filter as string).replace(/\W+/g, '_')}` : '';
 /**
  * `--frame-step N`: a camera at 30/N frames a second. Each situation is rendered at 30 frames a second for N times the
  * frames with N times the objects (the same scene, as busy, for N times as long) and every Nth frame is kept: the clip
@@ -229,7 +247,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-track-eval', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
-  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${clipFrames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing${density !== 1 ? `, ${density} times the objects` : ''}${people ? ', walkers shaped as people, pace and way varying' : ''}${vehicles ? ', vehicles' : ''}`);
+  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${clipFrames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}${values.filter ? `, ffmpeg filter ${values.filter}` : ''}${drop > 0 ? `, frames dropped with probability ${drop}` : ''}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing${density !== 1 ? `, ${density} times the objects` : ''}${people ? ', walkers shaped as people, pace and way varying' : ''}${vehicles ? ', vehicles' : ''}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
@@ -247,7 +265,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${vehicles ? '-vehicles' : ''}${values.spatial ? '-spatial' : ''}${elementTag('open')}${elementTag('close')}${learningTag}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${vehicles ? '-vehicles' : ''}${values.spatial ? '-spatial' : ''}${elementTag('open')}${elementTag('close')}${learningTag}${filterTag}${dropTag}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -259,12 +277,19 @@ async function main(): Promise<void> {
         const scene = surveillanceScene(seed * 100 + allSituations.findIndex(([n]) => n === name), { ...options, ...walkerOptions, objects, frames: renderedFrames, timeStep: Math.min(1, frameStep), color: colourScenes });
         const { width: W, height: H } = scene;
         const keptFrame = (t: { frame: number }) => t.frame % keepEvery === 0;
-        truth = scene.truth.filter(keptFrame).map((t) => ({ frame: t.frame / keepEvery, id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
+        // The frames the recorder keeps (all without --drop), and each one's number as decoded.
+        const random = rng(seed * 1000 + allSituations.findIndex(([n]) => n === name));
+        const written = Array.from({ length: clipFrames }, (_, i) => i === 0 || random() >= drop);
+        const decoded = written.map((_, i) => written.slice(0, i).filter(Boolean).length);
+        truth = scene.truth.filter((t) => keptFrame(t) && written[t.frame / keepEvery]).map((t) => ({ frame: decoded[t.frame / keepEvery], id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
+        const dropped = written.flatMap((w, i) => (w ? [] : [`eq(n\\,${i})`]));
+        const dropFilter = dropped.length ? [`select='not(${dropped.join('+')})'`] : [];
+        const vf = [...(values.filter ? [values.filter as string] : []), ...dropFilter];
         const mp4 = join(dir, `${stem}.mp4`);
         const pixFmt = colourScenes ? 'rgb24' : 'gray';
         const raw = join(dir, `frames.${pixFmt}`);
         writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).filter((_, t) => t % keepEvery === 0).map((f) => Buffer.from(f))));
-        execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', `${30 / frameStep}`, '-i', raw, '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
+        execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', `${30 / frameStep}`, '-i', raw, ...(vf.length ? ['-vf', vf.join(','), '-fps_mode', 'vfr'] : []), '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
         if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
         const format = colourModel ? 'rgba' : 'gray';
         const prime = primeSeconds ? await videoFileBackground(mp4, { seconds: primeSeconds, format }) : null;

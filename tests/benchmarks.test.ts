@@ -231,6 +231,11 @@ describe('benchmark command lines', () => {
       expect(d.status).toBe(2);
       expect(d.stderr.trim()).toBe(`trackEval.js: --density must be a number above 0 and at most 4, got "${bad}" (--help for the usage)`);
     }
+    for (const bad of ['1', '1.5']) {
+      const d = runBench('trackEval', ['--drop', bad]);
+      expect(d.status).toBe(2);
+      expect(d.stderr.trim()).toBe(`trackEval.js: --drop must be at least 0 and under 1, got "${bad}" (--help for the usage)`);
+    }
     const walkers = runBench('trackEval', ['--walkers', 'dancers']);
     expect(walkers.status).toBe(2);
     expect(walkers.stderr.trim()).toBe('trackEval.js: --walkers must be boxes, people or vehicles, got "dancers" (--help for the usage)');
