@@ -14,7 +14,7 @@
  * same blobs could reach if every object's identity were known (bench/countBounds.ts), where each object had a blob of
  * its own and where any blob holding it lay wholly on a side: how much of the error left is identity.
  *
- *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--filter F] [--drop P] [--only NAME]
+ *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--gop N] [--filter F] [--drop P] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--spatial] [--shadows on|off] [--color | --gray]
  *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
  *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F] [--frame-step N]
@@ -47,8 +47,8 @@
  * shaped and moving otherwise. `--walkers vehicles` draws them as vehicles (boxes about twice as wide as tall, with
  * windows and wheels, 1.6 times as fast; surveillanceScene's `vehicles`), the same starts and ways: a traffic camera,
  * the other common use of counting lines, on rules worked out on people-shaped boxes.
- * `--crf` and `--filter` make the camera worse than the scenes are drawn: a lower H.264 quality (CCTV recorders often
- * keep crf 30 or more), and an ffmpeg video filter put on the frames before the encoding, both clips alike ('gblur=sigma=1.5'
+ * `--crf`, `--gop` and `--filter` make the camera worse than the scenes are drawn: a lower H.264 quality (CCTV recorders
+ * often keep crf 30 or more), keyframes as often as N frames, and an ffmpeg video filter put on the frames before the encoding, both clips alike ('gblur=sigma=1.5'
  * a lens out of focus, 'tmix=frames=2' a slow shutter's smear), and `--drop` frames dropped (below); each cached apart.
  * `--open`, `--close` and `--foreground-learning` run the chain with those, as `flowmark track`'s options (cached
  * apart: cached clips are named by these settings, the defaults' too).
@@ -110,8 +110,9 @@ const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
   walkers: { type: 'string', default: 'boxes' },
   filter: { type: 'string' },
   drop: { type: 'string', default: '0' },
+  gop: { type: 'string' },
   dawn: { type: 'string', multiple: true, default: [] },
-}, ['seed', 'frames', 'crf', 'frame-step', 'density', 'drop']);
+}, ['seed', 'frames', 'crf', 'frame-step', 'density', 'drop', 'gop']);
 const seed = Number(values.seed);
 if (!['default', 'extra', 'all'].includes(values.situations as string)) refuse(`--situations must be default, extra or all, got "${values.situations}"`);
 if (values.shadows !== 'on' && values.shadows !== 'off') refuse(`--shadows must be on or off, got "${values.shadows}"`);
@@ -135,6 +136,11 @@ const frames = Number(values.frames);
 const drop = Number(values.drop);
 if (!(drop >= 0 && drop < 1)) refuse(`--drop must be at least 0 and under 1, got "${values.drop}"`);
 const dropTag = drop > 0 ? `-drop${drop}` : '';
+// `--gop N`: a keyframe every N frames (x264's default is 250, CCTV encoders often one a second): at a high crf each
+// keyframe redraws the still background's coding noise at once, which a background model may take for motion.
+const gop = values.gop === undefined ? null : Number(values.gop);
+if (gop !== null && !(Number.isInteger(gop) && gop >= 1)) refuse(`--gop must be a positive integer, got "${values.gop}"`);
+const gopTag = gop === null ? '' : `-gop${gop}`;
 const filterTag = values.filter ? `-vf-${(values.filter as string).replace(/\W+/g, '_')}` : '';
 /**
  * `--frame-step N`: a camera at 30/N frames a second. Each situation is rendered at 30 frames a second for N times the
@@ -247,7 +253,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-track-eval', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
   const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
-  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${clipFrames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}${values.filter ? `, ffmpeg filter ${values.filter}` : ''}${drop > 0 ? `, frames dropped with probability ${drop}` : ''}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing${density !== 1 ? `, ${density} times the objects` : ''}${people ? ', walkers shaped as people, pace and way varying' : ''}${vehicles ? ', vehicles' : ''}`);
+  console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${clipFrames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}${values.filter ? `, ffmpeg filter ${values.filter}` : ''}${drop > 0 ? `, frames dropped with probability ${drop}` : ''}${gop === null ? '' : `, a keyframe every ${gop} frames`}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing${density !== 1 ? `, ${density} times the objects` : ''}${people ? ', walkers shaped as people, pace and way varying' : ''}${vehicles ? ', vehicles' : ''}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
@@ -265,7 +271,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${vehicles ? '-vehicles' : ''}${values.spatial ? '-spatial' : ''}${elementTag('open')}${elementTag('close')}${learningTag}${filterTag}${dropTag}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${vehicles ? '-vehicles' : ''}${values.spatial ? '-spatial' : ''}${elementTag('open')}${elementTag('close')}${learningTag}${filterTag}${dropTag}${gopTag}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -289,7 +295,7 @@ async function main(): Promise<void> {
         const pixFmt = colourScenes ? 'rgb24' : 'gray';
         const raw = join(dir, `frames.${pixFmt}`);
         writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).filter((_, t) => t % keepEvery === 0).map((f) => Buffer.from(f))));
-        execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', `${30 / frameStep}`, '-i', raw, ...(vf.length ? ['-vf', vf.join(','), '-fps_mode', 'vfr'] : []), '-c:v', 'libx264', '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
+        execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', `${30 / frameStep}`, '-i', raw, ...(vf.length ? ['-vf', vf.join(','), '-fps_mode', 'vfr'] : []), '-c:v', 'libx264', ...(gop === null ? [] : ['-g', `${gop}`]), '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
         if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
         const format = colourModel ? 'rgba' : 'gray';
         const prime = primeSeconds ? await videoFileBackground(mp4, { seconds: primeSeconds, format }) : null;

@@ -236,6 +236,11 @@ describe('benchmark command lines', () => {
       expect(d.status).toBe(2);
       expect(d.stderr.trim()).toBe(`trackEval.js: --drop must be at least 0 and under 1, got "${bad}" (--help for the usage)`);
     }
+    for (const bad of ['0', '2.5']) {
+      const g = runBench('trackEval', ['--gop', bad]);
+      expect(g.status).toBe(2);
+      expect(g.stderr.trim()).toBe(`trackEval.js: --gop must be a positive integer, got "${bad}" (--help for the usage)`);
+    }
     const walkers = runBench('trackEval', ['--walkers', 'dancers']);
     expect(walkers.status).toBe(2);
     expect(walkers.stderr.trim()).toBe('trackEval.js: --walkers must be boxes, people or vehicles, got "dancers" (--help for the usage)');
