@@ -48,8 +48,9 @@
  * windows and wheels, 1.6 times as fast; surveillanceScene's `vehicles`), the same starts and ways: a traffic camera,
  * the other common use of counting lines, on rules worked out on people-shaped boxes.
  * `--crf`, `--gop` and `--filter` make the camera worse than the scenes are drawn: a lower H.264 quality (CCTV recorders
- * often keep crf 30 or more), keyframes as often as N frames, and an ffmpeg video filter put on the frames before the encoding, both clips alike ('gblur=sigma=1.5'
- * a lens out of focus, 'tmix=frames=2' a slow shutter's smear), and `--drop` frames dropped (below); each cached apart.
+ * often keep crf 30 or more), keyframes as often as N frames, and an ffmpeg video filter put on the frames before the
+ * encoding, both trackers reading the same file ('gblur=sigma=1.5' a lens out of focus, 'tmix=frames=2' a slow
+ * shutter's smear), and `--drop` frames dropped (below); each cached apart.
  * `--open`, `--close` and `--foreground-learning` run the chain with those, as `flowmark track`'s options (cached
  * apart: cached clips are named by these settings, the defaults' too).
  * `--situations extra` runs the situations kept out of the default set (its figures stay comparable with earlier
@@ -125,8 +126,6 @@ const colourModel = values.color || (colourScenes && !values.gray);
 const colourMode = values['color-mode'] === 'full' ? true : values['color-mode'] === 'shadows' ? 'shadows' : null;
 if (colourMode === null) refuse(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
 const frames = Number(values.frames);
-// `--filter`: the camera's faults the rendered scenes lack, put on by ffmpeg before the encoding (e.g. a lens out of
-// focus, 'gblur=sigma=1.5'; a slow shutter, 'tmix=frames=2'); filters that move nothing, so the truth boxes hold.
 /**
  * `--drop P`: a recorder that drops frames under load, as network cameras and NVRs do — each frame after the first
  * left out with probability P (seeded by the clip), the others keeping their timestamps (a variable frame rate MP4), so
@@ -141,6 +140,8 @@ const dropTag = drop > 0 ? `-drop${drop}` : '';
 const gop = values.gop === undefined ? null : Number(values.gop);
 if (gop !== null && !(Number.isInteger(gop) && gop >= 1)) refuse(`--gop must be a positive integer, got "${values.gop}"`);
 const gopTag = gop === null ? '' : `-gop${gop}`;
+// `--filter`: the camera's faults the rendered scenes lack, put on by ffmpeg before the encoding (e.g. a lens out of
+// focus, 'gblur=sigma=1.5'; a slow shutter, 'tmix=frames=2'); filters that move nothing, so the truth boxes hold.
 const filterTag = values.filter ? `-vf-${(values.filter as string).replace(/\W+/g, '_')}` : '';
 /**
  * `--frame-step N`: a camera at 30/N frames a second. Each situation is rendered at 30 frames a second for N times the
@@ -280,13 +281,15 @@ async function main(): Promise<void> {
         [blobs, rows, truth] = [fromCache(c), c.base, c.truth];
       } else {
         const objects = Math.max(1, Math.round((options.objects ?? defaultSurveillanceOptions.objects) * density)) * keepEvery;
-        const scene = surveillanceScene(seed * 100 + allSituations.findIndex(([n]) => n === name), { ...options, ...walkerOptions, objects, frames: renderedFrames, timeStep: Math.min(1, frameStep), color: colourScenes });
+        const situation = allSituations.findIndex(([n]) => n === name);
+        const scene = surveillanceScene(seed * 100 + situation, { ...options, ...walkerOptions, objects, frames: renderedFrames, timeStep: Math.min(1, frameStep), color: colourScenes });
         const { width: W, height: H } = scene;
         const keptFrame = (t: { frame: number }) => t.frame % keepEvery === 0;
         // The frames the recorder keeps (all without --drop), and each one's number as decoded.
-        const random = rng(seed * 1000 + allSituations.findIndex(([n]) => n === name));
+        const random = rng(seed * 1000 + situation);
         const written = Array.from({ length: clipFrames }, (_, i) => i === 0 || random() >= drop);
-        const decoded = written.map((_, i) => written.slice(0, i).filter(Boolean).length);
+        let count = 0;
+        const decoded = written.map((w) => (w ? count++ : count));
         truth = scene.truth.filter((t) => keptFrame(t) && written[t.frame / keepEvery]).map((t) => ({ frame: decoded[t.frame / keepEvery], id: t.id, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1, ignore: t.visible < visibleEnough }));
         const dropped = written.flatMap((w, i) => (w ? [] : [`eq(n\\,${i})`]));
         const dropFilter = dropped.length ? [`select='not(${dropped.join('+')})'`] : [];
