@@ -13,8 +13,11 @@
  * people in view from the first frame. It has no truth here: counts and tracks are to be read against the video
  * (BENCHMARKS.md says what was seen in it).
  *
- *   node dist/bench/footage.js [--video PATH] [--x 200,384] [--y 300] [--prime 30] [--warmup 0,60] [--min-area 100]
- *                              [--python /usr/bin/python3]
+ *   node dist/bench/footage.js [--video PATH] [--x 200,384] [--y 300] [--prime 30] [--warmup 0,60] [--min-area 20]
+ *                              [--python /usr/bin/python3] [--tracker JSON]
+ *
+ * `--min-area` is `flowmark track`'s, for both chains (the baseline's blobs too); `--tracker` merges settings into
+ * the tracker's (e.g. '{"sizeFloor":0}'), as trackEval's does.
  *
  * A vertical line at x counts forward from left to right, a horizontal one at y from top to bottom; the baseline's
  * counts are its boxes' centres crossing the line (as trackEval's), flowmark's its own lines (countsAtEnd).
@@ -23,9 +26,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countsAtEnd, seenTracks, videoBackgroundDefaults, type CountingLine, type FrameResult } from '../index.js';
+import { GpuContext, countsAtEnd, seenTracks, track, videoBackgroundDefaults, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
 import { fromVideoFile, probeVideo, videoFileBackground, videoFileHasColor } from '../node.js';
-import { blobDefaults, trackChain } from '../cli/trackChain.js';
+import { blobChain, blobDefaults, trackOptions } from '../cli/trackChain.js';
 import { lineCrossings, motBoxesFromRows, type MotBox } from '../src/reference/motMetrics.js';
 import { benchArgs } from './args.js';
 import { runMain } from './timing.js';
@@ -37,7 +40,8 @@ const { values, refuse } = benchArgs(import.meta.url, {
   y: { type: 'string', default: '300' },
   prime: { type: 'string', default: `${videoBackgroundDefaults.seconds}` },
   warmup: { type: 'string', default: `0,${blobDefaults.warmup}` },
-  'min-area': { type: 'string', default: '100' },
+  'min-area': { type: 'string', default: `${blobDefaults.minArea}` },
+  tracker: { type: 'string', default: '{}' },
   python: { type: 'string', default: '/usr/bin/python3' },
 });
 const list = (name: string, text: string) =>
@@ -52,6 +56,14 @@ const primes = list('prime', values.prime as string).filter((n) => n > 0);
 const warmups = list('warmup', values.warmup as string);
 const minArea = Number(values['min-area']);
 if (!Number.isInteger(minArea) || minArea < 1) refuse(`--min-area must be a positive whole number, got "${values['min-area']}"`);
+const trackerGiven = values.tracker as string;
+const trackerExtra = ((): TrackOptions => {
+  try {
+    return JSON.parse(trackerGiven) as TrackOptions;
+  } catch {
+    return refuse(`--tracker takes JSON, got "${trackerGiven}"`);
+  }
+})();
 const video = values.video as string;
 if (!existsSync(video)) refuse(video === vtest ? `${vtest} is missing: apt-get install opencv-doc (Debian), or give --video PATH` : `${video}: no such file`);
 
@@ -84,7 +96,11 @@ async function main(): Promise<void> {
     for (const { seconds, warmup } of variants) {
       const prime = seconds ? await videoFileBackground(video, { seconds, format }) : null;
       const results: FrameResult[] = await lastValueFrom(
-        fromVideoFile(ctx, video, { format }).pipe(trackChain({ ...blobDefaults, warmup, prime, minArea, color: color ? 'shadows' : false, lines, maxUnseen: 2 }), toArray()),
+        fromVideoFile(ctx, video, { format }).pipe(
+          blobChain({ ...blobDefaults, warmup, prime, minArea, color: color ? 'shadows' : false }),
+          track({ ...trackOptions({ lines, maxUnseen: 2 }), ...trackerExtra }),
+          toArray(),
+        ),
       );
       const boxes = results.flatMap((r) => seenTracks(r).map(({ id, box: b }) => ({ frame: r.seq, id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] })));
       const end = countsAtEnd(results.at(-1)!.tracks!);

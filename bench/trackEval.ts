@@ -19,6 +19,7 @@
  *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
  *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F] [--frame-step N]
  *                                [--density F] [--walkers boxes|people|vehicles] [--situations default|extra|all] [--warmup N] [--prime S]
+ *                                [--min-area N]
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
@@ -62,6 +63,11 @@
  * situation of either. `--prime S` starts the model from the median of 25 frames over the clip's first S seconds
  * (videoFileBackground; default 30, as `flowmark track`: the whole clip; 0 for none), `--warmup N` runs the chain with
  * background()'s warmup N (default none with a prime, 60 without); each cached apart.
+ * The smallest blob both chains keep is, by default, a quarter of the situation's smallest object's box (17 px for the
+ * many small objects, 140 for the rest of the flat scenes): generous to the baseline, and a number a user does not
+ * know. `--min-area N` keeps N px for every situation in both instead (cached apart): `--min-area 20` runs the chain
+ * as `flowmark track` does by default, its tracker leaving out the pieces of the objects it tracks by their size
+ * (track()'s sizeFloor).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,6 +118,7 @@ const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
   filter: { type: 'string' },
   drop: { type: 'string', default: '0' },
   gop: { type: 'string' },
+  'min-area': { type: 'string' },
   dawn: { type: 'string', multiple: true, default: [] },
 }, ['seed', 'frames', 'crf', 'frame-step', 'density', 'drop', 'gop']);
 const seed = Number(values.seed);
@@ -142,6 +149,9 @@ if (gop !== null && !(Number.isInteger(gop) && gop >= 1)) refuse(`--gop must be 
 const gopTag = gop === null ? '' : `-gop${gop}`;
 // `--filter`: the camera's faults the rendered scenes lack, put on by ffmpeg before the encoding (e.g. a lens out of
 // focus, 'gblur=sigma=1.5'; a slow shutter, 'tmix=frames=2'); filters that move nothing, so the truth boxes hold.
+/** `--min-area N`: the smallest blob both chains keep, in pixels, for every situation (the header says why). */
+const minAreaGiven = values['min-area'] === undefined ? null : orRefuse(() => integerArg('min-area', values['min-area'] as string, 0, 1, 1 << 30));
+const minAreaTag = minAreaGiven === null ? '' : `-minarea${minAreaGiven}`;
 const filterTag = values.filter ? `-vf-${(values.filter as string).replace(/\W+/g, '_')}` : '';
 /**
  * `--frame-step N`: a camera at 30/N frames a second. Each situation is rendered at 30 frames a second for N times the
@@ -270,9 +280,9 @@ async function main(): Promise<void> {
         : flatOptions;
       // A quarter of the smallest object's box (at the top of a street scene, where objects are smallest).
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
-      const minArea = Math.round(0.25 * minSize * minSize * 0.35);
+      const minArea = minAreaGiven ?? Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${vehicles ? '-vehicles' : ''}${values.spatial ? '-spatial' : ''}${elementTag('open')}${elementTag('close')}${learningTag}${filterTag}${dropTag}${gopTag}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${vehicles ? '-vehicles' : ''}${values.spatial ? '-spatial' : ''}${elementTag('open')}${elementTag('close')}${learningTag}${filterTag}${dropTag}${gopTag}${minAreaTag}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];

@@ -6,7 +6,7 @@
  * with `--histograms spatial` with each bin's place too (`histogram: 'spatial'`) and `placeByGray` on.
  *
  *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000] [--warmup 200] [--trail 60]
- *                              [--histograms both|yes|no|spatial] [--windows N] [--join-pieces yes|no]
+ *                              [--histograms both|yes|no|spatial] [--windows N] [--join-pieces yes|no] [--size-floor F]
  *
  * The p99 again over the frames that overlapped no garbage collection of the process (perf_hooks 'gc' entries), and
  * how many frames took over twice the median, with how many of those overlapped one: whether the slow frames are the
@@ -16,18 +16,22 @@
  * `--histograms` picks the rows (without histograms, with them, or both per blob count). `--windows N` adds a table
  * of each row's medians over every N frames from the first, warm-up included: the first row of a fresh process shows
  * how soon V8 has the tracker optimised. `--join-pieces no` runs the tracker without joining pieces (its joinPieces,
- * on by default): what looking for an object's pieces either side of an occluder costs.
+ * on by default): what looking for an object's pieces either side of an occluder costs; `--size-floor 0` without
+ * its size floor (sizeFloor, 0.2 by default): what leaving out the pieces too small for the objects costs.
  */
-import { Tracker, trackerSettings, type Box } from '../index.js';
+import { Tracker, defaultTrackerSettings, trackerSettings, type Box } from '../index.js';
 import { rng } from '../src/reference/images.js';
 import { benchArgs } from './args.js';
 import { quantile, watchGcs } from './timing.js';
 
-const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' }, 'join-pieces': { type: 'string', default: 'yes' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows']);
+const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' }, 'join-pieces': { type: 'string', default: 'yes' }, 'size-floor': { type: 'string', default: `${defaultTrackerSettings.sizeFloor}` } }, ['blobs', 'frames', 'warmup', 'trail', 'windows']);
 if (!['both', 'yes', 'no', 'spatial'].includes(values.histograms as string)) refuse(`--histograms takes both, yes, no or spatial, got "${values.histograms}"`);
 if (!['yes', 'no'].includes(values['join-pieces'] as string)) refuse(`--join-pieces takes yes or no, got "${values['join-pieces']}"`);
 /** The tracker's joinPieces (its default on): `--join-pieces no` gives what joining costs. */
 const joinPieces = values['join-pieces'] === 'yes';
+/** The tracker's sizeFloor (its default unless given): `--size-floor 0` gives what the floor costs. */
+const sizeFloor = Number(values['size-floor']);
+if (!(sizeFloor >= 0 && sizeFloor < 1)) refuse(`--size-floor takes a share in [0, 1), got "${values['size-floor']}"`);
 const windows = Number(values.windows);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);
@@ -82,7 +86,7 @@ function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float6
   }
 }
 
-console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, the first ${warmup} not counted, trailLength ${values.trail}, joinPieces ${joinPieces}`);
+console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, the first ${warmup} not counted, trailLength ${values.trail}, joinPieces ${joinPieces}, sizeFloor ${sizeFloor}`);
 console.log('\n| blobs | histograms | median µs/frame | p99 µs/frame | p99, frames in no collection | frames over 2× the median (in a collection) | tracks alive (mean) | ids made |');
 console.log('|---|---|---|---|---|---|---|---|');
 // The process's garbage collections, to tell the tracker's slow frames from the pauses of the heap (the tracker and
@@ -92,7 +96,7 @@ const kinds = { both: [false, true], yes: [true], no: [false], spatial: ['spatia
 const windowRows: string[] = [];
 for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => kinds.map((h) => [Number(v), h] as const))) {
   const placeByGray = withHists === 'spatial';
-  const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail), placeByGray, joinPieces }));
+  const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail), placeByGray, joinPieces, sizeFloor }));
   const times: number[] = [];
   const spans: [number, number][] = [];
   let alive = 0;

@@ -49,7 +49,9 @@ so. A progress bar on a terminal.
 Options:
   --out-dir DIR       where to write (created if missing); two inputs that would write one file are refused
   --line x1,y1,x2,y2  a counting line in pixels (repeat for more)
-  --min-area N        smallest blob in pixels (default 100)
+  --min-area N        smallest blob in pixels (default ${blobDefaults.minArea}); the tracker also leaves out
+                      what is small for the objects it tracks: under a fifth of their size near them (their
+                      pieces), under a tenth anywhere
   --history N         frames the background model averages over (default 500)
   --open N|WxH        opening square of odd side N, or rectangle W wide and H tall (odd, 1..31; default 3)
   --close N|WxH       closing square or rectangle, the same way (default 5x9: taller than wide, it joins an
@@ -113,7 +115,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     files,
     outDir,
     lines,
-    minArea: integerArg('min-area', values['min-area'] as string | undefined, 100, 1, 1 << 30),
+    minArea: integerArg('min-area', values['min-area'] as string | undefined, blobDefaults.minArea, 1, 1 << 30),
     history: integerArg('history', values.history as string | undefined, blobDefaults.history, 1, 1 << 20),
     open: elementArg('open', values.open, blobDefaults.open),
     close: elementArg('close', values.close, blobDefaults.close),

@@ -33,9 +33,12 @@ export interface BlobSettings {
  * starting rate where that is faster (background()'s warmup): what stood in view when the video began and left is
  * learnt away, not tracked as a ghost (fifty-seventh session: the only warmup tried that kept issue 12's goals on clips
  * with objects in view at the start). With a prime (the default in `flowmark track`, fifty-eighth session) there is
- * no warmup: the model starts from the scene behind what moves.
+ * no warmup: the model starts from the scene behind what moves. The smallest blob kept on the GPU is 20 px, low
+ * enough for objects 14 px tall: the tracker leaves out the smaller pieces of larger objects it tracks by their own
+ * size (track()'s sizeFloor; a floor of 100 px, the default before, dropped such objects whole: BENCHMARKS.md,
+ * sixty-first session).
  */
-export const blobDefaults: Required<Pick<BlobSettings, 'history' | 'open' | 'close' | 'foregroundLearning' | 'warmup'>> = { history: 500, open: 3, close: { size: [5, 9] }, foregroundLearning: 0.5, warmup: 60 };
+export const blobDefaults: Required<Pick<BlobSettings, 'history' | 'open' | 'close' | 'foregroundLearning' | 'warmup' | 'minArea'>> = { history: 500, open: 3, close: { size: [5, 9] }, foregroundLearning: 0.5, warmup: 60, minArea: 20 };
 
 /** background()'s warmup when none is given: none for a model started from a prime, blobDefaults' without one. */
 export const defaultWarmup = (primed: boolean): number => (primed ? 0 : blobDefaults.warmup);

@@ -38,6 +38,7 @@ export function trackerSettings(options: TrackOptions = {}): TrackerSettings {
   check(typeof s.appearanceWeight === 'number' && Number.isFinite(s.appearanceWeight) && s.appearanceWeight >= 0, 'appearanceWeight must be a number ≥ 0', s.appearanceWeight);
   check(typeof s.placeByGray === 'boolean', 'placeByGray must be true or false', s.placeByGray);
   check(typeof s.joinPieces === 'boolean', 'joinPieces must be true or false', s.joinPieces);
+  check(typeof s.sizeFloor === 'number' && s.sizeFloor >= 0 && s.sizeFloor < 1, 'sizeFloor must be in [0, 1)', s.sizeFloor);
   check(Array.isArray(s.lines), 'lines must be an array', s.lines);
   check(Array.isArray(s.zones), 'zones must be an array', s.zones);
   const ids = new Set<string>();

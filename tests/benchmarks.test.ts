@@ -241,6 +241,11 @@ describe('benchmark command lines', () => {
       expect(g.status).toBe(2);
       expect(g.stderr.trim()).toBe(`trackEval.js: --gop must be a positive integer, got "${bad}" (--help for the usage)`);
     }
+    for (const bad of ['0', '1.5']) {
+      const m = runBench('trackEval', ['--min-area', bad]);
+      expect(m.status).toBe(2);
+      expect(m.stderr.trim()).toBe(`trackEval.js: --min-area must be an integer 1..1073741824, got "${bad}" (--help for the usage)`);
+    }
     const walkers = runBench('trackEval', ['--walkers', 'dancers']);
     expect(walkers.status).toBe(2);
     expect(walkers.stderr.trim()).toBe('trackEval.js: --walkers must be boxes, people or vehicles, got "dancers" (--help for the usage)');
@@ -278,6 +283,9 @@ describe('benchmark command lines', () => {
     const missing = runBench('footage', ['--video', join(tmpdir(), 'no-such-clip.avi')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/no-such-clip\.avi: no such file/);
+    const tracker = runBench('footage', ['--video', street, '--tracker', '{sizeFloor']);
+    expect(tracker.status).toBe(2);
+    expect(tracker.stderr.trim()).toBe('footage.js: --tracker takes JSON, got "{sizeFloor" (--help for the usage)');
   });
 
   it('trackEval --frame-step 0.5: the same scene at 60 frames a second, twice the frames and truth boxes', () => {

@@ -85,7 +85,8 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
         background({ history: 500, learningRate: 1 / 500, foregroundLearning: 0.5, compensateLighting: true, prime, color: color && 'shadows' }),
         morphology({ open: 3, close: { size: [5, 9] } }),
         // With each blob's gray histogram: the tracker tells objects apart by it after they meet.
-        features({ minArea: 100, histogram: true }),
+        // Blobs of 20 px and up: the tracker leaves out the smaller pieces of the objects it tracks by their size.
+        features({ minArea: 20, histogram: true }),
         readResults({ framesPerSubmit: 4 }),
         // Forward: from the line's left to its right, seen going from a to b (here bottom to top: left to right).
         track({ lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }] }),

@@ -50,6 +50,7 @@ import { PieceJoiner } from './PieceJoiner.js';
 import { placeMembers } from './placeMembers.js';
 import { pullIntoGroup } from './pullIntoGroup.js';
 import { appendToList, atLeast, doubled } from './scratch.js';
+import { SizeFloor } from './SizeFloor.js';
 import { bins, extendTrail, Track, trackInfo } from './Track.js';
 import { inside, zoneBounds, zoneResult } from './zoneResult.js';
 import type { TrackEvent, TrackResults } from '../results.js';
@@ -200,10 +201,13 @@ export class Tracker {
 
   /** Joins an object's pieces either side of a fixed occluder (settings.joinPieces), else null. */
   readonly #joiner: PieceJoiner | null;
+  /** Leaves out blobs too small for the objects tracked (settings.sizeFloor), else null. */
+  readonly #floor: SizeFloor | null;
 
   constructor(settings: TrackerSettings) {
     this.#s = settings;
     this.#joiner = settings.joinPieces ? new PieceJoiner() : null;
+    this.#floor = settings.sizeFloor > 0 ? new SizeFloor(settings.sizeFloor) : null;
     this.#lines = new CountingLines(settings.lines);
     this.#polygons = settings.zones.map((z) => Float64Array.from(z.polygon.flat()));
     this.#zoneBounds = this.#polygons.map(zoneBounds);
@@ -295,11 +299,6 @@ export class Tracker {
     const places = look && s.placeByGray && placesX && placesY;
     // Everything given is checked before anything changes: a frame refused leaves the tracker as it was.
     checkUpdate(boxes, timeUs, bins, look, frame, places ? placesX! : null, places ? placesY! : null);
-    // An object's pieces either side of something fixed in front of it, as one blob: the tracker sees the joined
-    // list (the histograms it uses summed); the results name the caller's blobs. Spatial places are not joined:
-    // placeByGray skips the frame.
-    const joined = this.#joiner?.join(boxes, look, bins) ?? null;
-    if (joined) [boxes, look] = [joined.boxes, joined.hists];
     const timed = this.#lastUs !== null && timeUs > this.#lastUs;
     const dt = timed ? (timeUs - this.#lastUs!) / 1e6 : s.frameInterval;
     if (timed) this.#interval = this.#interval === 0 ? dt : this.#interval + intervalRate * (dt - this.#interval);
@@ -309,10 +308,24 @@ export class Tracker {
     const interval = this.#interval || s.frameInterval;
     const scale = Math.min(1, 1 / (modelRate * interval));
     const noise = scale * scale * scale;
-    const events: TrackEvent[] = [];
     const tracks = this.#tracks;
     const nt = tracks.length;
     for (let i = 0; i < nt; i++) tracks[i].predict(dt, noise);
+    // An object's pieces either side of something fixed in front of it, as one blob: the tracker sees the joined
+    // list (the histograms it uses summed); the results name the caller's blobs. Spatial places are not joined:
+    // placeByGray skips the frame.
+    const joined = this.#joiner?.join(boxes, look, bins) ?? null;
+    if (joined) [boxes, look] = [joined.boxes, joined.hists];
+    // Blobs too small for the objects tracked (SizeFloor: near a larger track, or anywhere under half its floor):
+    // left out, as features({ minArea }) would leave them out, after the pieces are joined (a vehicle's piece coming
+    // out past a post starts as a sliver).
+    const floored = this.#floor?.filter(tracks, boxes, look, places && !joined ? placesX! : null, places && !joined ? placesY! : null) ?? null;
+    if (floored) {
+      boxes = floored.boxes;
+      if (look) look = floored.hists;
+      if (places && !joined) [placesX, placesY] = [floored.placesX, floored.placesY];
+    }
+    const events: TrackEvent[] = [];
     const n = boxes.length;
     this.#reserve(n, nt);
     this.#readBlobs(boxes);
@@ -345,6 +358,13 @@ export class Tracker {
     if (s.lines.length > 0) for (const t of kept) lines.count(t, this.#bounds, events, timeUs);
     const zones = this.#zones(kept, events, timeUs, dt);
     const infos = kept.map((t) => trackInfo(t, s.trailLength));
+    if (floored) {
+      const { source } = floored;
+      for (const k of infos) {
+        if (k.blob >= 0) k.blob = source[k.blob];
+        if (k.group >= 0) k.group = source[k.group];
+      }
+    }
     if (joined) {
       const { source, other } = joined;
       for (const k of infos) {
@@ -352,6 +372,7 @@ export class Tracker {
         if (k.group >= 0) [k.group, k.groupPiece] = [source[k.group], other[k.group]];
       }
     }
+    this.#floor?.settle();
     return { tracks: infos, events, counts: lines.counts(), onLine: lines.onLine(), zones };
   }
 
@@ -547,6 +568,7 @@ export class Tracker {
       t.blob = j;
       t.matched = true;
       taken[j] = 1;
+      if (members[j] <= 1 && t.state === 'confirmed') this.#floor?.learn(bb[4 * j], bb[4 * j + 1], bb[4 * j + 2], bb[4 * j + 3]);
       if (look && members[j] <= 1) {
         t.observe(look, j);
         if (this.#px) t.observePlaces(this.#px, this.#py!, j, bb, 4 * j);

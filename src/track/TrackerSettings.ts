@@ -50,6 +50,16 @@ export interface TrackerSettings {
    * tracking evaluation fewer ID switches, fewer line errors and MOTA up (BENCHMARKS.md, fifty-fifth session).
    */
   joinPieces: boolean;
+  /**
+   * A blob whose box is under this share of the median box of the blobs confirmed tracks took alone lately, near a
+   * tracked object at least twice its size (within that object's size of its predicted box), is a piece of it (a
+   * sliver a pillar, a shadow's edge or the light leaves), and one under half the share anywhere is too small to be
+   * an object: both are left out, as `features({ minArea })` leaves out blobs on the GPU (SizeFloor.ts); 0 leaves
+   * every blob in. A floor in pixels fits only objects of one size; this one follows the objects tracked, so that
+   * `minArea` can stay low enough for small ones (BENCHMARKS.md, sixty-first session). Objects of interest far
+   * smaller than most of what is tracked (people far off beyond near cars) want 0.
+   */
+  sizeFloor: number;
   /** Largest distance between a prediction's centre and a blob's, in box diagonals, for a pair to be allowed. */
   gate: number;
   /** Measurement noise of a box edge, pixels (standard deviation). */
@@ -79,6 +89,7 @@ export const defaultTrackerSettings: Readonly<TrackerSettings> = {
   appearanceWeight: 0.5,
   placeByGray: false,
   joinPieces: true,
+  sizeFloor: 0.2,
   gate: 1.5,
   measurementNoise: 2,
   acceleration: 400,
