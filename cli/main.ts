@@ -99,7 +99,7 @@ const commands = {
   },
   track: {
     usage: trackUsage,
-    options: { 'out-dir': text, line: { type: 'string', multiple: true } as const, 'min-area': text, history: text, open: text, close: text, 'foreground-learning': text, prime: text, warmup: text, 'max-unseen': text, shadows: text, 'var-threshold': text, color: { type: 'boolean' } as const, gray: { type: 'boolean' } as const, 'place-by-gray': { type: 'boolean' } as const },
+    options: { 'out-dir': text, line: { type: 'string', multiple: true } as const, 'min-area': text, history: text, open: text, close: text, 'foreground-learning': text, prime: text, warmup: text, 'max-unseen': text, 'size-floor': text, shadows: text, 'var-threshold': text, color: { type: 'boolean' } as const, gray: { type: 'boolean' } as const, 'place-by-gray': { type: 'boolean' } as const },
     // --line repeats: node:util gives its values as an array.
     run: (values: Values, files: string[]) => runTrack(parseTrackArgs(values as Record<string, string | boolean | string[] | undefined>, files)),
   },

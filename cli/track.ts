@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countsAtEnd, morphologySteps, seenTracks, videoBackgroundDefaults, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
+import { countsAtEnd, defaultTrackerSettings, morphologySteps, seenTracks, videoBackgroundDefaults, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
 import { probeVideo, videoFileBackground, videoFileHasColor } from '../node.js';
 import { blobDefaults, trackChain } from './trackChain.js';
 import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, videoFilesText, writeVideoLines } from './outputs.js';
@@ -25,6 +25,8 @@ export interface TrackCommand {
   /** background()'s warmup: frames at the start learning at least at OpenCV's starting rate; null: 0 with a prime, blobDefaults.warmup without. */
   warmup: number | null;
   maxUnseen: number;
+  /** track()'s sizeFloor: blobs small for the objects tracked left out (0: none). */
+  sizeFloor: number;
   /** Background model: shadows (darker copies of the background) left out of the foreground; its variance threshold. */
   shadows: boolean;
   varThreshold: number;
@@ -72,6 +74,9 @@ Options:
                       learnt away in a few frames rather than staying a ghost for about 0.1·history/F frames
                       (F the foreground learning; default 0 with a prime, ${blobDefaults.warmup} with --prime 0)
   --max-unseen S      seconds a track may go unseen before it ends (default 2)
+  --size-floor F      the tracker leaves out blobs under F of the median size of the objects it tracks near
+                      them, under F/2 anywhere (0 to under 1, default ${defaultTrackerSettings.sizeFloor}); 0 where the objects of interest are far
+                      smaller than most of what moves (people far off beyond near cars)
   --shadows on|off    whether a darker copy of the background is shadow, not an object (default on). Off for
                       scenes without cast shadows (indoor, overcast) where objects are darker than what they
                       pass: on gray footage the shadow test takes such objects for shadow
@@ -109,6 +114,8 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
   if (!(varThreshold > 0 && Number.isFinite(varThreshold))) throw new UsageError(`--var-threshold must be a positive number, got "${values['var-threshold']}"`);
   const maxUnseen = values['max-unseen'] === undefined ? 2 : Number(values['max-unseen']);
   if (!(maxUnseen > 0 && Number.isFinite(maxUnseen))) throw new UsageError(`--max-unseen must be a positive number of seconds, got "${values['max-unseen']}"`);
+  const sizeFloor = values['size-floor'] === undefined ? defaultTrackerSettings.sizeFloor : Number(String(values['size-floor']).trim() || NaN);
+  if (!(sizeFloor >= 0 && sizeFloor < 1)) throw new UsageError(`--size-floor must be a share at least 0 and under 1, got "${values['size-floor']}"`);
   if (values.color === true && values.gray === true) throw new UsageError('--color and --gray: give one');
   checkOutputClashes(files, outDir, (f) => ({ names: [`${outputStem(f)}.csv`, `${outputStem(f)}.counts.json`], framePrefix: null }));
   return {
@@ -123,6 +130,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     prime: primeArg(values.prime),
     warmup: values.warmup === undefined ? null : integerArg('warmup', values.warmup as string, 0, 0, 1 << 20),
     maxUnseen,
+    sizeFloor,
     shadows: shadows === 'on',
     varThreshold,
     color: values.color === true ? true : values.gray === true ? false : 'auto',

@@ -49,6 +49,8 @@ export interface TrackerChoice {
   maxUnseen: number;
   /** track()'s placeByGray: group members placed by where their grays lie (the chain then reads spatial histograms). */
   placeByGray?: boolean;
+  /** track()'s sizeFloor (its default where not given). */
+  sizeFloor?: number;
 }
 
 /**
@@ -81,5 +83,5 @@ export function blobChain(cmd: BlobSettings): OperatorFunction<GpuFrame, FrameRe
 
 /** trackChain's tracker. No trails: the CLI writes boxes and counts, and a trail is copied into every frame's result. */
 export function trackOptions(cmd: TrackerChoice): TrackOptions {
-  return { lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: 0, placeByGray: cmd.placeByGray ?? false };
+  return { lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: 0, placeByGray: cmd.placeByGray ?? false, ...(cmd.sizeFloor === undefined ? {} : { sizeFloor: cmd.sizeFloor }) };
 }

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { lineCrossings, type MotBox } from '../src/reference/index.js';
 import { makeTrackClips, scored, trackScenes } from './support/trackClips.js';
 import { parseTrackArgs, segmentMeetsFrame } from '../cli/track.js';
-import { blobDefaults } from '../cli/trackChain.js';
-import { videoBackgroundDefaults } from '../index.js';
+import { blobDefaults, trackOptions } from '../cli/trackChain.js';
+import { defaultTrackerSettings, videoBackgroundDefaults } from '../index.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-track-'));
@@ -171,6 +171,9 @@ describe('flowmark track', () => {
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--var-threshold', '0'],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--var-threshold', ''],
       ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--color', '--gray'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--size-floor', '1'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--size-floor', '-0.1'],
+      ['track', join(dir, 'walk.mp4'), '--out-dir', join(dir, 'x'), '--size-floor', ''],
     ]) {
       const r = run(args);
       expect(r.status, args.join(' ')).toBe(2);
@@ -196,5 +199,9 @@ describe('flowmark track', () => {
     expect(parse({}).prime).toBe(videoBackgroundDefaults.seconds);
     expect(parse({ prime: '0' }).prime).toBe(0);
     expect(parse({ prime: ' 7.5 ' }).prime).toBe(7.5);
+    // The tracker's size floor: its default, a share given, none; the chain's tracker gets what was given.
+    expect(parse({}).sizeFloor).toBe(defaultTrackerSettings.sizeFloor);
+    expect(parse({ 'size-floor': ' 0.1 ' }).sizeFloor).toBe(0.1);
+    expect(trackOptions(parse({ 'size-floor': '0' })).sizeFloor).toBe(0);
   });
 });
