@@ -30,9 +30,10 @@ const needed = 32;
 const reach = 1;
 /**
  * A blob under the floor is a piece of a track near it only where it is under this share of that track's box: the
- * track of a small object is near its own blob. Without it, seeds 1–2 of the flat scenes (fourteen clips) gave the same
- * figures (MOTA 0.433 both; switches 127 both; line errors 54 against 52), but a small object standing far from others
- * lost its blob to the floor, once the larger objects had set it, through its own track.
+ * track of a small object is near its own blob. Without it (the floor near tracks only, before the tenth anywhere),
+ * seeds 1–2 of the flat scenes (fourteen clips) gave the same figures (MOTA 0.433 both; switches 127 both; line
+ * errors 54 against 52), but a small object standing far from others lost its blob to the floor, once the larger
+ * objects had set it, through its own track.
  */
 const pieceShare = 0.5;
 
@@ -53,7 +54,7 @@ export class SizeFloor {
   readonly #scratch = new Float64Array(remembered);
   #next = 0;
   #count = 0;
-  /** Box area under which a blob near a larger track is left out (half of it: any blob); 0 until `needed` areas are known. */
+  /** Box area under which a blob near a larger track is left out (under half of it: any blob); 0 until `needed`. */
   #floor = 0;
 
   constructor(share: number) {
