@@ -68,7 +68,9 @@ describe.each([
 ])('the three.js AR example with three.js %s', (_, prefix, version) => {
   it(`puts an anchor on each marker at its pose and draws its cube there over the camera picture (three ${version})`, async () => {
     const params = `camera=${camera.fx},${camera.fy},${camera.cx},${camera.cy}&size=${side}`;
-    const { page, seen, mapped: mappedBy, errors } = await openExample<Seen>(() => session.browser.newPage(), onTestFinished, new URL(`${prefix}ar.html?${params}`, `${session.url}/`).href, 'flowmarkAr', 12);
+    // 8 frames: each of the camera's 2 places in flight reused 4 times (the pose is right from the first frame: the
+    // scene stands still); 12 took 70–85 s here alone on SwiftShader and over 150 s on a loaded CI machine.
+    const { page, seen, mapped: mappedBy, errors } = await openExample<Seen>(() => session.browser.newPage(), onTestFinished, new URL(`${prefix}ar.html?${params}`, `${session.url}/`).href, 'flowmarkAr', 8);
     const mapped = Object.values(mappedBy).flat().reduce((s, v) => s + v, 0);
     const revision = await page.evaluate(() => document.querySelector('canvas')?.dataset.three ?? '');
     expect(errors).toEqual([]);
@@ -113,6 +115,6 @@ describe.each([
     expect(picture.inPlace).toBeGreaterThan(0.9);
     for (const shifted of picture.shifted) expect(shifted).toBeLessThan(picture.inPlace);
     console.log(`three ${version}: ${seen.frames} frames, result → rendered median ${median(seen.renderMs).toFixed(1)} ms, camera → rendered median ${seen.cameraToScreenMs.length ? median(seen.cameraToScreenMs).toFixed(1) : 'n/a'} ms, mapped ${(mapped / seen.frames).toFixed(0)} B a frame, correlation ${picture.inPlace.toFixed(3)} (SwiftShader)`);
-  }, 240_000);
+  }, 480_000);
 });
 

@@ -125,5 +125,5 @@ describe('the surveillance overlay example', () => {
     expect(picture.inPlace).toBeGreaterThan(0.9);
     for (const shifted of picture.shifted) expect(shifted).toBeLessThan(picture.inPlace);
     console.log(`overlay: ${seen.frames} frames, tracks ${seen.ids.join(', ')}, drawn ${seen.drawn.map((t) => `${t.id} ${t.box.map((v) => v.toFixed(0))}`).join('; ')}, line ${seen.counts.forward}/${seen.counts.backward}, result → rendered median ${median(seen.renderMs).toFixed(1)} ms, correlation ${picture.inPlace.toFixed(3)} (SwiftShader)`);
-  }, 240_000);
+  }, 480_000);
 });

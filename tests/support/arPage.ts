@@ -17,9 +17,10 @@ export interface OpenedPage<T> {
 
 /**
  * Opens `url`, closed when the test finishes (a page left open keeps rendering on the software GPU and slows the
- * next one), and waits until `globalThis[name].frames` reaches `frames` or the page reports an error.
+ * next one), and waits until `globalThis[name].frames` reaches `frames` or the page reports an error; past `timeout` it
+ * throws, saying how many frames the page had drawn.
  */
-export async function openExample<T extends { frames: number; error: string }>(newPage: () => Promise<Page>, onFinished: (close: () => Promise<void>) => void, url: string, name: string, frames: number, timeout = 150_000): Promise<OpenedPage<T>> {
+export async function openExample<T extends { frames: number; error: string }>(newPage: () => Promise<Page>, onFinished: (close: () => Promise<void>) => void, url: string, name: string, frames: number, timeout = 240_000): Promise<OpenedPage<T>> {
   const page = await newPage();
   onFinished(() => page.close());
   const errors: string[] = [];
@@ -33,15 +34,29 @@ export async function openExample<T extends { frames: number; error: string }>(n
       return map.call(this, mode, offset, size);
     } as typeof map;
   });
+  const started = Date.now();
   await page.goto(url);
-  await page.waitForFunction(
-    ([key, n]) => {
-      const s = (globalThis as unknown as Record<string, { frames: number; error: string } | undefined>)[key as string];
-      return s && (s.frames >= (n as number) || s.error);
-    },
-    [name, frames],
-    { timeout },
-  );
+  try {
+    await page.waitForFunction(
+      ([key, n]) => {
+        const s = (globalThis as unknown as Record<string, { frames: number; error: string } | undefined>)[key as string];
+        return s && (s.frames >= (n as number) || s.error);
+      },
+      [name, frames],
+      { timeout },
+    );
+  } catch (e) {
+    // Say how far the page got: a page that never drew (camera, adapter) and one that drew too slowly on a loaded
+    // machine's software GPU fail alike otherwise.
+    const state = await page
+      .evaluate((key) => {
+        const s = (globalThis as unknown as Record<string, { frames: number; renderMs: number[] } | undefined>)[key];
+        return { frames: s?.frames ?? null, renderMs: s?.renderMs ?? [], status: document.getElementById('status')?.textContent ?? '' };
+      }, name)
+      .catch((why: unknown) => ({ frames: null, renderMs: [], status: `(page unreadable: ${String(why)})` }));
+    const done = state.renderMs.length ? `, result → rendered median ${median(state.renderMs).toFixed(0)} ms` : '';
+    throw new Error(`${url}: ${state.frames ?? 'no'} of ${frames} frames drawn after ${((Date.now() - started) / 1000).toFixed(0)} s${done}; status "${state.status}"; page errors: ${JSON.stringify(errors)}`, { cause: e });
+  }
   return {
     page,
     seen: await page.evaluate((key) => (globalThis as unknown as Record<string, T>)[key], name),
