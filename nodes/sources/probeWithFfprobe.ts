@@ -9,15 +9,17 @@
  *
  * Errors: `DecodeError` for a file ffprobe cannot read as video, one without a video stream or frames, or no ffprobe.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { DecodeError } from '../../src/errors.js';
 import { displayTransform } from './displayTransform.js';
 import type { VideoInfo } from './probeMp4.js';
 
 interface Probed {
-  streams?: { codec_name?: string; width?: number; height?: number; sample_aspect_ratio?: string; avg_frame_rate?: string; r_frame_rate?: string }[];
-  packets?: { pts_time?: string; dts_time?: string; size?: string }[];
-  format?: { format_name?: string };
+  stream: Record<string, string> | null;
+  format: Record<string, string> | null;
+  /** Presentation times of the packets that hold bytes, in seconds (NaN where the container keeps none). */
+  times: number[];
 }
 
 /** What a source says when the ffprobe executable is missing. */
@@ -32,38 +34,84 @@ function rate(text: string | undefined): number {
   return d > 0 && n > 0 ? n / d : 0;
 }
 
-export async function probeWithFfprobe(path: string, ffprobe = 'ffprobe'): Promise<VideoInfo> {
+/** A field of one compact line ("packet|pts_time=0.04|dts_time=0.04|size=243"); ffprobe writes "N/A" for none. */
+function field(parts: string[], key: string): string | undefined {
+  const prefix = `${key}=`;
+  const part = parts.find((p) => p.startsWith(prefix));
+  const value = part?.slice(prefix.length);
+  return value === undefined || value === 'N/A' ? undefined : value;
+}
+
+/** A section's line as its fields. */
+function record(parts: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of parts.slice(1)) {
+    const at = p.indexOf('=');
+    if (at > 0) out[p.slice(0, at)] = p.slice(at + 1);
+  }
+  return out;
+}
+
+/**
+ * Runs ffprobe and reads its compact output a line at a time, keeping of each packet only its time: a recorder's
+ * file of a day or a week holds millions of packets, which as one JSON text (over 100 bytes a packet) ran past
+ * what Node holds in one string (2^29 characters, about two days at 25 frames/s) and held gigabytes on the way.
+ */
+function runFfprobe(path: string, ffprobe: string): Promise<Probed> {
   const sections = 'stream=codec_name,width,height,sample_aspect_ratio,avg_frame_rate,r_frame_rate:packet=pts_time,dts_time,size:format=format_name';
-  const args = ['-v', 'error', '-select_streams', 'v:0', '-show_entries', sections, '-of', 'json', path];
-  const probed = await new Promise<Probed>((resolve, reject) =>
-    execFile(ffprobe, args, { maxBuffer: 1 << 30 }, (error, stdout, stderr) => {
-      if (error) {
-        const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-        const why = missing ? noFfprobe : `not a video ffmpeg can read (${stderr.trim().split('\n').at(-1) || error.message})`;
-        reject(new DecodeError(`${path}: ${why}`, path, { cause: error }));
+  const args = ['-v', 'error', '-select_streams', 'v:0', '-show_entries', sections, '-of', 'compact', path];
+  return new Promise<Probed>((resolve, reject) => {
+    const probed: Probed = { stream: null, format: null, times: [] };
+    const child = spawn(ffprobe, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    // The end of what it said is enough to say why it failed.
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4096)));
+    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      const parts = line.split('|');
+      if (parts[0] === 'packet') {
+        // Packets of no bytes are frames a recorder dropped (AVI keeps their place): ffmpeg decodes nothing for them.
+        if (!(Number(field(parts, 'size')) > 0)) return;
+        probed.times.push(Number.parseFloat(field(parts, 'pts_time') ?? field(parts, 'dts_time') ?? ''));
+      } else if (parts[0] === 'stream') {
+        probed.stream ??= record(parts);
+      } else if (parts[0] === 'format') {
+        probed.format = record(parts);
+      }
+    });
+    let failed: Error | null = null;
+    child.on('error', (error) => (failed = error));
+    // 'close' comes after the output's last line has been read and the process has exited (or failed to start).
+    child.on('close', (code) => {
+      const error = failed as NodeJS.ErrnoException | null;
+      if (error || code !== 0) {
+        const missing = error?.code === 'ENOENT';
+        const why = missing ? noFfprobe : `not a video ffmpeg can read (${stderr.trim().split('\n').at(-1) || error?.message || `ffprobe exited with ${String(code)}`})`;
+        reject(new DecodeError(`${path}: ${why}`, path, error ? { cause: error } : undefined));
         return;
       }
-      try {
-        resolve(JSON.parse(stdout) as Probed);
-      } catch (cause) {
-        reject(new DecodeError(`${path}: ffprobe wrote what is not JSON`, path, { cause }));
-      }
-    }),
-  );
-  const stream = probed.streams?.[0];
-  if (!stream?.width || !stream.height) throw new DecodeError(`${path}: the file has no video track`, path);
-  // Packets of no bytes are frames a recorder dropped (AVI keeps their place): ffmpeg decodes nothing for them.
-  const packets = (probed.packets ?? []).filter((p) => Number(p.size) > 0);
-  if (packets.length === 0) throw new DecodeError(`${path}: the video track has no frames`, path);
+      resolve(probed);
+    });
+  });
+}
+
+export async function probeWithFfprobe(path: string, ffprobe = 'ffprobe'): Promise<VideoInfo> {
+  const probed = await runFfprobe(path, ffprobe);
+  const stream: Partial<Record<string, string>> = probed.stream ?? {};
+  const width = Number(stream.width);
+  const height = Number(stream.height);
+  if (!(width > 0 && height > 0)) throw new DecodeError(`${path}: the file has no video track`, path);
+  const frames = probed.times.length;
+  if (frames === 0) throw new DecodeError(`${path}: the video track has no frames`, path);
   const fps = rate(stream.avg_frame_rate) || rate(stream.r_frame_rate) || 25;
-  const times = packets.map((p) => Number.parseFloat(p.pts_time ?? p.dts_time ?? ''));
+  const times = probed.times;
   const timed = times.every(Number.isFinite);
   const sorted = timed ? times.sort((a, b) => a - b) : times.map((_, i) => i / fps);
   const timestampsUs = sorted.map((t) => Math.round((t - sorted[0]) * 1e6));
   // The pixel aspect ratio stretches the stored width, as an MP4 track header's width does.
   const [sarW, sarH] = (stream.sample_aspect_ratio ?? '1:1').split(':').map(Number);
-  const storedWidth = sarW > 0 && sarH > 0 ? Math.round((stream.width * sarW) / sarH) : stream.width;
-  const storedHeight = stream.height;
+  const storedWidth = sarW > 0 && sarH > 0 ? Math.round((width * sarW) / sarH) : width;
+  const storedHeight = height;
   // Shown as stored: these containers carry no turn that ffmpeg 5.1 reads (phones' turns are in MP4 and MOV).
   const display = displayTransform(storedWidth, storedHeight);
   const durationUs = timestampsUs.at(-1)! + Math.round(1e6 / fps);
@@ -75,9 +123,9 @@ export async function probeWithFfprobe(path: string, ffprobe = 'ffprobe'): Promi
     storedWidth,
     storedHeight,
     display,
-    frames: packets.length,
+    frames,
     durationUs,
     timestampsUs,
-    fps: packets.length / (durationUs / 1e6),
+    fps: frames / (durationUs / 1e6),
   };
 }

@@ -136,6 +136,25 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     expect(await probeVideo(join(dir, 'h264.mkv'), { ffprobe: 'no-such-ffprobe' }).catch((e) => e)).toBeInstanceOf(DecodeError);
   });
 
+  it("probes a recorder's AVI with frames left out by the times it keeps, and a longer one packet by packet", async () => {
+    // Frames 10–14 of 50 left out (a camera that dropped them): AVI keeps each frame's place, so the gap is in the times.
+    const gap = join(dir, 'gap.avi');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=25', '-t', '2', '-vf', "select='not(between(n,10,14))'", '-fps_mode', 'vfr', '-c:v', 'mpeg4', gap]);
+    const kept = Array.from({ length: 50 }, (_, n) => n).filter((n) => n < 10 || n > 14);
+    const info = await probeVideo(gap);
+    expect([info.container, info.codec, info.width, info.height, info.frames]).toEqual(['avi', 'mpeg4', 64, 48, 45]);
+    expect(info.timestampsUs).toEqual(kept.map((n) => n * 40_000));
+    expect(info.durationUs).toBe(2_000_000);
+    // The clip's packets copied 400 times over (18,000 frames, 13 minutes): every packet read, in order.
+    const long = join(dir, 'long.avi');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '399', '-i', gap, '-c', 'copy', long]);
+    const longer = await probeVideo(long);
+    expect(longer.frames).toBe(400 * 45);
+    expect(longer.durationUs).toBe(800_000_000);
+    expect(longer.timestampsUs.slice(45, 50)).toEqual(kept.slice(0, 5).map((n) => 2_000_000 + n * 40_000));
+    expect(longer.timestampsUs.every((t, i, all) => i === 0 || t > all[i - 1])).toBe(true);
+  });
+
   it('decodes what ffmpeg decodes, MPEG-4 Part 2 included, and says plainly when ffmpeg is missing', async () => {
     const results = await lastValueFrom(fromVideoFile(ctx, join(dir, 'mpeg4.mp4')).pipe(threshold({ level: 128 }), label(), readResults(), toArray()));
     expect(results).toHaveLength(frames);
