@@ -82,11 +82,11 @@ function runFfprobe(path: string, ffprobe: string): Promise<Probed> {
     let failed: Error | null = null;
     child.on('error', (error) => (failed = error));
     // 'close' comes after the output's last line has been read and the process has exited (or failed to start).
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       const error = failed as NodeJS.ErrnoException | null;
       if (error || code !== 0) {
         const missing = error?.code === 'ENOENT';
-        const why = missing ? noFfprobe : `not a video ffmpeg can read (${stderr.trim().split('\n').at(-1) || error?.message || `ffprobe exited with ${String(code)}`})`;
+        const why = missing ? noFfprobe : `not a video ffmpeg can read (${stderr.trim().split('\n').at(-1) || error?.message || (signal ? `ffprobe was stopped by ${signal}` : `ffprobe exited with ${String(code)}`)})`;
         reject(new DecodeError(`${path}: ${why}`, path, error ? { cause: error } : undefined));
         return;
       }
