@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { PieceJoiner } from '../../src/track/PieceJoiner.js';
 import type { Box } from '../../index.js';
+import { rng } from '../../src/reference/images.js';
 
 const bins = 16;
 /** A blob's histogram: all its box's pixels in one bin. */
@@ -115,6 +116,57 @@ describe('PieceJoiner', () => {
         }
       }
       expect(joined > 0, `offset ${dx}`).toBe(joins);
+    }
+  });
+
+  it('joins across every gap the rule allows (1 px up to the pieces\' shared extent) and none wider, moving either way on both axes, among 3000 blobs of noise', () => {
+    // The pairs are looked for among the blobs sorted by their facing edges (a flood of noise made every near piece
+    // against every far one a fifth of the tracker's frame): the search's bounds are the rule's, gap by gap.
+    const r = rng(12);
+    // An object 60 px along the axis and 30 across it (its pieces' shared extent) in a 1920×1080 frame, behind a post
+    // (or a railing) as wide as the gap.
+    const extent = 30;
+    // Moving towards + (the near piece's outer edge moves), towards -, and out from the frame's border at 0 (the near
+    // piece's outer edge stands still there: only the far one's moves).
+    const ways = [
+      { name: 'towards +', post: 400, length: 60, along: (t: number) => 300 + 4 * t },
+      { name: 'towards -', post: 400, length: 60, along: (t: number) => 500 - 4 * t },
+      { name: 'out of the border', post: 100, length: 200, along: (t: number) => -150 + 4 * t },
+    ];
+    for (const axis of [0, 1]) {
+      for (const way of ways) {
+        for (const gap of [1, 2, extent - 1, extent, extent + 1]) {
+          const joiner = new PieceJoiner();
+          const post = way.post;
+          let joined = 0;
+          let both = 0;
+          for (let t = 0; t < 50; t++) {
+            const along = way.along(t);
+            const ends = [Math.max(0, along), along + way.length - 1];
+            const whole: Box = axis === 0 ? [ends[0], 100, ends[1], 100 + extent - 1] : [100, ends[0], 100 + extent - 1, ends[1]];
+            const lo = whole[axis];
+            const hi = whole[axis + 2];
+            const pieces: Box[] = [];
+            if (lo < post) pieces.push(axis === 0 ? [lo, whole[1], Math.min(hi, post - 1), whole[3]] : [whole[0], lo, whole[2], Math.min(hi, post - 1)]);
+            if (hi >= post + gap) pieces.push(axis === 0 ? [Math.max(lo, post + gap), whole[1], hi, whole[3]] : [whole[0], Math.max(lo, post + gap), whole[2], hi]);
+            const noise: Box[] = Array.from({ length: 3000 }, () => {
+              const [w, h] = [3 + Math.floor(r() * 10), 3 + Math.floor(r() * 10)];
+              // Past the object along the axis: its edges there are no object's edges of last frame (with noise over
+              // the whole frame most edges stand where one stood: a moving object's too, by chance).
+              const [x, y] = axis === 0 ? [700 + Math.floor(r() * 1200), Math.floor(r() * 1060)] : [Math.floor(r() * 1900), 700 + Math.floor(r() * 360)];
+              return [x, y, x + w - 1, y + h - 1];
+            });
+            const out = joiner.join([...noise, ...pieces], null, bins);
+            if (pieces.length < 2) continue;
+            both++;
+            if (out?.boxes.some((b) => b.every((v, i) => v === whole[i]))) joined++;
+          }
+          const name = `axis ${axis}, ${way.name}, gap ${gap}`;
+          expect(both, name).toBeGreaterThan(5);
+          // From the second frame both pieces show, while they do.
+          expect(joined, name).toBe(gap <= extent ? both - 1 : 0);
+        }
+      }
     }
   });
 });
