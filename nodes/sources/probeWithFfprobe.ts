@@ -79,11 +79,10 @@ function runFfprobe(path: string, ffprobe: string): Promise<Probed> {
         probed.format = record(parts);
       }
     });
-    let failed: Error | null = null;
-    child.on('error', (error) => (failed = error));
+    let error: NodeJS.ErrnoException | null = null;
+    child.on('error', (e) => (error = e));
     // 'close' comes after the output's last line has been read and the process has exited (or failed to start).
     child.on('close', (code, signal) => {
-      const error = failed as NodeJS.ErrnoException | null;
       if (error || code !== 0) {
         const missing = error?.code === 'ENOENT';
         const why = missing ? noFfprobe : `not a video ffmpeg can read (${stderr.trim().split('\n').at(-1) || error?.message || (signal ? `ffprobe was stopped by ${signal}` : `ffprobe exited with ${String(code)}`)})`;
