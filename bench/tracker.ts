@@ -7,6 +7,7 @@
  *
  *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000] [--warmup 200] [--trail 60]
  *                              [--histograms both|yes|no|spatial] [--windows N] [--join-pieces yes|no] [--size-floor F]
+ *                              [--noise N] [--digest yes|no]
  *
  * The p99 again over the frames that overlapped no garbage collection of the process (perf_hooks 'gc' entries), and
  * how many frames took over twice the median, with how many of those overlapped one: whether the slow frames are the
@@ -18,13 +19,23 @@
  * how soon V8 has the tracker optimised. `--join-pieces no` runs the tracker without joining pieces (its joinPieces,
  * on by default): what looking for an object's pieces either side of an occluder costs; `--size-floor 0` without
  * its size floor (sizeFloor, 0.2 by default): what leaving out the pieces too small for the objects costs.
+ * `--noise N` adds N blobs of noise to every frame (3–12 px boxes anywhere in it, new places each frame, each with its
+ * own histogram): a flood such as rain, snow or a camera's gain turned up gives, up to features' `maxResults` (4096).
+ * `--digest yes` adds a column with a digest of everything the tracker returned (tracks, events, counts, zones) over
+ * the row's frames: two builds given the same options tell whether a change left the tracker's output as it was.
  */
+import { createHash } from 'node:crypto';
 import { Tracker, defaultTrackerSettings, trackerSettings, type Box } from '../index.js';
 import { rng } from '../src/reference/images.js';
 import { benchArgs } from './args.js';
 import { quantile, watchGcs } from './timing.js';
 
-const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' }, 'join-pieces': { type: 'string', default: 'yes' }, 'size-floor': { type: 'string', default: `${defaultTrackerSettings.sizeFloor}` } }, ['blobs', 'frames', 'warmup', 'trail', 'windows']);
+const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' }, 'join-pieces': { type: 'string', default: 'yes' }, 'size-floor': { type: 'string', default: `${defaultTrackerSettings.sizeFloor}` }, noise: { type: 'string', default: '0' }, digest: { type: 'string', default: 'no' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows', 'noise']);
+if (!['yes', 'no'].includes(values.digest as string)) refuse(`--digest takes yes or no, got "${values.digest}"`);
+const digest = values.digest === 'yes';
+/** Blobs of noise added to every frame (`--noise`). */
+const noise = Number(values.noise);
+if (!Number.isInteger(noise) || noise < 0) refuse(`--noise takes a non-negative integer, got "${values.noise}"`);
 if (!['both', 'yes', 'no', 'spatial'].includes(values.histograms as string)) refuse(`--histograms takes both, yes, no or spatial, got "${values.histograms}"`);
 if (!['yes', 'no'].includes(values['join-pieces'] as string)) refuse(`--join-pieces takes yes or no, got "${values['join-pieces']}"`);
 /** The tracker's joinPieces (its default on): `--join-pieces no` gives what joining costs. */
@@ -47,6 +58,8 @@ const [W, H] = [1920, 1080];
  */
 function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float64Array; px: Float64Array; py: Float64Array }[]> {
   const r = rng(n);
+  // The noise draws from a stream of its own, so that the objects move as they do without it.
+  const rn = rng(1_000_003 + n);
   const movers = Array.from({ length: n }, () => ({ x: r() * (W - 80), y: r() * (H - 160), vx: (r() - 0.5) * 16, vy: (r() - 0.5) * 8, w: 20 + r() * 60, h: 40 + r() * 120 }));
   // Each object's share of pixels per bin.
   const looks = movers.map(() => {
@@ -67,15 +80,27 @@ function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float6
       const y = Math.max(0, Math.min(H - m.h, m.y));
       return [Math.round(x), Math.round(y), Math.round(x + m.w - 1), Math.round(y + m.h - 1)];
     });
-    const hists = new Float64Array(16 * n);
+    const hists = new Float64Array(16 * (n + noise));
     movers.forEach((m, i) => looks[i].forEach((v, b) => (hists[16 * i + b] = Math.round(v * m.w * m.h))));
-    const px = new Float64Array(16 * n);
-    const py = new Float64Array(16 * n);
+    for (let i = 0; i < noise; i++) {
+      const [w, h] = [3 + Math.floor(rn() * 10), 3 + Math.floor(rn() * 10)];
+      const [x, y] = [Math.floor(rn() * (W - w)), Math.floor(rn() * (H - h))];
+      boxes.push([x, y, x + w - 1, y + h - 1]);
+      // Its pixels in one or two bins.
+      const b = Math.floor(rn() * 15);
+      const a = Math.round(rn() * w * h);
+      hists[16 * (n + i) + b] = a;
+      hists[16 * (n + i) + b + 1] = w * h - a;
+    }
+    const px = new Float64Array(16 * (n + noise));
+    const py = new Float64Array(16 * (n + noise));
     boxes.forEach(([x0, y0, x1, y1], i) => {
       for (let b = 0; b < 16; b++) {
         const empty = hists[16 * i + b] === 0;
-        px[16 * i + b] = empty ? NaN : (x0 + x1) / 2 + offsets[i][2 * b] * (x1 - x0 + 1);
-        py[16 * i + b] = empty ? NaN : (y0 + y1) / 2 + offsets[i][2 * b + 1] * (y1 - y0 + 1);
+        // A noise blob's bins lie at its centre.
+        const [ox, oy] = i < n ? [offsets[i][2 * b], offsets[i][2 * b + 1]] : [0, 0];
+        px[16 * i + b] = empty ? NaN : (x0 + x1) / 2 + ox * (x1 - x0 + 1);
+        py[16 * i + b] = empty ? NaN : (y0 + y1) / 2 + oy * (y1 - y0 + 1);
       }
     });
     made.push({ boxes, hists, px, py });
@@ -86,9 +111,9 @@ function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float6
   }
 }
 
-console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, the first ${warmup} not counted, trailLength ${values.trail}, joinPieces ${joinPieces}, sizeFloor ${sizeFloor}`);
-console.log('\n| blobs | histograms | median µs/frame | p99 µs/frame | p99, frames in no collection | frames over 2× the median (in a collection) | tracks alive (mean) | ids made |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, the first ${warmup} not counted, trailLength ${values.trail}, joinPieces ${joinPieces}, sizeFloor ${sizeFloor}, ${noise} blobs of noise a frame`);
+console.log(`\n| blobs | histograms | median µs/frame | p99 µs/frame | p99, frames in no collection | frames over 2× the median (in a collection) | tracks alive (mean) | ids made |${digest ? ' digest |' : ''}`);
+console.log(`|---|---|---|---|---|---|---|---|${digest ? '---|' : ''}`);
 // The process's garbage collections, to tell the tracker's slow frames from the pauses of the heap (the tracker and
 // this program both allocate: each frame's results, the scene's boxes).
 const { duringGc } = watchGcs();
@@ -102,6 +127,7 @@ for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => 
   let alive = 0;
   let maxId = 0;
   let t = 0;
+  const hash = createHash('sha256');
   for (const batch of scene(n)) {
     for (const { boxes, hists, px, py } of batch) {
       const t0 = performance.now();
@@ -111,6 +137,8 @@ for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => 
       spans.push([t0, t1]);
       alive += r.tracks.length;
       for (const k of r.tracks) maxId = Math.max(maxId, k.id);
+      // Outside the timed span; JSON writes every number in full.
+      if (digest) hash.update(JSON.stringify(r));
     }
   }
   // The collections are reported on the event loop, after the frames they paused.
@@ -120,7 +148,7 @@ for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => 
   const median = quantile(counted, 0.5);
   const slow = counted.filter((us) => us > 2 * median);
   const slowInGc = counted.filter((us, k) => us > 2 * median && inGc[k]).length;
-  console.log(`| ${n} | ${withHists === 'spatial' ? 'spatial' : withHists ? 'yes' : 'no'} | ${median.toFixed(1)} | ${quantile(counted, 0.99).toFixed(1)} | ${quantile(counted.filter((_, k) => !inGc[k]), 0.99).toFixed(1)} | ${slow.length} (${slowInGc}) | ${(alive / frames).toFixed(1)} | ${maxId} |`);
+  console.log(`| ${n} | ${withHists === 'spatial' ? 'spatial' : withHists ? 'yes' : 'no'} | ${median.toFixed(1)} | ${quantile(counted, 0.99).toFixed(1)} | ${quantile(counted.filter((_, k) => !inGc[k]), 0.99).toFixed(1)} | ${slow.length} (${slowInGc}) | ${(alive / frames).toFixed(1)} | ${maxId} |${digest ? ` ${hash.digest('hex').slice(0, 16)} |` : ''}`);
   if (windows > 0) {
     const medians: string[] = [];
     for (let k = 0; k < frames; k += windows) medians.push(quantile(times.slice(k, k + windows), 0.5).toFixed(0));

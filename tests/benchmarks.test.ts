@@ -143,6 +143,18 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     const [spatial] = tables(bench('tracker', ['--blobs', '10', '--frames', '60', '--warmup', '20', '--histograms', 'spatial']));
     expect(column(spatial, 'histograms')).toEqual(['spatial']);
     expect(num(column(spatial, 'median µs/frame')[0])).toBeGreaterThan(0);
+    // A flood of noise blobs over the objects, with a digest of the tracker's output: the same from one run to the
+    // next (what tells two builds apart is the output, not the run), another without the noise.
+    const flood = ['--blobs', '10', '--frames', '40', '--warmup', '10', '--histograms', 'yes', '--digest', 'yes'];
+    const [noisy] = tables(bench('tracker', [...flood, '--noise', '300']));
+    const [again] = tables(bench('tracker', [...flood, '--noise', '300']));
+    const [quiet] = tables(bench('tracker', flood));
+    expect(column(noisy, 'digest')[0]).toMatch(/^[0-9a-f]{16}$/);
+    expect(column(again, 'digest')).toEqual(column(noisy, 'digest'));
+    expect(column(quiet, 'digest')[0]).not.toBe(column(noisy, 'digest')[0]);
+    // Noise at new places every frame: many tracks made (tentative ones seen once are dropped), far more than objects.
+    expect(num(column(noisy, 'ids made')[0])).toBeGreaterThan(300);
+    expect(num(column(quiet, 'ids made')[0])).toBeLessThan(300);
   });
 
   it('probe: a video opened by its index beside the whole read, a row per file with its frames', () => {
@@ -249,6 +261,14 @@ describe('benchmark command lines', () => {
     const walkers = runBench('trackEval', ['--walkers', 'dancers']);
     expect(walkers.status).toBe(2);
     expect(walkers.stderr.trim()).toBe('trackEval.js: --walkers must be boxes, people or vehicles, got "dancers" (--help for the usage)');
+    for (const bad of ['-1', '2.5']) {
+      const noise = runBench('tracker', [`--noise=${bad}`]);
+      expect(noise.status).toBe(2);
+      expect(noise.stderr.trim()).toBe(`tracker.js: --noise takes a non-negative integer, got "${bad}" (--help for the usage)`);
+    }
+    const digest = runBench('tracker', ['--digest', 'sometimes']);
+    expect(digest.status).toBe(2);
+    expect(digest.stderr.trim()).toBe('tracker.js: --digest takes yes or no, got "sometimes" (--help for the usage)');
     const join = runBench('tracker', ['--join-pieces', 'maybe']);
     expect(join.status).toBe(2);
     expect(join.stderr.trim()).toBe('tracker.js: --join-pieces takes yes or no, got "maybe" (--help for the usage)');
