@@ -9,12 +9,11 @@
  * reach, a detector's box gone wrong), so that no box fills the grid; cells cover only the other boxes' bounds, and
  * grow where those lie too far apart (maxCells), as CentreGrid's do. Arrays are kept and grown, not allocated per frame.
  */
+import { maxCells } from './CentreGrid.js';
 import { atLeast } from './scratch.js';
 
 /** Cells a box may cover before it is kept apart (looked at by every search). */
 const wideCells = 16;
-/** Cells a grid may have beyond 4 a box; past that the cells are made larger for the frame. */
-const maxCells = 1 << 14;
 
 export class BoxGrid {
   readonly #size: number;
@@ -23,8 +22,8 @@ export class BoxGrid {
   #gy0 = 0;
   #gw = 0;
   #gh = 0;
-  /** The boxes' bounds, 4 a box (x0, y0, x1, y1; inclusive pixel bounds, perhaps off whole pixels). */
-  #boxes: Float64Array = new Float64Array(256);
+  /** The boxes' bounds, 4 a box (x0, y0, x1, y1; inclusive pixel bounds, perhaps off whole pixels): the caller's. */
+  #boxes: Float64Array = new Float64Array(0);
   /** Boxes of cell k: items[start[k] .. start[k + 1]). */
   #start: Int32Array = new Int32Array(64);
   #fill: Int32Array = new Int32Array(64);
@@ -44,10 +43,12 @@ export class BoxGrid {
     this.#size = cellSize;
   }
 
-  /** Buckets the first `n` boxes of `boxes` (4 numbers a box), replacing what the grid held; the bounds are copied. */
+  /**
+   * Buckets the first `n` boxes of `boxes` (4 numbers a box), replacing what the grid held. Searches read the bounds
+   * from `boxes`, not a copy: the caller leaves them as they are until it indexes again.
+   */
   index(boxes: Float64Array, n: number): this {
-    const own = (this.#boxes = atLeast(this.#boxes, 4 * n));
-    own.set(boxes.subarray(0, 4 * n));
+    const own = (this.#boxes = boxes);
     const span = (this.#span = atLeast(this.#span, 4 * n));
     const apart = (this.#apart = atLeast(this.#apart, n));
     this.#wide = atLeast(this.#wide, n);

@@ -12,7 +12,7 @@ import { atLeast } from './scratch.js';
  * pixels out, from a detector gone wrong, asked for 7812² cells and 500 MB a frame), the cells are made larger for the
  * frame. A frame of 16384² pixels in 128 px cells has as many: any frame a GPU gives is indexed at the given size.
  */
-const maxCells = 1 << 14;
+export const maxCells = 1 << 14;
 
 export class CentreGrid {
   readonly #size: number;

@@ -8,8 +8,8 @@
  * fifty-sixth session). The tracks are bucketed by those boxes, each in every cell its box covers (BoxGrid): by their
  * centres (CentreGrid), a search reached as far as the largest track's half-size, and with 50 objects among such a
  * flood (thousands of tracks of noise, a few of objects 160 px tall) each leftover blob was checked against hundreds
- * of tracks far from it: 1.2 s a frame, 0.11–0.16 s bucketed by box (sixty-third session). The tracks found are the
- * same as looking at every track gives, in the same order, so are the tracker's results.
+ * of tracks far from it: 1.6 s a frame, 0.21–0.22 s bucketed by box (BENCHMARKS.md, sixty-third session). The tracks
+ * found are the same as looking at every track gives, in the same order, so are the tracker's results.
  */
 import { BoxGrid } from './BoxGrid.js';
 import { observed, type Track } from './Track.js';
