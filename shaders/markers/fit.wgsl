@@ -202,23 +202,28 @@ fn lineDistance(q: vec2<f32>, l: vec4<f32>) -> f32 {
 fn fitSide(side: u32, lane: u32, limit: f32, least: f32) {
   let base = side * PROF;
   let old = line[side];
-  var acc = vec4<f32>(0.0);
-  for (var k = lane; k < PROF; k += LANES) {
-    let q = edge[base + k];
-    if (q.x > INVALID && (limit < 0.0 || lineDistance(q, old) <= limit)) { acc += vec4<f32>(1.0, q.x, q.y, 0.0); }
-  }
-  let total = sumSides(acc, side, lane);
-  let n = total.x;
-  let mean = total.yz / max(n, 1.0);
-  acc = vec4<f32>(0.0);
-  for (var k = lane; k < PROF; k += LANES) {
-    let q = edge[base + k];
-    if (q.x > INVALID && (limit < 0.0 || lineDistance(q, old) <= limit)) {
-      let r = q - mean;
-      acc += vec4<f32>(r.x * r.x, r.y * r.y, r.x * r.y, 0.0);
+  // The count and sums of the points, then their second moments about the mean: one sumSides in a loop, for
+  // lavapipe's compile (see fitMarkers).
+  var n = 0.0;
+  var mean = vec2<f32>(0.0);
+  var m = vec4<f32>(0.0);
+  for (var moment = 0u; moment < 2u; moment++) {
+    var acc = vec4<f32>(0.0);
+    for (var k = lane; k < PROF; k += LANES) {
+      let q = edge[base + k];
+      if (q.x > INVALID && (limit < 0.0 || lineDistance(q, old) <= limit)) {
+        let r = q - mean;
+        acc += select(vec4<f32>(r.x * r.x, r.y * r.y, r.x * r.y, 0.0), vec4<f32>(1.0, q.x, q.y, 0.0), moment == 0u);
+      }
+    }
+    let total = sumSides(acc, side, lane);
+    if (moment == 0u) {
+      n = total.x;
+      mean = total.yz / max(n, 1.0);
+    } else {
+      m = total;
     }
   }
-  let m = sumSides(acc, side, lane);
   if (lane == 0u) {
     let angle = 0.5 * atan2(2.0 * m.z, m.x - m.y);
     sideInfo[side].x = n;
@@ -298,35 +303,41 @@ fn refineRound(t: u32) {
     edge[side * PROF + k] = e;
   }
   workgroupBarrier();
-  fitSide(side, lane, -1.0, 2.0);
-  // The median distance from the first line: points beyond three times it (at least 0.06 px) are dropped.
-  let n = u32(sideInfo[side].x);
-  let first = line[side];
-  for (var k = lane; k < PROF; k += LANES) {
-    let q = edge[side * PROF + k];
-    dist[side * PROF + k] = select(-1.0, lineDistance(q, first), q.x > INVALID);
-  }
-  workgroupBarrier();
-  for (var k = lane; k < PROF; k += LANES) {
-    let v = dist[side * PROF + k];
-    if (v >= 0.0) {
-      var lt = 0u;
-      var le = 0u;
-      for (var m = 0u; m < PROF; m++) {
-        let o = dist[side * PROF + m];
-        if (o >= 0.0) {
-          lt += select(0u, 1u, o < v);
-          le += select(0u, 1u, o <= v);
-        }
-      }
-      // The element at index n/2 of the sorted distances (the same value whichever invocation writes it).
-      if (lt <= n / 2u && n / 2u < le) { sideInfo[side].y = v; }
+  // A line through every point, then through those near it: fitSide called once in a loop, for lavapipe's compile
+  // (see fitMarkers).
+  var limit = -1.0;
+  var first = vec4<f32>(0.0);
+  for (var fit = 0u; fit < 2u; fit++) {
+    fitSide(side, lane, limit, select(2.0, 4.0, fit == 1u));
+    if (fit == 1u) { break; }
+    // The median distance from the first line: points beyond three times it (at least 0.06 px) are dropped.
+    let n = u32(sideInfo[side].x);
+    first = line[side];
+    for (var k = lane; k < PROF; k += LANES) {
+      let q = edge[side * PROF + k];
+      dist[side * PROF + k] = select(-1.0, lineDistance(q, first), q.x > INVALID);
     }
+    workgroupBarrier();
+    for (var k = lane; k < PROF; k += LANES) {
+      let v = dist[side * PROF + k];
+      if (v >= 0.0) {
+        var lt = 0u;
+        var le = 0u;
+        for (var m = 0u; m < PROF; m++) {
+          let o = dist[side * PROF + m];
+          if (o >= 0.0) {
+            lt += select(0u, 1u, o < v);
+            le += select(0u, 1u, o <= v);
+          }
+        }
+        // The element at index n/2 of the sorted distances (the same value whichever invocation writes it).
+        if (lt <= n / 2u && n / 2u < le) { sideInfo[side].y = v; }
+      }
+    }
+    workgroupBarrier();
+    if (n < 4u && lane == 0u) { status = S_NO_EDGE; }
+    limit = 3.0 * max(0.02, sideInfo[side].y);
   }
-  workgroupBarrier();
-  if (n < 4u && lane == 0u) { status = S_NO_EDGE; }
-  let limit = 3.0 * max(0.02, sideInfo[side].y);
-  fitSide(side, lane, limit, 4.0);
   // The residual: RMS distance of the kept points from the line fitted to them.
   let kept = line[side];
   var acc = vec4<f32>(0.0);
@@ -451,9 +462,13 @@ fn stepFit(t: u32) {
     let lv = stepLevels(levels, steps, q.x, exp(q.z));
     if (!failed && k0 < f.count) { addProfile(at0, f.nrm, steps, (t0 - f.len / 2.0) / f.len, lv.x, lv.y, q, &sums); }
     if (!failed && k1 < f.count) { addProfile(at1, f.nrm, steps, (t1 - f.len / 2.0) / f.len, lv.x, lv.y, q, &sums); }
-    let sa = sumSides(sums.a, side, lane);
-    let sb = sumSides(sums.b, side, lane);
-    let sc = sumSides(sums.c, side, lane);
+    // One call in a loop, for lavapipe's compile (see fitMarkers).
+    let parts = array<vec4<f32>, 3>(sums.a, sums.b, sums.c);
+    var summed: array<vec4<f32>, 3>;
+    for (var i = 0u; i < 3u; i++) { summed[i] = sumSides(parts[i], side, lane); }
+    let sa = summed[0];
+    let sb = summed[1];
+    let sc = summed[2];
     let dq = solveSymmetric3(sa * vec4<f32>(STEP_DAMPING, 1.0, 1.0, STEP_DAMPING), vec2<f32>(sb.x, sb.y * STEP_DAMPING),
                              vec3<f32>(sb.zw, sc.x));
     failed = failed || dq.w == 0.0;
@@ -566,19 +581,38 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
   let cx2 = i32((b0 & 0xffffu) + (b1 & 0xffffu));
   let cy2 = i32((b0 >> 16u) + (b1 >> 16u));
 
-  // The quad's corners, each the boundary pixel farthest by a measure (see `measure`).
-  let p0 = farthest(t, offset, count, FROM_CENTRE, vec2<i32>(cx2, cy2), vec2<i32>(0), vec2<i32>(0));
-  let p2 = farthest(t, offset, count, FROM_POINT, p0, vec2<i32>(0), vec2<i32>(0));
-  let pa = farthest(t, offset, count, FROM_LINE, p0, p2, vec2<i32>(0));
-  var found = keyV[0] > 0u;
-  // The triangle p0 p2 pA with its edges clockwise (outside is a negative cross product); p0–p2 may be a side of an
-  // elongated quad as well as a diagonal.
-  var tri = array<vec2<i32>, 3>(p0, pa, p2);
-  if (cross2(p0, p2, pa) > 0) { tri = array<vec2<i32>, 3>(p0, p2, pa); }
-  let pb = farthest(t, offset, count, FROM_TRIANGLE, tri[0], tri[1], tri[2]);
-  found = found && keyV[0] > 0u;
+  // The quad's corners, each the boundary pixel farthest by a measure (see `measure`): p0 from the centre, p2 from
+  // p0, pA from the line p0–p2, pB from the triangle of the three, in q4 in that order. One call in a loop rather
+  // than four. Every call of a WGSL function is inlined, barriers and all, and lavapipe's compile of this kernel grows
+  // with the copies (llvmpipe builds a compute shader with barriers as a coroutine, a suspend point per barrier): the
+  // functions with barriers called in several places (farthest, refineRound, fitSide's sums, stepFit's, and reread's
+  // misfit rounds) are each called once in a loop, which took its compile from 4.1 to 1.4 minutes
+  // (BENCHMARKS.md) and left its results bit for bit and its time on the H200 as they were.
+  var q4: array<vec2<i32>, 4>;
+  var found = true;
+  var a = vec2<i32>(cx2, cy2);
+  var b = vec2<i32>(0);
+  var c3 = vec2<i32>(0);
+  for (var kind = FROM_CENTRE; kind <= FROM_TRIANGLE; kind++) {
+    q4[kind] = farthest(t, offset, count, kind, a, b, c3);
+    if (kind >= FROM_LINE) { found = found && keyV[0] > 0u; }
+    if (kind == FROM_CENTRE) {
+      a = q4[0];
+    } else if (kind == FROM_POINT) {
+      b = q4[1];
+    } else if (kind == FROM_LINE) {
+      // The triangle p0 p2 pA with its edges clockwise (outside is a negative cross product); p0–p2 may be a side
+      // of an elongated quad as well as a diagonal.
+      b = q4[2];
+      c3 = q4[1];
+      if (cross2(q4[0], q4[1], q4[2]) > 0) {
+        b = q4[1];
+        c3 = q4[2];
+      }
+    }
+  }
+  let p0 = q4[0];
   // Clockwise from p0: the other three in the order of their turn as seen from p0 (exact for a convex quad).
-  var q4 = array<vec2<i32>, 4>(p0, p2, pa, pb);
   for (var i = 1u; i < 4u; i++) {
     for (var j = 1u; j < 4u - i; j++) {
       if (cross2(p0, q4[j], q4[j + 1u]) < 0) {
@@ -628,11 +662,18 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
     return;
   }
 
-  // The first round of gradient profiles, then the step fit, or for small markers (short profiles) a second one.
-  refineRound(t);
-  if (t == 0u) { stepMode = select(0u, 1u, stepReaches()); }
-  if (workgroupUniformLoad(&status) == S_NONE) {
-    if (workgroupUniformLoad(&stepMode) != 0u) { stepFit(t); } else { refineRound(t); }
+  // The first round of gradient profiles, then the step fit, or for small markers (short profiles) a second one:
+  // refineRound called once in a loop, not twice, for lavapipe's compile as above.
+  for (var round = 0u; round < 2u; round++) {
+    if (round == 1u) {
+      if (workgroupUniformLoad(&status) != S_NONE) { break; }
+      if (workgroupUniformLoad(&stepMode) != 0u) {
+        stepFit(t);
+        break;
+      }
+    }
+    refineRound(t);
+    if (round == 0u && t == 0u) { stepMode = select(0u, 1u, stepReaches()); }
   }
   if (workgroupUniformLoad(&status) != S_NONE) {
     if (t == 0u) { out[o] = status; }
@@ -881,61 +922,65 @@ fn reread(t: u32, Tu: u32, margin: f32, doubtful: bool) -> u32 {
   }
   let plain = workgroupUniformLoad(&dbPlain);
   if (!doubtful && (plain.x <= BLUR_GATE || plain.y < BLUR_SIGMA_GATE)) { return 8u; }
-  fillPrinted(t, Tu, true);
-  if (t < 8u) {
-    setBlurWeights(t, DEBLUR_SIGMAS[t], margin);
-    dbState[t] = 1u;
-  }
-  workgroupBarrier();
-  misfitAll(t, Tu, true);
-  if (t < 8u && !(dbFit[t].z > 1.0)) { dbState[t] = 0u; }
-  workgroupBarrier();
-  for (var it = 0u; it < DEBLUR_STEPS; it++) {
-    for (var i = t; i < 8u * inner; i += FW) {
-      let k = i / inner;
-      if (dbState[k] == 0u) { continue; }
-      let r = i32((i % inner) / n) + 2;
-      let c = i32((i % inner) % n) + 2;
-      let own = dbW[k * 5u + 2u] * dbW[k * 5u + 2u];
-      let was = dbxGet(k * MAX_CELLS + u32(r * T + c));
-      let rest = blurredAt(k, T, r, c) - own * was;
-      dist[i] = clamp(was + DEBLUR_STEP * (((cellMean[r * T + c] - dbFit[k].y) / dbFit[k].z - rest) / own - was), -0.5, 1.5);
+  // Two rounds of printed values and their misfits: the means as read under the deblurring blurs (then solved), and
+  // the solutions' grids. fillPrinted and misfitAll are called once in this loop rather than twice, for lavapipe's
+  // compile (see fitMarkers); the first check above stays apart, as a loop of all three cost the H200 0.18 ms a
+  // frame (BENCHMARKS.md).
+  for (var round = 0u; round < 2u; round++) {
+    if (round == 0u && t < 8u) {
+      setBlurWeights(t, DEBLUR_SIGMAS[t], margin);
+      dbState[t] = 1u;
     }
     workgroupBarrier();
-    for (var i = t; i < 8u * inner; i += FW) {
-      let k = i / inner;
-      if (dbState[k] == 0u) { continue; }
-      let r = (i % inner) / n + 2u;
-      let c = (i % inner) % n + 2u;
-      dbxSet(k * MAX_CELLS + r * Tu + c, dist[i]);
-    }
+    fillPrinted(t, Tu, round == 0u);
     workgroupBarrier();
-  }
-  // Each solution rounded to its grid, kept if every inner cell ended clear of the middle.
-  if (t < 8u) {
-    var clear = -1.0;
-    var lo = 0u;
-    var hi = 0u;
-    if (dbState[t] != 0u) {
-      clear = 1e30;
-      for (var r = 2u; r < Tu - 2u; r++) {
-        for (var c = 2u; c < Tu - 2u; c++) {
-          let v = dbxGet(t * MAX_CELLS + r * Tu + c);
-          clear = min(clear, abs(v - 0.5));
-          if (v >= 0.5) {
-            let bit = (r - 2u) * n + c - 2u;
-            if (bit < 32u) { lo |= 1u << bit; } else { hi |= 1u << (bit - 32u); }
+    misfitAll(t, Tu, round == 0u);
+    if (round == 1u) { break; }
+    if (t < 8u && !(dbFit[t].z > 1.0)) { dbState[t] = 0u; }
+    workgroupBarrier();
+    for (var it = 0u; it < DEBLUR_STEPS; it++) {
+      for (var i = t; i < 8u * inner; i += FW) {
+        let k = i / inner;
+        if (dbState[k] == 0u) { continue; }
+        let r = i32((i % inner) / n) + 2;
+        let c = i32((i % inner) % n) + 2;
+        let own = dbW[k * 5u + 2u] * dbW[k * 5u + 2u];
+        let was = dbxGet(k * MAX_CELLS + u32(r * T + c));
+        let rest = blurredAt(k, T, r, c) - own * was;
+        dist[i] = clamp(was + DEBLUR_STEP * (((cellMean[r * T + c] - dbFit[k].y) / dbFit[k].z - rest) / own - was), -0.5, 1.5);
+      }
+      workgroupBarrier();
+      for (var i = t; i < 8u * inner; i += FW) {
+        let k = i / inner;
+        if (dbState[k] == 0u) { continue; }
+        let r = (i % inner) / n + 2u;
+        let c = (i % inner) % n + 2u;
+        dbxSet(k * MAX_CELLS + r * Tu + c, dist[i]);
+      }
+      workgroupBarrier();
+    }
+    // Each solution rounded to its grid, kept if every inner cell ended clear of the middle.
+    if (t < 8u) {
+      var clear = -1.0;
+      var lo = 0u;
+      var hi = 0u;
+      if (dbState[t] != 0u) {
+        clear = 1e30;
+        for (var r = 2u; r < Tu - 2u; r++) {
+          for (var c = 2u; c < Tu - 2u; c++) {
+            let v = dbxGet(t * MAX_CELLS + r * Tu + c);
+            clear = min(clear, abs(v - 0.5));
+            if (v >= 0.5) {
+              let bit = (r - 2u) * n + c - 2u;
+              if (bit < 32u) { lo |= 1u << bit; } else { hi |= 1u << (bit - 32u); }
+            }
           }
         }
       }
+      dbBits[t] = vec2<u32>(lo, hi);
+      dbState[t] = select(0u, 1u, clear >= DEBLUR_MARGIN);
     }
-    dbBits[t] = vec2<u32>(lo, hi);
-    dbState[t] = select(0u, 1u, clear >= DEBLUR_MARGIN);
   }
-  workgroupBarrier();
-  fillPrinted(t, Tu, false);
-  workgroupBarrier();
-  misfitAll(t, Tu, false);
   if (t == 0u) {
     // The grid that explains the means best (the first of equals, as the CPU reference).
     var best = 8u;
