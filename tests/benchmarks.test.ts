@@ -67,6 +67,21 @@ const positive = (cells: string[]) => cells.forEach((c) => expect(num(c), c).toB
 const measured = (cells: string[]) => cells.forEach((c) => expect(num(c), c).toBeGreaterThanOrEqual(0));
 
 describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
+  it('compile: a row per chain asked for, its first frame on a fresh device and its second; bad chains and sizes refused', () => {
+    // markers-256 compiles the marker fit, which scripts/warm-shaders.mjs has put in Mesa's cache before the tests.
+    const [t] = tables(bench('compile', ['--chains', 'markers-256,track,label', '--size', '64x48']));
+    const algorithms = ['shibata', 'union-find', 'buf', 'ha4', 'c2fl', 'tiles'];
+    expect(column(t, 'chain')).toEqual(['markers, fit at 256', 'background → morphology → features', ...algorithms.map((a) => `threshold → label (${a}) → features`)]);
+    positive(column(t, 'first frame'));
+    positive(column(t, 'second frame'));
+    const bad = runBench('compile', ['--chains', 'label,fast']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim()).toBe('compile.js: --chains takes a comma list of markers-256, markers-512, track, label, got "fast" (--help for the usage)');
+    const small = runBench('compile', ['--size', '8x8']);
+    expect(small.status).toBe(2);
+    expect(small.stderr.trim()).toBe('compile.js: --size takes WxH, each at least 16, got "8x8" (--help for the usage)');
+  });
+
   it('latency: every run × density cell, the two labelings of an image counting the same components', () => {
     const [cells, means] = tables(bench('latency', ['--sizes', '96x64', '--frames', '10', '--warmup', '2']));
     const runs = ['shibata', 'c2fl', 'threshold → c2fl → features', 'threshold → features (one labeling)'];
