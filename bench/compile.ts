@@ -33,12 +33,12 @@ const [width, height] = [Number(size![1]), Number(size![2])];
 
 const dict = markerDictionary('DICT_4X4_50');
 type Chain = OperatorFunction<GpuFrame, GpuFrame>;
-/** Each chain's rows: a name and the operators it runs. */
-const chains: Record<string, () => [string, () => Chain][]> = {
-  'markers-256': () => [['markers, fit at 256', () => markersWith({ dictionary: 'DICT_4X4_50' }, { fitInvocations: 256 })]],
-  'markers-512': () => [['markers, fit at 512', () => markersWith({ dictionary: 'DICT_4X4_50' }, { fitInvocations: 512 })]],
-  track: () => [['background → morphology → features', () => (frames) => frames.pipe(background({ history: 500 }), morphology({ open: 3, close: 5 }), features({ minArea: 20, histogram: true }))]],
-  label: () => labelAlgorithms.map((algorithm): [string, () => Chain] => [`threshold → label (${algorithm}) → features`, () => (frames) => frames.pipe(threshold({ method: 'otsu' }), label({ algorithm, connectivity: 8 }), features({}))]),
+/** Each chain's rows: a name and the operators it runs (made afresh for each run). */
+const chains: Record<string, [string, () => Chain][]> = {
+  'markers-256': [['markers, fit at 256', () => markersWith({ dictionary: 'DICT_4X4_50' }, { fitInvocations: 256 })]],
+  'markers-512': [['markers, fit at 512', () => markersWith({ dictionary: 'DICT_4X4_50' }, { fitInvocations: 512 })]],
+  track: [['background → morphology → features', () => (frames) => frames.pipe(background({ history: 500 }), morphology({ open: 3, close: 5 }), features({ minArea: 20, histogram: true }))]],
+  label: labelAlgorithms.map((algorithm): [string, () => Chain] => [`threshold → label (${algorithm}) → features`, () => (frames) => frames.pipe(threshold({ method: 'otsu' }), label({ algorithm, connectivity: 8 }), features({}))]),
 };
 const chosen = (values.chains as string).split(',').map((c) => c.trim());
 for (const c of chosen) if (!(c in chains)) refuse(`--chains takes a comma list of ${Object.keys(chains).join(', ')}, got "${c}"`);
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   console.log(`kernel compile time — ${new Date().toISOString()}, ${width}×${height}, Mesa's shader cache ${process.env.MESA_SHADER_CACHE_DISABLE ? 'off' : 'on'}`);
   let header = false;
   for (const name of chosen) {
-    for (const [row, chain] of chains[name]()) {
+    for (const [row, chain] of chains[name]) {
       const ctx = await GpuContext.create({ label: `bench-compile-${name}`, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
       if (!header) {
         console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);

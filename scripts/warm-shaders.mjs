@@ -1,5 +1,5 @@
 // Compiles, once per machine, the kernels that a software GPU takes minutes to compile, before the tests run:
-// lavapipe (Mesa's LLVM Vulkan driver) needs about 1.5 minutes for the marker fit (shaders/markers/fit.wgsl) at each
+// lavapipe (Mesa's LLVM Vulkan driver) needs 1.5–2 minutes for the marker fit (shaders/markers/fit.wgsl) at each
 // workgroup size (4 before its functions with barriers were called once each), more on a slow day, against the tests'
 // 4-minute limit; Mesa's shader cache then keeps it (a second run takes seconds).
 // Run by scripts/test.sh after the build. Real GPUs compile it in well under a second.

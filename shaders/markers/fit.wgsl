@@ -202,28 +202,23 @@ fn lineDistance(q: vec2<f32>, l: vec4<f32>) -> f32 {
 fn fitSide(side: u32, lane: u32, limit: f32, least: f32) {
   let base = side * PROF;
   let old = line[side];
-  // The count and sums of the points, then their second moments about the mean: one sumSides in a loop, for
-  // lavapipe's compile (see fitMarkers).
-  var n = 0.0;
-  var mean = vec2<f32>(0.0);
-  var m = vec4<f32>(0.0);
-  for (var moment = 0u; moment < 2u; moment++) {
-    var acc = vec4<f32>(0.0);
-    for (var k = lane; k < PROF; k += LANES) {
-      let q = edge[base + k];
-      if (q.x > INVALID && (limit < 0.0 || lineDistance(q, old) <= limit)) {
-        let r = q - mean;
-        acc += select(vec4<f32>(r.x * r.x, r.y * r.y, r.x * r.y, 0.0), vec4<f32>(1.0, q.x, q.y, 0.0), moment == 0u);
-      }
-    }
-    let total = sumSides(acc, side, lane);
-    if (moment == 0u) {
-      n = total.x;
-      mean = total.yz / max(n, 1.0);
-    } else {
-      m = total;
+  var acc = vec4<f32>(0.0);
+  for (var k = lane; k < PROF; k += LANES) {
+    let q = edge[base + k];
+    if (q.x > INVALID && (limit < 0.0 || lineDistance(q, old) <= limit)) { acc += vec4<f32>(1.0, q.x, q.y, 0.0); }
+  }
+  let total = sumSides(acc, side, lane);
+  let n = total.x;
+  let mean = total.yz / max(n, 1.0);
+  acc = vec4<f32>(0.0);
+  for (var k = lane; k < PROF; k += LANES) {
+    let q = edge[base + k];
+    if (q.x > INVALID && (limit < 0.0 || lineDistance(q, old) <= limit)) {
+      let r = q - mean;
+      acc += vec4<f32>(r.x * r.x, r.y * r.y, r.x * r.y, 0.0);
     }
   }
+  let m = sumSides(acc, side, lane);
   if (lane == 0u) {
     let angle = 0.5 * atan2(2.0 * m.z, m.x - m.y);
     sideInfo[side].x = n;
@@ -303,41 +298,35 @@ fn refineRound(t: u32) {
     edge[side * PROF + k] = e;
   }
   workgroupBarrier();
-  // A line through every point, then through those near it: fitSide called once in a loop, for lavapipe's compile
-  // (see fitMarkers).
-  var limit = -1.0;
-  var first = vec4<f32>(0.0);
-  for (var fit = 0u; fit < 2u; fit++) {
-    fitSide(side, lane, limit, select(2.0, 4.0, fit == 1u));
-    if (fit == 1u) { break; }
-    // The median distance from the first line: points beyond three times it (at least 0.06 px) are dropped.
-    let n = u32(sideInfo[side].x);
-    first = line[side];
-    for (var k = lane; k < PROF; k += LANES) {
-      let q = edge[side * PROF + k];
-      dist[side * PROF + k] = select(-1.0, lineDistance(q, first), q.x > INVALID);
-    }
-    workgroupBarrier();
-    for (var k = lane; k < PROF; k += LANES) {
-      let v = dist[side * PROF + k];
-      if (v >= 0.0) {
-        var lt = 0u;
-        var le = 0u;
-        for (var m = 0u; m < PROF; m++) {
-          let o = dist[side * PROF + m];
-          if (o >= 0.0) {
-            lt += select(0u, 1u, o < v);
-            le += select(0u, 1u, o <= v);
-          }
-        }
-        // The element at index n/2 of the sorted distances (the same value whichever invocation writes it).
-        if (lt <= n / 2u && n / 2u < le) { sideInfo[side].y = v; }
-      }
-    }
-    workgroupBarrier();
-    if (n < 4u && lane == 0u) { status = S_NO_EDGE; }
-    limit = 3.0 * max(0.02, sideInfo[side].y);
+  fitSide(side, lane, -1.0, 2.0);
+  // The median distance from the first line: points beyond three times it (at least 0.06 px) are dropped.
+  let n = u32(sideInfo[side].x);
+  let first = line[side];
+  for (var k = lane; k < PROF; k += LANES) {
+    let q = edge[side * PROF + k];
+    dist[side * PROF + k] = select(-1.0, lineDistance(q, first), q.x > INVALID);
   }
+  workgroupBarrier();
+  for (var k = lane; k < PROF; k += LANES) {
+    let v = dist[side * PROF + k];
+    if (v >= 0.0) {
+      var lt = 0u;
+      var le = 0u;
+      for (var m = 0u; m < PROF; m++) {
+        let o = dist[side * PROF + m];
+        if (o >= 0.0) {
+          lt += select(0u, 1u, o < v);
+          le += select(0u, 1u, o <= v);
+        }
+      }
+      // The element at index n/2 of the sorted distances (the same value whichever invocation writes it).
+      if (lt <= n / 2u && n / 2u < le) { sideInfo[side].y = v; }
+    }
+  }
+  workgroupBarrier();
+  if (n < 4u && lane == 0u) { status = S_NO_EDGE; }
+  let limit = 3.0 * max(0.02, sideInfo[side].y);
+  fitSide(side, lane, limit, 4.0);
   // The residual: RMS distance of the kept points from the line fitted to them.
   let kept = line[side];
   var acc = vec4<f32>(0.0);
@@ -585,9 +574,10 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
   // p0, pA from the line p0–p2, pB from the triangle of the three, in q4 in that order. One call in a loop rather
   // than four. Every call of a WGSL function is inlined, barriers and all, and lavapipe's compile of this kernel grows
   // with the copies (llvmpipe builds a compute shader with barriers as a coroutine, a suspend point per barrier): the
-  // functions with barriers called in several places (farthest, refineRound, fitSide's sums, stepFit's, and reread's
-  // misfit rounds) are each called once in a loop, which took its compile from 4.1 to 1.4 minutes
-  // (BENCHMARKS.md) and left its results bit for bit and its time on the H200 as they were.
+  // functions with barriers called in several places (farthest, refineRound, stepFit's side sums and reread's misfit
+  // rounds) are each called once in a loop, which took its compile from 4.1 to 1.4–1.8 minutes (BENCHMARKS.md) and
+  // left its results bit for bit and its time on the H200 as they were. (fitSide's two calls and two sums looped too
+  // gave nothing measurable, and are left as they read best.)
   var q4: array<vec2<i32>, 4>;
   var found = true;
   var a = vec2<i32>(cx2, cy2);
