@@ -7,4 +7,4 @@ export { CameraBackground, type CameraBackgroundOptions } from './src/three/Came
 export { MarkerAnchor, type AnchorTarget, type AnchorPose } from './src/three/MarkerAnchor.js';
 export { TrackOverlay, pixelCamera, trackColor, type TrackOverlayOptions } from './src/three/TrackOverlay.js';
 export { poseMatrix } from './src/three/poseMatrix.js';
-export type { FramePicture } from './src/results.js';
+export type { FramePicture } from './src/core/results.js';

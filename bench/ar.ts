@@ -15,8 +15,8 @@ import { BoxGeometry, Mesh, Scene } from 'three';
 import { MeshBasicNodeMaterial } from 'three/webgpu';
 import { GpuContext, fromPixels, markerDictionary, markers, pose, readResults, type FrameResult, type PixelImage } from '../index.js';
 import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer } from '../three.js';
-import { defaultDawnFlags } from '../src/gpu.js';
-import { markerScene } from '../src/reference/index.js';
+import { defaultDawnFlags } from '../extend.js';
+import { markerScene } from '../reference.js';
 import { gpuMs, quantile, runMain } from './timing.js';
 import { benchArgs } from './args.js';
 

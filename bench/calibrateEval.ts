@@ -13,9 +13,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, boardViews, calibrateCamera, cameraModel, fromPixels, gridBoard, markerDictionary, markers, projectPoints, readResults, rotationFromVector, type CameraModel } from '../index.js';
-import { defaultDawnFlags } from '../src/gpu.js';
-import { boardPhotos } from '../src/reference/index.js';
+import { GpuContext, boardViews, calibrateCamera, cameraModel, fromPixels, gridBoard, markerDictionary, markers, projectPoints, readResults, type CameraModel } from '../index.js';
+import { rotationFromVector } from '../extend.js';
+import { defaultDawnFlags } from '../extend.js';
+import { boardPhotos } from '../reference.js';
 import { runMain } from './timing.js';
 import { benchArgs } from './args.js';
 

@@ -14,11 +14,11 @@
  */
 import { lastValueFrom, toArray, type OperatorFunction } from 'rxjs';
 import { GpuContext, background, features, fromPixels, label, morphology, readResults, threshold, type FrameResult, type GpuFrame } from '../index.js';
-import { markersWith } from '../nodes/markers.js';
-import { labelAlgorithms } from '../nodes/label/algorithms.js';
-import { defaultDawnFlags } from '../src/gpu.js';
-import { markerDictionary } from '../nodes/markers/MarkerDictionary.js';
-import { markerScene } from '../src/reference/markerScene.js';
+import { markersWith } from '../extend.js';
+import { labelAlgorithms } from '../index.js';
+import { defaultDawnFlags } from '../extend.js';
+import { markerDictionary } from '../index.js';
+import { markerScene } from '../reference.js';
 import { benchArgs } from './args.js';
 import { runMain } from './timing.js';
 

@@ -11,10 +11,10 @@
  * Crossings of objects never seen wholly on a side (walking along the line, hidden through the clip's end) are not
  * counted by either. The truth's counts are those of lineCrossings (its boxes' centres, frame to frame).
  */
-import type { MotBox } from '../src/reference/motMetrics.js';
-import type { FrameResult } from '../src/results.js';
-import { boxIou } from '../src/track/boxIou.js';
-import { boxShare } from '../src/track/boxShare.js';
+import type { MotBox } from '../reference.js';
+import type { FrameResult } from '../index.js';
+import { boxIou } from '../reference.js';
+import { boxShare } from '../reference.js';
 
 export type Counts = { forward: number; backward: number };
 

@@ -20,9 +20,9 @@
  * - untracked: no track on one side or both;
  * - uncounted: one track on both sides, which counted nothing that way (the counting rules missed it).
  */
-import { lineCrossingEvents, type MotBox } from '../src/reference/motMetrics.js';
-import type { FrameResult } from '../src/results.js';
-import { boxShare } from '../src/track/boxShare.js';
+import { lineCrossingEvents, type MotBox } from '../reference.js';
+import type { FrameResult } from '../index.js';
+import { boxShare } from '../reference.js';
 
 export type CrossingView = 'alone' | 'shared' | 'hidden';
 

@@ -7,8 +7,8 @@
  *
  * `--histogram` decodes results carrying each component's gray histogram too (`features({ histogram: true })`).
  */
-import { decodeFeatures, record } from '../nodes/features/results.js';
-import { rng } from '../src/reference/images.js';
+import { decodeFeatures, featureRecord as record } from '../extend.js';
+import { rng } from '../reference.js';
 import { benchArgs } from './args.js';
 
 const { values } = benchArgs(import.meta.url, { counts: { type: 'string', default: '64,1024,4096' }, reps: { type: 'string', default: '2000' }, histogram: { type: 'boolean', default: false } }, ['counts', 'reps']);

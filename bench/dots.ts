@@ -7,8 +7,8 @@
  *   node dist/bench/dots.js [--size 1280x720] [--dots 200] [--frames 200] [--warmup 20] [--dawn backend=vulkan]
  */
 import { GpuContext, dots, features, fromPixels, label, threshold } from '../index.js';
-import { defaultDawnFlags } from '../src/gpu.js';
-import { dotScene } from '../src/reference/index.js';
+import { defaultDawnFlags } from '../extend.js';
+import { dotScene } from '../reference.js';
 import { oneAtATime, runMain } from './timing.js';
 import { benchArgs } from './args.js';
 

@@ -2,7 +2,7 @@
  * What bench/trackEval.js prints last, a run's totals as one line of JSON, and their sum over runs (seeds), for
  * bench/trackEvalSeeds.js: the figures BENCHMARKS.md gives for a set of seeds.
  */
-import type { MotScores } from '../src/reference/motMetrics.js';
+import type { MotScores } from '../reference.js';
 import { addCrossingViews, noCrossingViews, type CrossingViews } from './crossingViews.js';
 
 /** The start of trackEval's last line, followed by EvalTotals as JSON. */

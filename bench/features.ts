@@ -14,10 +14,10 @@
  */
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromGpuBuffers, readResults, threshold, type LabelAlgorithm } from '../index.js';
-import { labelWith } from '../nodes/label.js';
-import { featuresWith } from '../nodes/features.js';
-import { defaultDawnFlags } from '../src/gpu.js';
-import { randomBlocks } from '../src/reference/images.js';
+import { labelWith } from '../extend.js';
+import { featuresWith } from '../extend.js';
+import { defaultDawnFlags } from '../extend.js';
+import { randomBlocks } from '../reference.js';
 import { gpuMs, runMain } from './timing.js';
 import { benchArgs } from './args.js';
 

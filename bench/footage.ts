@@ -1,5 +1,5 @@
 /**
- * Real footage, no truth: `flowmark track`'s chain (cli/trackChain.ts, its defaults) beside the usual CPU baseline
+ * Real footage, no truth: `flowmark track`'s chain (nodes/track/blobTracking.ts, its defaults) beside the usual CPU baseline
  * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, scripts/opencv-sort.py) on a video a camera
  * recorded, as a check that what the synthetic evaluation (bench/trackEval.ts) found holds on footage nobody drew:
  * how many tracks each makes (a person walking through once is one track at best), how many boxes it reports, how many
@@ -28,8 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, countsAtEnd, seenTracks, track, videoBackgroundDefaults, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
 import { fromVideoFile, probeVideo, videoFileBackground, videoFileHasColor } from '../node.js';
-import { blobChain, blobDefaults, trackOptions } from '../cli/trackChain.js';
-import { lineCrossings, motBoxesFromRows, type MotBox } from '../src/reference/motMetrics.js';
+import { blobFeatures, defaultBlobSettings, blobTrackOptions } from '../index.js';
+import { lineCrossings, motBoxesFromRows, type MotBox } from '../reference.js';
 import { benchArgs } from './args.js';
 import { runMain } from './timing.js';
 
@@ -39,8 +39,8 @@ const { values, refuse } = benchArgs(import.meta.url, {
   x: { type: 'string', default: '200,384' },
   y: { type: 'string', default: '300' },
   prime: { type: 'string', default: `${videoBackgroundDefaults.seconds}` },
-  warmup: { type: 'string', default: `0,${blobDefaults.warmup}` },
-  'min-area': { type: 'string', default: `${blobDefaults.minArea}` },
+  warmup: { type: 'string', default: `0,${defaultBlobSettings.warmup}` },
+  'min-area': { type: 'string', default: `${defaultBlobSettings.minArea}` },
   tracker: { type: 'string', default: '{}' },
   python: { type: 'string', default: '/usr/bin/python3' },
 });
@@ -97,8 +97,8 @@ async function main(): Promise<void> {
       const prime = seconds ? await videoFileBackground(video, { seconds, format }) : null;
       const results: FrameResult[] = await lastValueFrom(
         fromVideoFile(ctx, video, { format }).pipe(
-          blobChain({ ...blobDefaults, warmup, prime, minArea, color: color ? 'shadows' : false }),
-          track({ ...trackOptions({ lines, maxUnseen: 2 }), ...trackerExtra }),
+          blobFeatures({ ...defaultBlobSettings, warmup, prime, minArea, color: color ? 'shadows' : false }),
+          track({ ...blobTrackOptions({ lines, maxUnseen: 2 }), ...trackerExtra }),
           toArray(),
         ),
       );

@@ -18,7 +18,7 @@
  *   node dist/bench/hostFloor.js [--size 1280x720] [--host-ms 0.3] [--cells 11] [--frames 200] [--warmup 20] [--dawn backend=vulkan]
  */
 import { GpuContext } from '../index.js';
-import { defaultDawnFlags } from '../src/gpu.js';
+import { defaultDawnFlags } from '../extend.js';
 import { quantile, runMain, watchGcs } from './timing.js';
 import { benchArgs } from './args.js';
 

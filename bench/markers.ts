@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromPixels, markerDictionary, markers, readResults, type FrameResult } from '../index.js';
-import { defaultDawnFlags } from '../src/gpu.js';
-import { detectMarkersCpu, markerScene, type MarkerScene } from '../src/reference/index.js';
+import { defaultDawnFlags } from '../extend.js';
+import { detectMarkersCpu, markerScene, type MarkerScene } from '../reference.js';
 import { oneAtATime, quantile, runMain } from './timing.js';
 import { benchArgs } from './args.js';
 

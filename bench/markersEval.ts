@@ -18,9 +18,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromPixels, markerDictionary, markers, readResults } from '../index.js';
-import { defaultDawnFlags } from '../src/gpu.js';
+import { defaultDawnFlags } from '../extend.js';
 import { runMain } from './timing.js';
-import { centreOf, detectMarkersCpu, markerScene, rng, type MarkerScene, type Point } from '../src/reference/index.js';
+import { detectMarkersCpu, markerScene, rng, type MarkerScene } from '../reference.js';
+import { centreOf, type Point } from '../reference.js';
 import { benchArgs } from './args.js';
 
 const { values } = benchArgs(import.meta.url, {

@@ -6,7 +6,7 @@
  *   node dist/bench/passes.js [--dawn backend=vulkan]
  */
 import { GpuContext } from '../index.js';
-import { defaultDawnFlags } from '../src/gpu.js';
+import { defaultDawnFlags } from '../extend.js';
 import { runMain, timePass } from './timing.js';
 import { benchArgs } from './args.js';
 

@@ -18,9 +18,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, of, toArray } from 'rxjs';
-import { GpuContext, boardPose, cameraModel, fromPixels, gridBoard, mul3, ippeSquare, markerDictionary, markers, pose, projectPoints, readResults, rotationBetween, rotationFromVector, squareCorners, toNormalised, vectorFromRotation, type FrameResult, type Mat3 } from '../index.js';
-import { defaultDawnFlags } from '../src/gpu.js';
-import { boardScene, cornersAtPose, markerScene, rng, type MarkerScene } from '../src/reference/index.js';
+import { GpuContext, boardPose, cameraModel, fromPixels, gridBoard, markerDictionary, markers, pose, projectPoints, readResults, squareCorners, toNormalised, type FrameResult, type Mat3 } from '../index.js';
+import { mul3, ippeSquare, rotationBetween, rotationFromVector, vectorFromRotation } from '../extend.js';
+import { defaultDawnFlags } from '../extend.js';
+import { boardScene, cornersAtPose, markerScene, rng, type MarkerScene } from '../reference.js';
 import { runMain } from './timing.js';
 import { benchArgs } from './args.js';
 

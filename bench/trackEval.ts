@@ -23,7 +23,7 @@
  *
  * `--cache DIR` keeps each clip's blobs (what the GPU chain reads back) and the baseline's rows in DIR and reads them
  * there on later runs with the same seed, frames and crf, so that the tracker alone runs again (seconds instead of
- * minutes on a CPU-emulated GPU): empty DIR after changing the chain up to the blobs (cli/trackChain.ts blobChain), whose
+ * minutes on a CPU-emulated GPU): empty DIR after changing the chain up to the blobs (nodes/track/blobTracking.ts blobFeatures), whose
  * output the cache holds. `--tracker` merges settings into the tracker's (e.g. '{"gate":2}') to try them;
  * `--spatial` reads the blobs' spatial histograms (`features({ histogram: 'spatial' })`, cached apart), which the tracker
  * uses with `--tracker '{"placeByGray":true}'`; `--shadows off` runs the chain as `flowmark track --shadows off` (the
@@ -76,17 +76,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, countsAtEnd, seenTracks, track, videoBackgroundDefaults, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
-import { blobChain, blobDefaults, defaultWarmup, trackOptions } from '../cli/trackChain.js';
-import { elementArg, elementText, learningArg } from '../cli/track.js';
-import { integerArg } from '../cli/outputs.js';
+import { blobFeatures, defaultBlobSettings, blobWarmup, blobTrackOptions } from '../index.js';
+import { elementArg, elementText, learningArg } from '../cli/args.js';
+import { integerArg } from '../cli/args.js';
 import { fromVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
-import { defaultDawnFlags } from '../src/gpu.js';
-import { lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores } from '../src/reference/motMetrics.js';
-import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions } from '../src/reference/surveillanceScene.js';
+import { defaultDawnFlags } from '../extend.js';
+import { lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores } from '../reference.js';
+import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions } from '../reference.js';
 import { addCrossingViews, crossingViews, describeViews, noCrossingViews } from './crossingViews.js';
 import { countBounds, type Counts } from './countBounds.js';
 import { runMain } from './timing.js';
-import { rng } from '../src/reference/images.js';
+import { rng } from '../reference.js';
 import { totalsPrefix, type EvalTotals } from './evalTotals.js';
 import { benchArgs } from './args.js';
 
@@ -185,17 +185,17 @@ const renderedFrames = frameStep < 1 ? Math.round(frames / frameStep) : sceneFra
 /** The clip's frames. */
 const clipFrames = renderedFrames / keepEvery;
 /** The cleanup's elements, `flowmark track`'s unless given (as its --open / --close); clips cached apart by them. */
-const [open, close] = (['open', 'close'] as const).map((k) => orRefuse(() => elementArg(k, values[k], blobDefaults[k])));
+const [open, close] = (['open', 'close'] as const).map((k) => orRefuse(() => elementArg(k, values[k], defaultBlobSettings[k])));
 /**
  * Cached clips are named by the cleanup and learning they were made with, `flowmark track`'s defaults included: a
  * cache made before a default changed is not read as if made with the new one.
  */
 const elementTag = (k: 'open' | 'close') => `-${k}${elementText(k === 'open' ? open : close).replace('×', 'x')}`;
-const foregroundLearning = orRefuse(() => learningArg(values['foreground-learning'], blobDefaults.foregroundLearning));
+const foregroundLearning = orRefuse(() => learningArg(values['foreground-learning'], defaultBlobSettings.foregroundLearning));
 // Seconds of the clip whose median starts the model (videoFileBackground; 0: none), and the warmup (none with a
 // prime): flowmark track's defaults.
 const primeSeconds = orRefuse(() => integerArg('prime', values.prime as string | undefined, videoBackgroundDefaults.seconds, 0, 1 << 20));
-const warmup = orRefuse(() => integerArg('warmup', values.warmup as string | undefined, defaultWarmup(primeSeconds > 0), 0, 1 << 20));
+const warmup = orRefuse(() => integerArg('warmup', values.warmup as string | undefined, blobWarmup(primeSeconds > 0), 0, 1 << 20));
 const learningTag = `-fl${foregroundLearning}${warmup ? `-warmup${warmup}` : ''}${primeSeconds ? `-prime${primeSeconds}` : ''}`;
 if (values.geometry !== 'flat' && values.geometry !== 'street') refuse(`--geometry must be flat or street, got "${values.geometry}"`);
 const street = values.geometry === 'street';
@@ -312,7 +312,7 @@ async function main(): Promise<void> {
         if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
         const format = colourModel ? 'rgba' : 'gray';
         const prime = primeSeconds ? await videoFileBackground(mp4, { seconds: primeSeconds, format }) : null;
-        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format }).pipe(blobChain({ history: blobDefaults.history, open, close, foregroundLearning, warmup, prime, minArea, shadows, color: colourModel ? colourMode! : false, histogram: values.spatial ? 'spatial' : true }), toArray()));
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format }).pipe(blobFeatures({ history: defaultBlobSettings.history, open, close, foregroundLearning, warmup, prime, minArea, shadows, color: colourModel ? colourMode! : false, histogram: values.spatial ? 'spatial' : true }), toArray()));
         rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colourScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
         if (cached) {
           mkdirSync(values.cache!, { recursive: true });
@@ -322,7 +322,7 @@ async function main(): Promise<void> {
       const { width: W, height: H } = blobs[0];
       // The second line: down the flat scenes at a quarter of the width, across the street scenes (forward downward).
       const second: CountingLine = street ? { id: 'second', a: [0, acrossAt * H], b: [W - 1, acrossAt * H] } : { id: 'second', a: [W / 4, H - 1], b: [W / 4, 0] };
-      const tracker: TrackOptions = { ...trackOptions({ maxUnseen: 2, lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }, second] }), ...(JSON.parse(values.tracker as string) as TrackOptions) };
+      const tracker: TrackOptions = { ...blobTrackOptions({ maxUnseen: 2, lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }, second] }), ...(JSON.parse(values.tracker as string) as TrackOptions) };
       const results = await lastValueFrom(from(blobs).pipe(track(tracker), toArray()));
       const ours: MotBox[] = results.flatMap((r) => seenTracks(r).map(({ id, box: b }) => ({ frame: r.seq, id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] })));
       const base = motBoxesFromRows(rows);

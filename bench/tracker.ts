@@ -25,8 +25,9 @@
  * the row's frames: two builds given the same options tell whether a change left the tracker's output as it was.
  */
 import { createHash } from 'node:crypto';
-import { Tracker, defaultTrackerSettings, trackerSettings, type Box } from '../index.js';
-import { rng } from '../src/reference/images.js';
+import { defaultTrackerSettings, trackerSettings, type Box } from '../index.js';
+import { Tracker } from '../extend.js';
+import { rng } from '../reference.js';
 import { benchArgs } from './args.js';
 import { quantile, watchGcs } from './timing.js';
 

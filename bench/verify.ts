@@ -10,12 +10,12 @@
  */
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, type ComponentFeatures, type PixelImage } from '../index.js';
-import { featuresCpu } from '../src/reference/featuresCpu.js';
-import { defaultDawnFlags } from '../src/gpu.js';
+import { featuresCpu } from '../reference.js';
+import { defaultDawnFlags } from '../extend.js';
 import { runMain } from './timing.js';
-import { labelCpu } from '../src/reference/labelCpu.js';
-import { labelCorpus } from '../src/reference/corpus.js';
-import { randomBlocks, zigzagSpiral } from '../src/reference/images.js';
+import { labelCpu } from '../reference.js';
+import { labelCorpus } from '../reference.js';
+import { randomBlocks, zigzagSpiral } from '../reference.js';
 import { benchArgs } from './args.js';
 
 const { values } = benchArgs(import.meta.url, { dawn: { type: 'string', multiple: true, default: [] } });

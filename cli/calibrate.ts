@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, boardViews, calibrateCamera, fromPixels, gridBoard, markers, readResults, writeOpenCvCalibration, type Board, type CalibrationView, type DetectedMarker, type MarkersOptions } from '../index.js';
 import { fromVideoFile, readPng } from '../node.js';
-import { UsageError, integerArg, isVideo, videoFilesText } from './outputs.js';
+import { isVideo, videoFilesText } from './outputs.js';
+import { UsageError, integerArg } from './args.js';
 
 export interface CalibrateCommand {
   files: string[];

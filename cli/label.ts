@@ -22,9 +22,11 @@ import {
   type ThresholdOptions,
 } from '../index.js';
 import { readPng } from '../node.js';
-import { UsageError, checkOutputClashes, integerArg, isVideo, labelOutputs, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
+import { checkOutputClashes, isVideo, labelOutputs, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
+import { UsageError, integerArg } from './args.js';
 
-export { UsageError, OutputError, videoExtensions } from './outputs.js';
+export { OutputError, videoExtensions } from './outputs.js';
+export { UsageError } from './args.js';
 
 export interface LabelCommand {
   files: string[];

@@ -24,7 +24,8 @@ import {
   type MarkersOptions,
 } from '../index.js';
 import { readPng } from '../node.js';
-import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
+import { checkOutputClashes, isVideo, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
+import { UsageError, integerArg } from './args.js';
 
 export interface MarkersCommand {
   files: string[];

@@ -8,11 +8,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { lastValueFrom, tap, type OperatorFunction } from 'rxjs';
 import { FlowmarkError, GpuContext, type FrameResult, type GpuFrame, type VideoInfo } from '../index.js';
 import { fromVideoFile } from '../node.js';
-
-/** A command-line mistake the user can correct (exit code 2, usage shown). */
-export class UsageError extends FlowmarkError {
-  override name = 'UsageError';
-}
+import { UsageError } from './args.js';
 
 /** An output folder that cannot be made or written (exit code 1). */
 export class OutputError extends FlowmarkError {
@@ -99,15 +95,6 @@ export function checkOutputClashes(files: string[], outDir: string, outputsOf: (
       if (other !== file && name.startsWith(prefix) && /^\d+\.u32$/.test(name.slice(prefix.length))) throw clash(name, other, file);
     }
   });
-}
-
-/** An integer option given as text: digits only (so "" or "1e2" are refused, not taken as 0 or 100). */
-export function integerArg(name: string, value: string | boolean | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const text = String(value).trim();
-  const n = /^-?\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer ${min}..${max}, got "${value}"`);
-  return n;
 }
 
 /** A progress bar on stderr when it is a terminal (null otherwise): frames done of the total, and frames per second. */

@@ -6,10 +6,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countsAtEnd, defaultTrackerSettings, morphologySteps, seenTracks, videoBackgroundDefaults, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
+import { blobTracking, countsAtEnd, defaultBlobSettings, defaultTrackerSettings, seenTracks, videoBackgroundDefaults, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
 import { probeVideo, videoFileBackground, videoFileHasColor } from '../node.js';
-import { blobDefaults, trackChain } from './trackChain.js';
-import { UsageError, checkOutputClashes, integerArg, isVideo, outputStem, runOverInputs, videoExtensions, videoFilesText, writeVideoLines } from './outputs.js';
+import { checkOutputClashes, isVideo, outputStem, runOverInputs, videoExtensions, videoFilesText, writeVideoLines } from './outputs.js';
+import { UsageError, elementArg, integerArg, learningArg } from './args.js';
 
 export interface TrackCommand {
   files: string[];
@@ -22,7 +22,7 @@ export interface TrackCommand {
   foregroundLearning: number;
   /** Seconds at the start of each video whose median frame starts the background model (videoFileBackground); 0: none. */
   prime: number;
-  /** background()'s warmup: frames at the start learning at least at OpenCV's starting rate; null: 0 with a prime, blobDefaults.warmup without. */
+  /** background()'s warmup: frames at the start learning at least at OpenCV's starting rate; null: 0 with a prime, defaultBlobSettings.warmup without. */
   warmup: number | null;
   maxUnseen: number;
   /** track()'s sizeFloor: blobs small for the objects tracked left out (0: none). */
@@ -51,7 +51,7 @@ so. A progress bar on a terminal.
 Options:
   --out-dir DIR       where to write (created if missing); two inputs that would write one file are refused
   --line x1,y1,x2,y2  a counting line in pixels (repeat for more)
-  --min-area N        smallest blob in pixels (default ${blobDefaults.minArea}); the tracker also leaves out
+  --min-area N        smallest blob in pixels (default ${defaultBlobSettings.minArea}); the tracker also leaves out
                       what is small for the objects it tracks: under a fifth of their size near them (their
                       pieces), under a tenth anywhere
   --history N         frames the background model averages over (default 500)
@@ -72,7 +72,7 @@ Options:
   --warmup N          frames at the start in which the model learns as fast as OpenCV's does then (its rate
                       1/(2·frame)), faster than 1/history: what stood in view when the video began and left is
                       learnt away in a few frames rather than staying a ghost for about 0.1·history/F frames
-                      (F the foreground learning; default 0 with a prime, ${blobDefaults.warmup} with --prime 0)
+                      (F the foreground learning; default 0 with a prime, ${defaultBlobSettings.warmup} with --prime 0)
   --max-unseen S      seconds a track may go unseen before it ends (default 2)
   --size-floor F      the tracker leaves out blobs under F of the median size of the objects it tracks near
                       them, under F/2 anywhere (0 to under 1, default ${defaultTrackerSettings.sizeFloor}); 0 where the objects of interest are far
@@ -122,11 +122,11 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
     files,
     outDir,
     lines,
-    minArea: integerArg('min-area', values['min-area'] as string | undefined, blobDefaults.minArea, 1, 1 << 30),
-    history: integerArg('history', values.history as string | undefined, blobDefaults.history, 1, 1 << 20),
-    open: elementArg('open', values.open, blobDefaults.open),
-    close: elementArg('close', values.close, blobDefaults.close),
-    foregroundLearning: learningArg(values['foreground-learning'], blobDefaults.foregroundLearning),
+    minArea: integerArg('min-area', values['min-area'] as string | undefined, defaultBlobSettings.minArea, 1, 1 << 30),
+    history: integerArg('history', values.history as string | undefined, defaultBlobSettings.history, 1, 1 << 20),
+    open: elementArg('open', values.open, defaultBlobSettings.open),
+    close: elementArg('close', values.close, defaultBlobSettings.close),
+    foregroundLearning: learningArg(values['foreground-learning'], defaultBlobSettings.foregroundLearning),
     prime: primeArg(values.prime),
     warmup: values.warmup === undefined ? null : integerArg('warmup', values.warmup as string, 0, 0, 1 << 20),
     maxUnseen,
@@ -138,43 +138,11 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
   };
 }
 
-/**
- * `--open` / `--close` (also bench/trackEval.ts's): N, a square of odd side N, or WxH, a rectangle W wide and H tall
- * (morphology()'s `{ size: [W, H] }`), each odd 1..31.
- */
-export function elementArg(name: 'open' | 'close', value: unknown, fallback: MorphElement): MorphElement {
-  if (value === undefined) return fallback;
-  const text = String(value).trim();
-  const m = /^(\d+)(?:x(\d+))?$/.exec(text);
-  const element: MorphElement | null = !m ? null : m[2] === undefined ? Number(m[1]) : { size: [Number(m[1]), Number(m[2])] };
-  try {
-    if (element === null) throw new Error();
-    morphologySteps({ [name]: element });
-  } catch {
-    throw new UsageError(`--${name} must be N or WxH, odd integers 1..31, got "${text}"`);
-  }
-  return element;
-}
-
 /** `--prime S`: seconds, 0 or more (0: no prime). */
 function primeArg(value: unknown): number {
   if (value === undefined) return videoBackgroundDefaults.seconds;
   const n = Number(String(value).trim() || NaN);
   if (!(n >= 0 && Number.isFinite(n))) throw new UsageError(`--prime must be a number of seconds, 0 or more, got "${String(value)}"`);
-  return n;
-}
-
-/** An element as `elementArg` reads it, written back as its width × height ("5×9"). */
-export function elementText(e: MorphElement): string {
-  const size = typeof e === 'number' ? e : e.size;
-  return typeof size === 'number' ? `${size}×${size}` : size.join('×');
-}
-
-/** `--foreground-learning` (also the benchmarks'): background()'s foregroundLearning, a number 0..1. */
-export function learningArg(value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(String(value).trim() || NaN);
-  if (!(n >= 0 && n <= 1)) throw new UsageError(`--foreground-learning must be a number 0..1, got "${String(value)}"`);
   return n;
 }
 
@@ -223,7 +191,7 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   const prime = cmd.prime > 0 && info ? await videoFileBackground(file, { seconds: cmd.prime, format, info }).catch(() => null) : null;
   let last: TrackResults | null = null;
   const ids = new Set<number>();
-  const chain = trackChain({ ...cmd, warmup: cmd.warmup ?? undefined, prime, color: color ? 'shadows' : false });
+  const chain = blobTracking({ ...cmd, warmup: cmd.warmup ?? undefined, prime, color: color ? 'shadows' : false });
   const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), chain, (r) => {
     last = r.tracks!;
     for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);

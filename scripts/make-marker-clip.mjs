@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { markerDictionary } from '../dist/index.js';
-import { markerScene } from '../dist/src/reference/index.js';
+import { markerScene } from '../dist/reference.js';
 
 const W = 640;
 const H = 360;

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { surveillanceScene } from '../dist/src/reference/index.js';
+import { surveillanceScene } from '../dist/reference.js';
 
 const scene = surveillanceScene(2026, { width: 320, height: 240, frames: 300, objects: 8, pillars: 1, stopAndGo: 0.25, noise: 4 });
 const out = (name) => fileURLToPath(new URL(`../examples/data/${name}`, import.meta.url));

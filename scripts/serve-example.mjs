@@ -21,7 +21,7 @@ export async function exampleFiles({ three = 'three' } = {}) {
     write: false,
     external: ['webgpu'],
     // The example imports the package by name, as a user would.
-    alias: { 'flowmark/three': fileURLToPath(new URL('three.ts', root)), flowmark: fileURLToPath(new URL('index.ts', root)), ...(three === 'three' ? {} : { three }) },
+    alias: { 'flowmark/three': fileURLToPath(new URL('three.ts', root)), 'flowmark/extend': fileURLToPath(new URL('extend.ts', root)), 'flowmark/reference': fileURLToPath(new URL('reference.ts', root)), flowmark: fileURLToPath(new URL('index.ts', root)), ...(three === 'three' ? {} : { three }) },
   });
   return {
     '/': { body: readFileSync(new URL('examples/browser/index.html', root)), type: 'text/html' },

@@ -5,7 +5,7 @@
 // Run by scripts/test.sh after the build. Real GPUs compile it in well under a second.
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromPixels, readResults } from '../dist/index.js';
-import { markersWith } from '../dist/nodes/markers.js';
+import { markersWith } from '../dist/nodes/markers/markers.js';
 
 const started = performance.now();
 const ctx = await GpuContext.create({ label: 'warm-shaders' });

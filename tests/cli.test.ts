@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { featuresCpu } from '../src/reference/featuresCpu.js';
-import { randomBlocks } from '../src/reference/images.js';
-import { grayFromRgba, otsuLevel, thresholdAdaptive, thresholdFixed } from '../src/reference/thresholdCpu.js';
+import { randomBlocks } from '../src/eval/images.js';
+import { otsuLevel, thresholdAdaptive, thresholdFixed } from '../src/reference/thresholdCpu.js';
+import { grayFromRgba } from '../src/image/grayFromRgba.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-'));

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { cameraModel, gridBoard, markerDictionary, projectPoints, readOpenCvCalibration, rotationFromVector } from '../index.js';
-import { boardPhotos } from '../src/reference/index.js';
+import { cameraModel, gridBoard, markerDictionary, projectPoints, readOpenCvCalibration } from '../index.js';
+import { rotationFromVector } from '../extend.js';
+import { boardPhotos } from '../reference.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-calibrate-'));

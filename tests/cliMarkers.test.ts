@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { markerDictionary, rotationBetween, rotationFromVector, type Mat3 } from '../index.js';
-import { cornersAtPose, detectMarkersCpu, markerScene } from '../src/reference/index.js';
+import { markerDictionary, type Mat3 } from '../index.js';
+import { rotationBetween, rotationFromVector } from '../extend.js';
+import { cornersAtPose, detectMarkersCpu, markerScene } from '../reference.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const clip = fileURLToPath(new URL('../examples/data/markers.mp4', import.meta.url));

@@ -9,10 +9,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lineCrossings, type MotBox } from '../src/reference/index.js';
+import { lineCrossings, type MotBox } from '../reference.js';
 import { makeTrackClips, scored, trackScenes } from './support/trackClips.js';
 import { parseTrackArgs, segmentMeetsFrame } from '../cli/track.js';
-import { blobDefaults, trackOptions } from '../cli/trackChain.js';
+import { defaultBlobSettings, blobTrackOptions } from '../nodes/track/blobTracking.js';
 import { defaultTrackerSettings, videoBackgroundDefaults } from '../index.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
@@ -186,13 +186,13 @@ describe('flowmark track', () => {
 
   it('takes --open and --close as a square side or a rectangle WxH, --foreground-learning, --prime and --warmup', () => {
     const parse = (extra: Record<string, string>) => parseTrackArgs({ 'out-dir': join(dir, 'parsed'), ...extra }, [join(dir, 'walk.mp4')]);
-    expect(parse({})).toMatchObject({ open: blobDefaults.open, close: blobDefaults.close });
+    expect(parse({})).toMatchObject({ open: defaultBlobSettings.open, close: defaultBlobSettings.close });
     expect(parse({ open: '1', close: '5x9' })).toMatchObject({ open: 1, close: { size: [5, 9] } });
     expect(parse({ open: ' 3x5 ', close: '31x1' })).toMatchObject({ open: { size: [3, 5] }, close: { size: [31, 1] } });
-    expect(parse({}).foregroundLearning).toBe(blobDefaults.foregroundLearning);
+    expect(parse({}).foregroundLearning).toBe(defaultBlobSettings.foregroundLearning);
     expect(parse({ 'foreground-learning': '0.25' }).foregroundLearning).toBe(0.25);
     expect(parse({ 'foreground-learning': '0' }).foregroundLearning).toBe(0);
-    // No --warmup: the chain's default, none with a prime and blobDefaults.warmup with --prime 0 (trackChain).
+    // No --warmup: the chain's default, none with a prime and defaultBlobSettings.warmup with --prime 0 (blobTracking).
     expect(parse({}).warmup).toBe(null);
     expect(parse({ warmup: '0' }).warmup).toBe(0);
     expect(parse({ warmup: '90' }).warmup).toBe(90);
@@ -202,6 +202,6 @@ describe('flowmark track', () => {
     // The tracker's size floor: its default, a share given, none; the chain's tracker gets what was given.
     expect(parse({}).sizeFloor).toBe(defaultTrackerSettings.sizeFloor);
     expect(parse({ 'size-floor': ' 0.1 ' }).sizeFloor).toBe(0.1);
-    expect(trackOptions(parse({ 'size-floor': '0' })).sizeFloor).toBe(0);
+    expect(blobTrackOptions(parse({ 'size-floor': '0' })).sizeFloor).toBe(0);
   });
 });

@@ -3,7 +3,9 @@
 // the example, this test uses the package by its public name (the built package), as a user's code would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastValueFrom, toArray, type OperatorFunction } from 'rxjs';
-import { GpuContext, fromPixels, gpuNode, InvalidOptionError, label, readResults, reference, threshold, type FrameResult, type GpuFrame, type PixelImage } from 'flowmark';
+import { GpuContext, fromPixels, InvalidOptionError, label, readResults, threshold, type FrameResult, type GpuFrame, type PixelImage } from 'flowmark';
+import { gpuNode } from 'flowmark/extend';
+import * as reference from 'flowmark/reference';
 import { foregroundCount, foregroundWgsl } from '../examples/node/foregroundCount.js';
 
 let ctx: GpuContext;

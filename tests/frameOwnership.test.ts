@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { concatMap, lastValueFrom, map, timer, toArray, type Observable } from 'rxjs';
 import { features, fromPixels, labelAlgorithms, readResults, threshold, type GpuContext, type GpuFrame, type PixelImage } from '../index.js';
-import { labelWith } from '../nodes/label.js';
+import { labelWith } from '../nodes/components/label.js';
 import { fromVideoFile } from '../node.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
 import { featuresCpu } from '../src/reference/featuresCpu.js';
-import { randomBlocks, zigzagSpiral } from '../src/reference/images.js';
+import { randomBlocks, zigzagSpiral } from '../src/eval/images.js';
 import { firstDiff, gray, testContext } from './support/gpu.js';
 
 let ctx: GpuContext;

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { labelCpu } from '../src/reference/labelCpu.js';
-import { randomBlocks } from '../src/reference/images.js';
+import { randomBlocks } from '../src/eval/images.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const project = mkdtempSync(join(tmpdir(), 'flowmark-consumer-'));

@@ -1,24 +1,10 @@
 // Stream semantics on a real GPU: resource reuse over many frames, teardown, errors, ordering.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { firstValueFrom, lastValueFrom, take, tap, toArray } from 'rxjs';
-import {
-  DisposedError,
-  GpuContext,
-  GpuDeviceLostError,
-  InvalidOptionError,
-  features,
-  InvalidFrameError,
-  fromPixels,
-  gpuNode,
-  label,
-  readResults,
-  threshold,
-  withRead,
-  type GpuFrame,
-  type PixelImage,
-} from '../index.js';
+import { DisposedError, GpuContext, GpuDeviceLostError, InvalidOptionError, features, InvalidFrameError, fromPixels, label, readResults, threshold, type GpuFrame, type PixelImage } from '../index.js';
+import { gpuNode, withRead } from '../extend.js';
 import { labelCpu } from '../src/reference/labelCpu.js';
-import { randomBlocks } from '../src/reference/images.js';
+import { randomBlocks } from '../src/eval/images.js';
 import { gray, testContext } from './support/gpu.js';
 
 let ctx: GpuContext;

@@ -11,19 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastValueFrom, toArray, type OperatorFunction } from 'rxjs';
-import {
-  GpuContext,
-  InvalidFrameError,
-  InvalidOptionError,
-  PassRecorder,
-  gpuNode,
-  readResults,
-  threshold,
-  uniformLayout,
-  withRead,
-  type GpuFrame,
-  type WgslModule,
-} from 'flowmark';
+import { GpuContext, InvalidFrameError, InvalidOptionError, readResults, threshold, type GpuFrame } from 'flowmark';
+import { PassRecorder, gpuNode, uniformLayout, withRead, type WgslModule } from 'flowmark/extend';
 import { fromPng } from 'flowmark/node';
 
 // The result this operator adds to what the sink reads back.

@@ -10,7 +10,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, countsAtEnd, features, morphology, readResults, reference, seenTracks, track, type FrameResult } from 'flowmark';
+import { GpuContext, background, countsAtEnd, features, morphology, readResults, seenTracks, track, type FrameResult } from 'flowmark';
+import * as reference from 'flowmark/reference';
 import { fromVideoFile, probeVideo, videoFileBackground, videoFileHasColor } from 'flowmark/node';
 
 async function main(): Promise<void> {

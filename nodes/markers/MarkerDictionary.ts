@@ -15,9 +15,9 @@
  * dict.decode(dict.bits(7)) // { id: 7, rotation: 0, distance: 0, margin: … }
  * dict.decode(grid, 1)       // correcting up to the full radius
  */
-import { InvalidOptionError } from '../../src/errors.js';
+import { InvalidOptionError } from '../../src/core/errors.js';
 import { dictionaryData } from './dictionaryData.js';
-import { turnClockwise } from '../../src/turnClockwise.js';
+import { turnClockwise } from '../../src/markers/turnClockwise.js';
 
 export type MarkerDictionaryName = keyof typeof dictionaryData;
 

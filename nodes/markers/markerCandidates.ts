@@ -6,13 +6,13 @@
  * frame's own size, carrying the list (owned by this node's frame set) and no mask or labels (they were the stack's).
  */
 import type { OperatorFunction } from 'rxjs';
-import { gpuNode } from '../../src/gpuNode.js';
-import { makeFrame, type GpuFrame } from '../../src/GpuFrame.js';
-import type { KernelSpec } from '../../src/PipelineCache.js';
-import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
-import { PassRecorder } from '../../src/PassRecorder.js';
-import { InvalidFrameError } from '../../src/errors.js';
-import { maxBoundaryPerBox } from '../../src/reference/detectMarkersCpu.js';
+import { gpuNode } from '../../src/core/gpuNode.js';
+import { makeFrame, type GpuFrame } from '../../src/core/GpuFrame.js';
+import type { KernelSpec } from '../../src/core/PipelineCache.js';
+import { uniformLayout, wgslConstant } from '../../src/core/uniforms.js';
+import { PassRecorder } from '../../src/core/PassRecorder.js';
+import { InvalidFrameError } from '../../src/core/errors.js';
+import { maxBoundaryPerBox } from '../../src/markers/params.js';
 import { compWords, maskRows } from './stack.js';
 
 export interface CandidateSettings {

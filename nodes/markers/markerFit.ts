@@ -4,19 +4,19 @@
  * per candidate), puts the corners in printed order and keeps one marker where several threshold windows saw it.
  */
 import type { OperatorFunction } from 'rxjs';
-import { gpuNode } from '../../src/gpuNode.js';
-import { withRead, type GpuFrame } from '../../src/GpuFrame.js';
-import { uniformLayout, wgslConstant } from '../../src/uniforms.js';
-import { PassRecorder } from '../../src/PassRecorder.js';
-import { InvalidFrameError } from '../../src/errors.js';
-import type { GpuLimits } from '../../src/GpuContext.js';
-import type { DetectedMarker, MarkerResults } from '../../src/results.js';
+import { gpuNode } from '../../src/core/gpuNode.js';
+import { withRead, type GpuFrame } from '../../src/core/GpuFrame.js';
+import { uniformLayout, wgslConstant } from '../../src/core/uniforms.js';
+import { PassRecorder } from '../../src/core/PassRecorder.js';
+import { InvalidFrameError } from '../../src/core/errors.js';
+import type { GpuLimits } from '../../src/core/GpuContext.js';
+import type { DetectedMarker, MarkerResults } from '../../src/core/results.js';
 import type { MarkerDictionary } from './MarkerDictionary.js';
 import { listHead } from './markerCandidates.js';
-import { distinctMarkers } from '../../src/distinctMarkers.js';
-import { blurGate, blurRatio, blurSigmaGate, cellMargin, cellSamples, deblurMargin, deblurStep, deblurSteps, defaultDoubt, printedOrder } from '../../src/reference/markerDecodeCpu.js';
-import { pushOut } from '../../src/reference/detectMarkersCpu.js';
-import { minStepReach, stepDamping, stepIterations, stepSpacing } from '../../src/reference/refineCornersCpu.js';
+import { distinctMarkers } from '../../src/markers/distinctMarkers.js';
+import { blurGate, blurRatio, blurSigmaGate, cellMargin, cellSamples, deblurMargin, deblurStep, deblurSteps, defaultDoubt, printedOrder } from '../../src/markers/params.js';
+import { pushOut } from '../../src/markers/params.js';
+import { minStepReach, stepDamping, stepIterations, stepSpacing } from '../../src/markers/params.js';
 
 export interface FitSettings {
   readonly dictionary: MarkerDictionary;

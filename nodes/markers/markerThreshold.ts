@@ -8,14 +8,14 @@
  * which gives the frame its own height back. Its `gray` is the frame's own (made here when the frame has none).
  */
 import type { OperatorFunction } from 'rxjs';
-import { gpuNode } from '../../src/gpuNode.js';
-import { makeFrame, type GpuFrame } from '../../src/GpuFrame.js';
-import { uniformLayout } from '../../src/uniforms.js';
-import { wordsFor } from '../../src/dispatch.js';
-import { PassRecorder } from '../../src/PassRecorder.js';
-import { InvalidFrameError } from '../../src/errors.js';
+import { gpuNode } from '../../src/core/gpuNode.js';
+import { makeFrame, type GpuFrame } from '../../src/core/GpuFrame.js';
+import { uniformLayout } from '../../src/core/uniforms.js';
+import { wordsFor } from '../../src/core/dispatch.js';
+import { PassRecorder } from '../../src/core/PassRecorder.js';
+import { InvalidFrameError } from '../../src/core/errors.js';
 import { checkStack, stackedHeight } from './stack.js';
-import { adaptiveChunk, adaptiveKernels } from '../threshold.js';
+import { adaptiveChunk, adaptiveKernels } from '../image/threshold.js';
 
 export interface StackedThresholdSettings {
   /** Odd window sizes, one mask each, in this order from the top. */
@@ -26,7 +26,7 @@ export interface StackedThresholdSettings {
 export function markerThreshold(s: StackedThresholdSettings): OperatorFunction<GpuFrame, GpuFrame> {
   return gpuNode('markers:threshold', async (node) => {
     const k = await node.kernels(adaptiveKernels);
-    const layout = uniformLayout('threshold', 'Params');
+    const layout = uniformLayout('image/threshold', 'Params');
     const maxBinding = node.ctx.limits.maxStorageBufferBindingSize;
     const sets = node.perFrame((size, alloc) => {
       const pixels = size.width * size.height;

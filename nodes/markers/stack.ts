@@ -3,8 +3,8 @@
  * neighbours (markerThreshold.ts), so that one labeling and one candidate search serve them all. What the stack's
  * size allows is checked here once, before any of its passes is recorded.
  */
-import { InvalidFrameError } from '../../src/errors.js';
-import { wgslConstant } from '../../src/uniforms.js';
+import { InvalidFrameError } from '../../src/core/errors.js';
+import { wgslConstant } from '../../src/core/uniforms.js';
 
 /** Words per root pixel of the candidates' component table (COMP in candidates.wgsl). */
 export const compWords = wgslConstant('markers/candidates', 'COMP');

@@ -8,9 +8,9 @@
  * staging buffer is mapped again for a later frame. A frame that finds none mapped gets a new one, mapped at
  * creation, so a frame never waits; at most `maxStaging` per slot are kept.
  */
-import type { GpuContext } from '../../src/GpuContext.js';
-import type { ProfileScope } from '../../src/Profiler.js';
-import { destroyBuffer, mapBuffer } from '../../src/mapBuffer.js';
+import type { GpuContext } from '../../src/core/GpuContext.js';
+import type { ProfileScope } from '../../src/core/Profiler.js';
+import { destroyBuffer, mapBuffer } from '../../src/core/mapBuffer.js';
 
 /** Staging buffers kept per slot: one being written, one in flight, one mapping back. */
 const maxStaging = 3;

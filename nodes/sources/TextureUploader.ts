@@ -4,12 +4,12 @@
  * packs them into the RGBA storage buffer every node reads, turned as displayed (a video's track header). One
  * texture and buffer per in-flight slot, so a new frame never overwrites one still in use.
  */
-import type { GpuContext } from '../../src/GpuContext.js';
-import type { Kernel } from '../../src/PipelineCache.js';
-import type { ProfileScope } from '../../src/Profiler.js';
-import { bindGroup } from '../../src/kernels.js';
-import { PassRecorder } from '../../src/PassRecorder.js';
-import { packUniform, uniformLayout } from '../../src/uniforms.js';
+import type { GpuContext } from '../../src/core/GpuContext.js';
+import type { Kernel } from '../../src/core/PipelineCache.js';
+import type { ProfileScope } from '../../src/core/Profiler.js';
+import { bindGroup } from '../../src/core/kernels.js';
+import { PassRecorder } from '../../src/core/PassRecorder.js';
+import { packUniform, uniformLayout } from '../../src/core/uniforms.js';
 import { displayTransform, type DisplayTransform } from './displayTransform.js';
 
 interface Slot {
@@ -34,7 +34,7 @@ export class TextureUploader {
   }
 
   async ready(): Promise<void> {
-    this.#kernel ??= await this.#ctx.pipelines.acquire({ shader: 'fromTexture', entryPoint: 'pack', bindings: ['uniform', 'texture', 'storage'] });
+    this.#kernel ??= await this.#ctx.pipelines.acquire({ shader: 'sources/fromTexture', entryPoint: 'pack', bindings: ['uniform', 'texture', 'storage'] });
   }
 
   /**
@@ -56,7 +56,7 @@ export class TextureUploader {
     let s = this.#slots[i];
     if (!s || s.w !== w || s.h !== h || s.turn !== key) {
       if (s) this.#free(s);
-      const layout = uniformLayout('fromTexture', 'Params');
+      const layout = uniformLayout('sources/fromTexture', 'Params');
       const texture = ctx.device.createTexture({
         label: `${this.#label}:texture${i}`,
         size: [w, h],

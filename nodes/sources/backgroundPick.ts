@@ -3,8 +3,8 @@
  * (spread evenly over the video's first seconds, from the container's timestamps), so that one clip gives one image
  * in both.
  */
-import { InvalidOptionError } from '../../src/errors.js';
-import { maxMedianImages } from '../../src/medianImage.js';
+import { InvalidOptionError } from '../../src/core/errors.js';
+import { maxMedianImages } from '../../src/image/medianImage.js';
 import type { VideoInfo } from './probeMp4.js';
 
 export interface VideoBackgroundOptions {

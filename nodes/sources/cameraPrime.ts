@@ -17,9 +17,9 @@
  * Errors: `InvalidOptionError` for bad options, or where there is no camera API (Node), thrown at once, or no 2D
  * OffscreenCanvas, on the promise; getUserMedia's own (NotAllowedError, NotFoundError...) as they come.
  */
-import { InvalidOptionError } from '../../src/errors.js';
-import { medianImage } from '../../src/medianImage.js';
-import type { PrimeImage } from '../../src/reference/backgroundCpu.js';
+import { InvalidOptionError } from '../../src/core/errors.js';
+import { medianImage } from '../../src/image/medianImage.js';
+import type { PrimeImage } from '../../src/image/backgroundSettings.js';
 import { canvasImage, canvasOfSize } from './canvasImage.js';
 import { videoBackgroundSettings, type VideoBackgroundOptions } from './backgroundPick.js';
 

@@ -2,8 +2,8 @@
  * Frames drawn on a 2D canvas and read back as images (browser): how `videoBackground` and `cameraPrime` take the
  * frames their median is made of.
  */
-import type { PrimeImage } from '../../src/reference/backgroundCpu.js';
-import { grayFromRgba } from '../../src/reference/thresholdCpu.js';
+import type { PrimeImage } from '../../src/image/backgroundSettings.js';
+import { grayFromRgba } from '../../src/image/grayFromRgba.js';
 
 /** `g` where it is `width`×`height` already (frames of one size share one canvas), else a new context; null where the browser has no 2D OffscreenCanvas. */
 export function canvasOfSize(g: OffscreenCanvasRenderingContext2D | null, width: number, height: number): OffscreenCanvasRenderingContext2D | null {

@@ -3,7 +3,7 @@
  * frames scaled down: colour where more than `share` of the pixels have channels more than `spread` levels apart.
  * One test, so that a clip reads the same in both.
  */
-import { InvalidOptionError } from '../../src/errors.js';
+import { InvalidOptionError } from '../../src/core/errors.js';
 
 export interface VideoHasColorOptions {
   /** Frames looked at from the start (default 10): a scene fading in from black is not taken for gray. */

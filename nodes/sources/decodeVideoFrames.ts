@@ -7,7 +7,7 @@
  * ArrayBuffer, is held whole. A file that ends inside its frames gives the frames before the cut, then a
  * `DecodeError`.
  */
-import { DecodeError, InvalidOptionError } from '../../src/errors.js';
+import { DecodeError, InvalidOptionError } from '../../src/core/errors.js';
 import { demuxMp4, type DemuxedMp4, type Mp4Chunk, type VideoInfo } from './probeMp4.js';
 import { readMp4Index, type ReadRange } from './readMp4Index.js';
 

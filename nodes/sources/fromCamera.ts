@@ -15,11 +15,11 @@
  * (NotAllowedError, NotFoundError...); `InvalidOptionError` for bad options (thrown at once).
  */
 import { Observable } from 'rxjs';
-import type { GpuContext } from '../../src/GpuContext.js';
-import type { GpuFrame } from '../../src/GpuFrame.js';
-import { leasedFrame, validateInFlight } from '../../src/frameSource.js';
-import { InFlight } from '../../src/InFlight.js';
-import { tagSource } from '../../src/streamInfo.js';
+import type { GpuContext } from '../../src/core/GpuContext.js';
+import type { GpuFrame } from '../../src/core/GpuFrame.js';
+import { leasedFrame, validateInFlight } from '../../src/core/frameSource.js';
+import { InFlight } from '../../src/core/InFlight.js';
+import { tagSource } from '../../src/core/streamInfo.js';
 import { TextureUploader } from './TextureUploader.js';
 
 export interface CameraOptions {

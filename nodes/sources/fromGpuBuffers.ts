@@ -9,11 +9,11 @@
  * Errors: `InvalidFrameError` for a buffer without STORAGE usage, too small for its size, or beyond device limits.
  */
 import type { Observable } from 'rxjs';
-import type { GpuContext } from '../../src/GpuContext.js';
-import type { GpuFrame } from '../../src/GpuFrame.js';
-import { InvalidFrameError } from '../../src/errors.js';
-import { wordsFor } from '../../src/dispatch.js';
-import { frameSource } from '../../src/frameSource.js';
+import type { GpuContext } from '../../src/core/GpuContext.js';
+import type { GpuFrame } from '../../src/core/GpuFrame.js';
+import { InvalidFrameError } from '../../src/core/errors.js';
+import { wordsFor } from '../../src/core/dispatch.js';
+import { frameSource } from '../../src/core/frameSource.js';
 
 export interface GpuImage {
   buffer: GPUBuffer;

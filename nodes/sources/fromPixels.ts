@@ -13,13 +13,13 @@
  * the error of the iterable itself otherwise. Unsubscribing releases the upload buffers.
  */
 import { defer, type Observable } from 'rxjs';
-import type { GpuContext } from '../../src/GpuContext.js';
-import type { GpuFrame } from '../../src/GpuFrame.js';
-import { InvalidFrameError } from '../../src/errors.js';
-import { imageProblem } from '../../src/imageProblem.js';
-import { wordsFor } from '../../src/dispatch.js';
-import { frameSource, validateInFlight } from '../../src/frameSource.js';
-import { tagSource } from '../../src/streamInfo.js';
+import type { GpuContext } from '../../src/core/GpuContext.js';
+import type { GpuFrame } from '../../src/core/GpuFrame.js';
+import { InvalidFrameError } from '../../src/core/errors.js';
+import { imageProblem } from '../../src/core/imageProblem.js';
+import { wordsFor } from '../../src/core/dispatch.js';
+import { frameSource, validateInFlight } from '../../src/core/frameSource.js';
+import { tagSource } from '../../src/core/streamInfo.js';
 import { PixelUploader } from './PixelUploader.js';
 
 export interface PixelImage {

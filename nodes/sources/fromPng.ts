@@ -7,8 +7,8 @@
  * fromPng(ctx, ['a.png', 'b.png']).pipe(threshold({ method: 'otsu' }), label(), readResults())
  */
 import type { Observable } from 'rxjs';
-import type { GpuContext } from '../../src/GpuContext.js';
-import type { GpuFrame } from '../../src/GpuFrame.js';
+import type { GpuContext } from '../../src/core/GpuContext.js';
+import type { GpuFrame } from '../../src/core/GpuFrame.js';
 import { fromPixels, type FromPixelsOptions, type PixelImage } from './fromPixels.js';
 import { readPng } from './readPng.js';
 

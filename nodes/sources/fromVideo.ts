@@ -18,11 +18,11 @@
  * error.
  */
 import { defer, type Observable } from 'rxjs';
-import { tagSource } from '../../src/streamInfo.js';
-import type { GpuContext } from '../../src/GpuContext.js';
-import type { GpuFrame } from '../../src/GpuFrame.js';
-import { InvalidOptionError } from '../../src/errors.js';
-import { frameSource } from '../../src/frameSource.js';
+import { tagSource } from '../../src/core/streamInfo.js';
+import type { GpuContext } from '../../src/core/GpuContext.js';
+import type { GpuFrame } from '../../src/core/GpuFrame.js';
+import { InvalidOptionError } from '../../src/core/errors.js';
+import { frameSource } from '../../src/core/frameSource.js';
 import { TextureUploader } from './TextureUploader.js';
 import type { VideoInfo } from './probeMp4.js';
 import { decodeVideoFrames, refuseNode } from './decodeVideoFrames.js';

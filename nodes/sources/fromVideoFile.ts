@@ -19,15 +19,15 @@ import { readHead, readRanges } from './readInput.js';
 import { readMp4Index } from './readMp4Index.js';
 import type { Readable } from 'node:stream';
 import { defer, type Observable } from 'rxjs';
-import type { GpuContext } from '../../src/GpuContext.js';
-import type { GpuFrame } from '../../src/GpuFrame.js';
-import { DecodeError, InvalidOptionError } from '../../src/errors.js';
+import type { GpuContext } from '../../src/core/GpuContext.js';
+import type { GpuFrame } from '../../src/core/GpuFrame.js';
+import { DecodeError, InvalidOptionError } from '../../src/core/errors.js';
 import { fromPixels, type PixelImage } from './fromPixels.js';
-import { validateInFlight } from '../../src/frameSource.js';
+import { validateInFlight } from '../../src/core/frameSource.js';
 import { probeMp4, type VideoInfo } from './probeMp4.js';
 import { ffmpegTurn } from './displayTransform.js';
 import { ffprobeBeside, probeWithFfprobe } from './probeWithFfprobe.js';
-import { tagSource } from '../../src/streamInfo.js';
+import { tagSource } from '../../src/core/streamInfo.js';
 import type { FramePick } from './backgroundPick.js';
 
 export interface FromVideoFileOptions {

@@ -4,7 +4,7 @@
  * Works on any ArrayBuffer, so browsers and Node share it.
  */
 import { createFile, DataStream, Endianness, MP4BoxBuffer, type ISOFile, type Sample, type Track } from 'mp4box';
-import { DecodeError } from '../../src/errors.js';
+import { DecodeError } from '../../src/core/errors.js';
 import { displayTransform, type DisplayTransform } from './displayTransform.js';
 
 export interface VideoInfo {

@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { DecodeError } from '../../src/errors.js';
+import { DecodeError } from '../../src/core/errors.js';
 import { displayTransform } from './displayTransform.js';
 import type { VideoInfo } from './probeMp4.js';
 

@@ -1,6 +1,6 @@
 // Reading an input file with the error a user can act on: which file, and why it could not be read.
 import { open, readFile } from 'node:fs/promises';
-import { DecodeError } from '../../src/errors.js';
+import { DecodeError } from '../../src/core/errors.js';
 import type { ReadRange } from './readMp4Index.js';
 
 function cannotRead(path: string, cause: unknown): DecodeError {

@@ -10,7 +10,7 @@
  */
 import { readInput } from './readInput.js';
 import { PNG } from 'pngjs';
-import { DecodeError, InvalidFrameError } from '../../src/errors.js';
+import { DecodeError, InvalidFrameError } from '../../src/core/errors.js';
 import type { PixelImage } from './fromPixels.js';
 
 export interface ReadPngOptions {

@@ -14,9 +14,9 @@
  * Errors: `InvalidOptionError` for bad options, or when called in Node (thrown at once); `DecodeError` as
  * `fromVideo` reports it, or no frame decoded.
  */
-import { DecodeError } from '../../src/errors.js';
-import { medianImage } from '../../src/medianImage.js';
-import type { PrimeImage } from '../../src/reference/backgroundCpu.js';
+import { DecodeError } from '../../src/core/errors.js';
+import { medianImage } from '../../src/image/medianImage.js';
+import type { PrimeImage } from '../../src/image/backgroundSettings.js';
 import { canvasImage, canvasOfSize } from './canvasImage.js';
 import { framePick, videoBackgroundSettings, type FramePick, type VideoBackgroundOptions } from './backgroundPick.js';
 import { decodeVideoFrames, refuseNode } from './decodeVideoFrames.js';

@@ -14,9 +14,9 @@
  * Errors: `InvalidOptionError` for bad options (thrown at once); `DecodeError` where the file cannot be read or
  * decoded, or ffmpeg or ffprobe is missing.
  */
-import { DecodeError } from '../../src/errors.js';
-import { medianImage } from '../../src/medianImage.js';
-import type { PrimeImage } from '../../src/reference/backgroundCpu.js';
+import { DecodeError } from '../../src/core/errors.js';
+import { medianImage } from '../../src/image/medianImage.js';
+import type { PrimeImage } from '../../src/image/backgroundSettings.js';
 import { framePick, videoBackgroundSettings, type VideoBackgroundOptions } from './backgroundPick.js';
 import { checkVideoInfo, decodeVideoFile, probeVideo } from './fromVideoFile.js';
 import type { VideoInfo } from './probeMp4.js';

@@ -13,7 +13,7 @@
  * or is missing.
  */
 import { execFile } from 'node:child_process';
-import { DecodeError } from '../../src/errors.js';
+import { DecodeError } from '../../src/core/errors.js';
 import { noFfmpeg } from './fromVideoFile.js';
 import { colorSampleWidth, colorTest, colouredPixels, type VideoHasColorOptions } from './colorTest.js';
 

@@ -14,7 +14,7 @@
  * `fromVideo` reports it (a download that fails, not an MP4, no video track, a codec the browser cannot decode), or
  * no frame decoded.
  */
-import { DecodeError } from '../../src/errors.js';
+import { DecodeError } from '../../src/core/errors.js';
 import { colorSampleWidth, colorTest, colouredPixels, type VideoHasColorOptions } from './colorTest.js';
 import { decodeVideoFrames, refuseNode } from './decodeVideoFrames.js';
 

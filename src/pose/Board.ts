@@ -4,7 +4,7 @@
  * of the board is hidden. `gridBoard()` lays markers out as OpenCV's `aruco.GridBoard` does (same ids, same corner
  * coordinates: a board printed for OpenCV gives the same pose here); `board()` takes any layout.
  */
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../core/errors.js';
 import type { Vec3 } from './rotation.js';
 
 export interface BoardMarker {

@@ -3,7 +3,7 @@
  * `undistortPoints`): intrinsics fx, fy, cx, cy in pixels (pixel centres at integers) and distortion k1, k2, p1, p2,
  * k3. "Normalised" coordinates are x / z, y / z of a point in the camera's frame (x right, y down, z forward).
  */
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../core/errors.js';
 
 export interface CameraModel {
   fx: number;

@@ -6,7 +6,7 @@
  * meanwhile, `seen: false`), with `found` and `lost` events. Boards get one pose from all their markers seen
  * (boardPose.ts), with the same flip memory and hysteresis.
  */
-import type { BoardPose, DetectedMarker, MarkerPose, PoseEvent, PoseResults } from '../results.js';
+import type { BoardPose, DetectedMarker, MarkerPose, PoseEvent, PoseResults } from '../core/results.js';
 import type { Board } from './Board.js';
 import { boardPose, type SeenBoardMarker } from './boardPose.js';
 import { toNormalised, type CameraModel } from './CameraModel.js';

@@ -4,8 +4,8 @@
  * homography — then Levenberg–Marquardt over everything at once (fx, fy, cx, cy, the Brown–Conrady terms asked for,
  * and every view's pose) on the reprojection error, as OpenCV's `calibrateCamera` does.
  */
-import { InvalidOptionError } from '../errors.js';
-import type { DetectedMarker } from '../results.js';
+import { InvalidOptionError } from '../core/errors.js';
+import type { DetectedMarker } from '../core/results.js';
 import type { Board } from './Board.js';
 import { cameraModel, projectPoints, type CameraModel } from './CameraModel.js';
 import { mul3, rotationFromVector, type Mat3, type Vec3 } from './rotation.js';

@@ -11,8 +11,9 @@ import { thresholdAdaptive } from './thresholdCpu.js';
 import { labelCpu } from './labelCpu.js';
 import { refineCornersCpu } from './refineCornersCpu.js';
 import { decodeMarkerCpu, type DecodedMarker, type GridDecoder } from './markerDecodeCpu.js';
-import { centreOf, type Point } from './markerScene.js';
-import { distinctMarkers } from '../distinctMarkers.js';
+import { centreOf, type Point } from '../markers/centreOf.js';
+import { distinctMarkers } from '../markers/distinctMarkers.js';
+import { defaultWindows, maxBoundaryPerBox, pushOut } from '../markers/params.js';
 
 export interface DetectOptions {
   /** Adaptive threshold windows (odd; default `defaultWindows`; a marker seen at several is kept from the first) and offset (7). */
@@ -70,22 +71,6 @@ export function quadOf(points: Point[], box: [number, number, number, number], w
   }
   return quad;
 }
-
-/** A candidate's boundary may be at most this many times its box's half-perimeter (a border with its black cells, not noise). */
-export const maxBoundaryPerBox = 10;
-
-/**
- * How far (px) a quad's corner pixels are moved out from its centre, to the border's outer edge (pixel centres lie
- * half a pixel inside it; a little more on a diagonal).
- */
-export const pushOut = 0.7;
-
-/**
- * Small markers need a small window (a large window's mean is pulled down by the border itself), large ones a large
- * window. Two cover the evaluation's 12–200 px markers: 31, 15, 9 and 5 found one marker more in 1040 on each of two
- * seeded sets (BENCHMARKS.md), at twice the work.
- */
-export const defaultWindows = [31, 9];
 
 export function detectMarkersCpu(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, options: DetectOptions = {}): DecodedMarker[] {
   const windows = options.windows ?? defaultWindows;

@@ -3,9 +3,9 @@
  * features() kept: the gray-weighted centre (weights: gray above the component's darkest pixel), the central second
  * moments of its pixels, and the spread of its boundary pixels' normalised radius; then the same rule (`isRoundDot`).
  */
-import type { ComponentFeatures } from '../componentFeatures.js';
-import type { DetectedDot } from '../results.js';
-import { dotOf, isRoundDot, type DotRule } from '../dots.js';
+import type { ComponentFeatures } from '../components/componentFeatures.js';
+import type { DetectedDot } from '../core/results.js';
+import { dotOf, isRoundDot, type DotRule } from '../components/dotRule.js';
 
 export function dotsCpu(gray: ArrayLike<number>, labels: ArrayLike<number>, width: number, height: number, f: ComponentFeatures, rule: DotRule = {}, maxSide = 256): DetectedDot[] {
   const found: DetectedDot[] = [];

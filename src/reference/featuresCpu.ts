@@ -2,7 +2,7 @@
  * CPU reference for `features()`: every feature computed pixel by pixel from canonical labels and the gray image,
  * with the same definitions (exact integer sums; derived values through the same `shape` formulas).
  */
-import { emptyFeatures, setComponent, type ComponentFeatures, type ComponentSums, type FeatureFilter } from '../componentFeatures.js';
+import { emptyFeatures, setComponent, type ComponentFeatures, type ComponentSums, type FeatureFilter } from '../components/componentFeatures.js';
 
 export function featuresCpu(
   labels: ArrayLike<number>,

@@ -10,9 +10,11 @@
  * inner bits are decoded by the dictionary, which also gives the marker's turn, so the corners come back in the order
  * the marker was printed.
  */
-import { applyHomography, homography, type Point } from './markerScene.js';
+import { applyHomography, homography } from '../eval/markerScene.js';
+import { type Point } from '../markers/centreOf.js';
 import { sampleBilinear } from './sampleBilinear.js';
 import { normalCdf } from './refineCornersCpu.js';
+import { blurGate, blurRatio, blurSigmaGate, cellMargin, cellSamples, deblurMargin, deblurSigmas, deblurStep, deblurSteps, defaultDoubt, defaultMinContrast, fitSigmas, printedOrder } from '../markers/params.js';
 
 /** What decoding needs of a dictionary (`MarkerDictionary` has it; src/ does not import the operators). */
 export interface GridDecoder {
@@ -50,27 +52,6 @@ export interface DecodeOptions {
   doubt?: number;
   /** Read grids that are doubtful, or explain the means poorly, again with the blur undone (default true). */
   deblur?: boolean;
-}
-
-/**
- * A lone white cell among black ones (or the reverse), averaged over its middle 60% as read here, stays 0.1 of the
- * black–white difference on its side of the middle under a blur of σ ≈ 0.37 of a cell; blurred more, it is a coin
- * toss, and a marker with such cells lost can read as another.
- */
-export const defaultDoubt = 0.1;
-
-/** How the reader samples each cell by default: q×q points, this share of the cell left out at its edges. */
-export const cellSamples = 3;
-export const cellMargin = 0.2;
-/** Least difference between the border's black and the quiet zone's white, in gray levels, by default. */
-export const defaultMinContrast = 20;
-
-/**
- * Corners seen (any starting corner, clockwise) in the order the marker was printed, given the quarter turns
- * clockwise the grid showed it turned by: its printed top-left is seen at corner `rotation`.
- */
-export function printedOrder<P>(seen: readonly P[], rotation: number): [P, P, P, P] {
-  return [0, 1, 2, 3].map((k) => seen[(k + rotation) % 4]) as [P, P, P, P];
 }
 
 /** The marker whose outer corners are `corners` (any starting corner, clockwise as seen), or null. */
@@ -152,30 +133,6 @@ export function decodeMarkerCpu(
 
 /** Φ(z), as the step fit computes it (refineCornersCpu.ts; the GPU the same). */
 const phi = (z: number) => normalCdf(z, Math.exp(-0.5 * z * z));
-
-/** Blurs tried, σ in cells. */
-export const deblurSigmas = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
-/** Blurs a grid as read is tried under, σ in cells (from sharp: a clear read of a sharp image fits at the first). */
-export const fitSigmas = [0.15, 0.25, 0.35, 0.45, 0.55, 0.7, 0.85, 1.0];
-/**
- * Jacobi steps and their damping (undamped Jacobi diverges when the blur spreads a cell past itself). Started from
- * the means as read, 12 steps found as many markers of the evaluation set as 4 rounds of 24 from white (levels fitted
- * again each round) did, with no wrong ids; the GPU pays for every step in latency.
- */
-export const deblurSteps = 12;
-export const deblurStep = 0.5;
-/** Least distance of a deblurred inner cell from the middle (0 black, 1 white) for the read to count. */
-export const deblurMargin = 0.2;
-/**
- * A grid read that explains the cells' means worse than this (RMS, in black–white spans, under the blur that suits
- * it best) is read again with the blur undone. Right reads of the evaluation scenes stay under 0.04 with noise σ 5;
- * this only decides where the second read is tried: `blurRatio` decides whether it is taken.
- */
-export const blurGate = 0.03;
-/** ... and only where it fits best under a blur this wide (σ in cells): a sharper image cannot have lost a lone cell. */
-export const blurSigmaGate = 0.45;
-/** The deblurred read replaces a clear one only when it explains the means this much better (residual ratio). */
-export const blurRatio = 0.5;
 
 /** Weight of the cell d = −2…2 away along one axis under a blur of σ cells, averaged over the part of a cell read. */
 function blurWeights(sigma: number, margin: number): number[] {

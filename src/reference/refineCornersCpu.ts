@@ -5,8 +5,9 @@
  * part, which a symmetric blur does not move; a least-squares line through a side's edge points, and corners where
  * neighbouring lines meet. Corners are given and returned clockwise as seen (any starting corner).
  */
-import type { Point } from './markerScene.js';
+import type { Point } from '../markers/centreOf.js';
 import { sampleBilinear } from './sampleBilinear.js';
+import { minStepReach, stepDamping, stepIterations, stepSpacing } from '../markers/params.js';
 
 export interface RefineOptions {
   /** Half-width of a profile across the edge, in pixels (default: a third of a cell, at least 1.5 and at most 4). */
@@ -84,15 +85,6 @@ export function sideProfiles(len: number, cells: number, reach?: number): { cell
   const count = Math.min(maxProfiles, Math.max(6, Math.floor(len)));
   return { cell, reach: reach ?? Math.min(4, Math.max(1.5, cell / 3)), count, at: (k) => cell + ((k + 0.5) / count) * (len - 2 * cell) };
 }
-
-/** Profiles reaching less than this (small markers) keep the gradient rounds: too short for a step's two levels. */
-export const minStepReach = 2;
-/** Sample spacing of the step fit's profiles, px. */
-export const stepSpacing = 0.5;
-/** Gauss–Newton iterations of the step fit. */
-export const stepIterations = 2;
-/** The normal equations' diagonal is scaled by this (a touch of Levenberg–Marquardt) so a flat side cannot blow up. */
-export const stepDamping = 1.0001;
 
 /**
  * The standard normal distribution Φ(z), given g = exp(−z²/2) (which the step fit needs for the slope as well): erf by

@@ -1,13 +1,6 @@
 /**
  * CPU reference threshold: the same integer formulas as shaders/threshold.wgsl, written plainly. Masks are 0/255.
  */
-export function grayFromRgba(rgba: ArrayLike<number>, pixels: number): Uint8Array {
-  const g = new Uint8Array(pixels);
-  for (let p = 0; p < pixels; p++) {
-    g[p] = (77 * rgba[4 * p] + 150 * rgba[4 * p + 1] + 29 * rgba[4 * p + 2] + 128) >> 8;
-  }
-  return g;
-}
 
 export function thresholdFixed(gray: ArrayLike<number>, level: number, invert = false): Uint8Array {
   const m = new Uint8Array(gray.length);

@@ -18,13 +18,13 @@
  */
 import type { OperatorFunction } from 'rxjs';
 import { ExternalTexture, SRGBColorSpace } from 'three';
-import type { GpuContext } from '../GpuContext.js';
-import { withRead, type GpuFrame } from '../GpuFrame.js';
-import { gpuNode } from '../gpuNode.js';
-import { PassRecorder } from '../PassRecorder.js';
-import { uniformLayout } from '../uniforms.js';
-import { DisposedError, InvalidFrameError, InvalidOptionError } from '../errors.js';
-import type { FramePicture, ResultValues } from '../results.js';
+import type { GpuContext } from '../core/GpuContext.js';
+import { withRead, type GpuFrame } from '../core/GpuFrame.js';
+import { gpuNode } from '../core/gpuNode.js';
+import { PassRecorder } from '../core/PassRecorder.js';
+import { uniformLayout } from '../core/uniforms.js';
+import { DisposedError, InvalidFrameError, InvalidOptionError } from '../core/errors.js';
+import type { FramePicture, ResultValues } from '../core/results.js';
 
 export interface CameraBackgroundOptions {
   /** Pictures handed over and not shown that are kept for `show` (default 3); older ones are reused. */
@@ -43,8 +43,8 @@ interface Slot {
 }
 
 const kernels = {
-  fromRgba: { shader: 'frameTexture', entryPoint: 'fromRgba', bindings: ['uniform', 'read-only-storage', 'rgba8-out'] },
-  fromGray: { shader: 'frameTexture', entryPoint: 'fromGray', bindings: ['uniform', 'read-only-storage', 'rgba8-out'] },
+  fromRgba: { shader: 'sources/frameTexture', entryPoint: 'fromRgba', bindings: ['uniform', 'read-only-storage', 'rgba8-out'] },
+  fromGray: { shader: 'sources/frameTexture', entryPoint: 'fromGray', bindings: ['uniform', 'read-only-storage', 'rgba8-out'] },
 } as const;
 
 export class CameraBackground {
@@ -77,7 +77,7 @@ export class CameraBackground {
     return gpuNode('cameraBackground', async (node) => {
       if (node.ctx !== this.#ctx) throw new InvalidOptionError('CameraBackground: capture() is on a stream of another GpuContext');
       const k = await node.kernels(kernels);
-      const layout = uniformLayout('frameTexture', 'Params');
+      const layout = uniformLayout('sources/frameTexture', 'Params');
       const sets = node.perFrame((size, alloc) => ({ params: alloc.uniform('params', layout, { width: size.width, height: size.height }) }));
       return (f) => {
         if (this.#disposed) throw new DisposedError('CameraBackground: disposed while its stream runs');

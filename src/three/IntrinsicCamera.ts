@@ -14,7 +14,7 @@
  */
 import { PerspectiveCamera } from 'three';
 import { cameraModel, type CameraModel, type CameraSpec } from '../pose/CameraModel.js';
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../core/errors.js';
 
 export class IntrinsicCamera extends PerspectiveCamera {
   readonly isIntrinsicCamera = true;

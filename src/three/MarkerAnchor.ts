@@ -17,8 +17,8 @@
  */
 import { Object3D } from 'three';
 import { Subject, type Observable } from 'rxjs';
-import type { BoardPose, MarkerPose, PoseResults } from '../results.js';
-import { InvalidOptionError } from '../errors.js';
+import type { BoardPose, MarkerPose, PoseResults } from '../core/results.js';
+import { InvalidOptionError } from '../core/errors.js';
 import { poseMatrix } from './poseMatrix.js';
 
 /** What an anchor follows: a marker's id, or a board's name. */

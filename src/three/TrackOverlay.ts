@@ -11,8 +11,8 @@
  */
 import { BufferAttribute, BufferGeometry, Color, DynamicDrawUsage, Group, LineSegments, OrthographicCamera } from 'three';
 import { LineBasicNodeMaterial } from 'three/webgpu';
-import type { TrackInfo, TrackResults } from '../results.js';
-import { InvalidOptionError } from '../errors.js';
+import type { TrackInfo, TrackResults } from '../core/results.js';
+import { InvalidOptionError } from '../core/errors.js';
 
 export interface TrackOverlayOptions {
   /** Which tracks to draw (default confirmed and lost; lost ones at half brightness). */

@@ -11,8 +11,8 @@
  * Throws `InvalidOptionError` for a bad size or a renderer that is not WebGPU-backed.
  */
 import { UnsignedByteType, WebGPURenderer } from 'three/webgpu';
-import { GpuContext } from '../GpuContext.js';
-import { InvalidOptionError } from '../errors.js';
+import { GpuContext } from '../core/GpuContext.js';
+import { InvalidOptionError } from '../core/errors.js';
 
 export interface CreateRendererOptions {
   /**

@@ -4,7 +4,7 @@
  * line following each other's objects (lineTurn.ts), the crossings held back until a track's motion says whether to
  * count them, and each frame the tracks over a line not yet counted.
  */
-import type { TrackEvent, TrackResults } from '../results.js';
+import type { TrackEvent, TrackResults } from '../core/results.js';
 import { boxAcross, crosses, LINE_WORDS, note, side } from './lineSides.js';
 import { turnCoasting, turnReset, turnSeen, turnToward, turnWatchesBlob } from './lineTurn.js';
 import type { Track } from './Track.js';

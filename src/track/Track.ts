@@ -5,7 +5,7 @@
 import { KalmanBox } from './KalmanBox.js';
 import { boxOverSegment, LINE_WORDS, side } from './lineSides.js';
 import { median } from './median.js';
-import type { TrackInfo } from '../results.js';
+import type { TrackInfo } from '../core/results.js';
 import type { TrackerSettings } from './TrackerSettings.js';
 
 /**

@@ -38,7 +38,7 @@
 import { assignSparse, SparsePairs } from './assign.js';
 import { CentreGrid } from './CentreGrid.js';
 import { checkUpdate } from './checkUpdate.js';
-import type { FrameSize } from '../PerFrame.js';
+import type { FrameSize } from '../core/PerFrame.js';
 import { boxIou } from './boxIou.js';
 import { covered } from './boxShare.js';
 import { CountingLines } from './CountingLines.js';
@@ -53,7 +53,7 @@ import { appendToList, atLeast, doubled } from './scratch.js';
 import { SizeFloor } from './SizeFloor.js';
 import { bins, extendTrail, Track, trackInfo } from './Track.js';
 import { inside, zoneBounds, zoneResult } from './zoneResult.js';
-import type { TrackEvent, TrackResults } from '../results.js';
+import type { TrackEvent, TrackResults } from '../core/results.js';
 import type { Box, TrackerSettings } from './TrackerSettings.js';
 
 export { defaultTrackerSettings, type Box, type CountingLine, type TrackerSettings, type Zone } from './TrackerSettings.js';

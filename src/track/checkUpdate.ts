@@ -5,8 +5,8 @@
  * check made halfway through `update` (as the bins' places' once was, after every track had been moved to the new
  * frame) left the tracks a frame ahead of their objects.
  */
-import { InvalidFrameError } from '../errors.js';
-import type { FrameSize } from '../PerFrame.js';
+import { InvalidFrameError } from '../core/errors.js';
+import type { FrameSize } from '../core/PerFrame.js';
 import type { Box } from './TrackerSettings.js';
 
 /** A box as given, for a message: numbers as JavaScript writes them (NaN, Infinity), strings quoted. */

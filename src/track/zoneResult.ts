@@ -1,5 +1,5 @@
 /** A zone's geometry and its result per frame (Tracker's zones step). */
-import type { TrackResults } from '../results.js';
+import type { TrackResults } from '../core/results.js';
 
 /** A polygon's bounds (x0, y0, x1, y1), given as x0, y0, x1, y1, … */
 export function zoneBounds(polygon: Float64Array): Float64Array {

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { fakeCameraArgs, y4m } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
 import { canvasPixels, median, openExample, pictureOutside, rgb, settle } from '../support/arPage.js';
-import { cameraModel, markerDictionary, mul3, projectPoints, rotationBetween, rotationFromVector, type Mat3, type MarkerPose } from '../../index.js';
-import { cornersAtPose, markerScene } from '../../src/reference/index.js';
+import { cameraModel, markerDictionary, projectPoints, type Mat3, type MarkerPose } from '../../index.js';
+import { mul3, rotationBetween, rotationFromVector } from '../../extend.js';
+import { cornersAtPose, markerScene } from '../../reference.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
 

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { fakeCameraArgs, y4m } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
 import { canvasPixels, median, openExample, pictureOutside, rgb, settle } from '../support/arPage.js';
-import { cameraModel, gridBoard, markerDictionary, projectPoints, rotationBetween, rotationFromVector, type BoardPose } from '../../index.js';
-import { boardScene, rng } from '../../src/reference/index.js';
+import { cameraModel, gridBoard, markerDictionary, projectPoints, type BoardPose } from '../../index.js';
+import { rotationBetween, rotationFromVector } from '../../extend.js';
+import { boardScene, rng } from '../../reference.js';
 import { apply3 } from '../../src/pose/rotation.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';

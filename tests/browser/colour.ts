@@ -1,10 +1,10 @@
 // Runs in headless Chromium (see videoHasColor.test.ts): videoHasColor over served clips, and a served tracking
-// clip through fromVideo and the chain `flowmark track` runs in Node (cli/trackChain.ts, its defaults and its prime, --min-area
+// clip through fromVideo and the chain `flowmark track` runs in Node (nodes/track/blobTracking.ts, its defaults and its prime, --min-area
 // 150 as tests/cliTrack.test.ts gives it) with the model videoHasColor picks, or gray; its tracks as a benchmark reads
 // them.
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromVideo, probeMp4, seenTracks, videoBackground, videoHasColor } from '../../index.js';
-import { blobDefaults, trackChain } from '../../cli/trackChain.js';
+import { defaultBlobSettings, blobTracking } from '../../nodes/track/blobTracking.js';
 
 type Outcome = { value: boolean } | { error: { name: string; message: string } };
 
@@ -34,7 +34,7 @@ async function trackClip({ url, model }: { url: string; model: 'auto' | 'gray' }
   try {
     const results = await lastValueFrom(
       fromVideo(ctx, bytes).pipe(
-        trackChain({ ...blobDefaults, warmup: undefined, prime, minArea: 150, maxUnseen: 2, lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], color: color && 'shadows' }),
+        blobTracking({ ...defaultBlobSettings, warmup: undefined, prime, minArea: 150, maxUnseen: 2, lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], color: color && 'shadows' }),
         toArray(),
       ),
     );

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fakeCameraArgs, y4m } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
 import { markerDictionary, type DetectedMarker } from '../../index.js';
-import { markerScene } from '../../src/reference/index.js';
+import { markerScene } from '../../reference.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
 

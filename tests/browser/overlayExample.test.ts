@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fakeCameraArgs, y4mFrames } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
 import { canvasPixels, median, openExample, pictureOutside, rgb, settle } from '../support/arPage.js';
-import { rng } from '../../src/reference/index.js';
+import { rng } from '../../reference.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
 

@@ -2,18 +2,20 @@
 // one-labeling features path, morphology(), background(), markers() and dots() on WebGPU (SwiftShader there), checked against the CPU
 // references inside the page, and the tracker's placeByGray (which runs in a page as in Node). Returns a summary for the test.
 import { lastValueFrom, toArray, map } from 'rxjs';
-import { GpuContext, dots, features, fromPixels, label, labelAlgorithms, markerDictionary, markers, morphology, morphologySteps, background, backgroundSettings, readResults, threshold, withRead, type GpuFrame, type MorphologyOptions, type PixelImage } from '../../index.js';
+import { GpuContext, dots, features, fromPixels, label, labelAlgorithms, markerDictionary, markers, morphology, morphologySteps, background, backgroundSettings, readResults, threshold, type GpuFrame, type MorphologyOptions, type PixelImage } from '../../index.js';
+import { withRead } from '../../extend.js';
 import { morphologyCpu } from '../../src/reference/morphologyCpu.js';
 import { BackgroundModelCpu } from '../../src/reference/backgroundCpu.js';
 import { dotsCpu } from '../../src/reference/dotsCpu.js';
-import { dotScene } from '../../src/reference/dotScene.js';
+import { dotScene } from '../../src/eval/dotScene.js';
 import { detectMarkersCpu } from '../../src/reference/detectMarkersCpu.js';
-import { markerScene } from '../../src/reference/markerScene.js';
+import { markerScene } from '../../src/eval/markerScene.js';
 import { featuresCpu } from '../../src/reference/featuresCpu.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
-import { grayFromRgba, otsuLevel, thresholdAdaptive } from '../../src/reference/thresholdCpu.js';
-import { rng } from '../../src/reference/images.js';
-import { labelCorpus } from '../../src/reference/corpus.js';
+import { otsuLevel, thresholdAdaptive } from '../../src/reference/thresholdCpu.js';
+import { grayFromRgba } from '../../src/image/grayFromRgba.js';
+import { rng } from '../../src/eval/images.js';
+import { labelCorpus } from '../../src/eval/corpus.js';
 import { darkStopsInLight } from '../support/placeScene.js';
 
 export interface BrowserSummary {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumSession } from '../support/chromiumSession.js';
 import { makeTrackClips, trackScenes } from '../support/trackClips.js';
-import { lineCrossings } from '../../src/reference/motMetrics.js';
+import { lineCrossings } from '../../src/eval/motMetrics.js';
 // @ts-expect-error: a plain .mjs script without types
 import { exampleFiles } from '../../scripts/serve-example.mjs';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { videoFileHasColor } from '../../node.js';
-import type { MotBox } from '../../src/reference/index.js';
+import type { MotBox } from '../../reference.js';
 import { callInPage, pageFiles } from '../support/chromium.js';
 import { chromiumSession } from '../support/chromiumSession.js';
 import { badColorOptions, colorCases, colorClips, makeColorClips } from '../support/colorClips.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastValueFrom, toArray } from 'rxjs';
 import { background, backgroundSettings, features, fromPixels, medianImage, morphology, readResults, InvalidFrameError, InvalidOptionError, type BackgroundOptions, type GpuContext, type PixelImage } from '../../index.js';
 import { BackgroundModelCpu } from '../../src/reference/backgroundCpu.js';
-import { rng } from '../../src/reference/images.js';
+import { rng } from '../../src/eval/images.js';
 import { gray, maskOf, readBytes, run, shadowOf, testContext } from '../support/gpu.js';
 
 let ctx: GpuContext;

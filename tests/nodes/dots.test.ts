@@ -2,7 +2,7 @@
 // supersampled discs and ellipses: round blobs kept with their gray-weighted centres, squares and bars left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dots, features, label, threshold, InvalidOptionError, InvalidFrameError, type GpuContext } from '../../index.js';
-import { dotScene as scene, dotsCpu } from '../../src/reference/index.js';
+import { dotScene as scene, dotsCpu } from '../../reference.js';
 import { gray, run, testContext } from '../support/gpu.js';
 
 let ctx: GpuContext;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { features, label, labelAlgorithms, threshold, InvalidOptionError, InvalidFrameError, type ComponentFeatures, type GpuContext, type PixelImage } from '../../index.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { featuresCpu } from '../../src/reference/featuresCpu.js';
-import { labelCorpus } from '../../src/reference/corpus.js';
-import { rng } from '../../src/reference/images.js';
+import { labelCorpus } from '../../src/eval/corpus.js';
+import { rng } from '../../src/eval/images.js';
 import { run, testContext } from '../support/gpu.js';
 
 let ctx: GpuContext;

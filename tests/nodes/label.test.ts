@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { map } from 'rxjs';
 import { autoAlgorithm, label, labelAlgorithms, threshold, InvalidFrameError, InvalidOptionError, type GpuContext } from '../../index.js';
-import { labelWith } from '../../nodes/label.js';
-import { randomBlocks, zigzagSpiral } from '../../src/reference/images.js';
+import { labelWith } from '../../nodes/components/label.js';
+import { randomBlocks, zigzagSpiral } from '../../src/eval/images.js';
 import { labelCpu } from '../../src/reference/labelCpu.js';
 import { firstDiff, gray, run, testContext } from '../support/gpu.js';
-import { labelCorpus } from '../../src/reference/corpus.js';
+import { labelCorpus } from '../../src/eval/corpus.js';
 
 let ctx: GpuContext;
 beforeAll(async () => {

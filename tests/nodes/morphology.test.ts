@@ -3,8 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastValueFrom, toArray } from 'rxjs';
 import { fromPixels, morphology, morphologySteps, readResults, threshold, InvalidFrameError, InvalidOptionError, type GpuContext, type MorphologyOptions, type PixelImage } from '../../index.js';
-import { halfWidth, morphologyCpu } from '../../src/reference/morphologyCpu.js';
-import { rng } from '../../src/reference/images.js';
+import { morphologyCpu } from '../../src/reference/morphologyCpu.js';
+import { halfWidth } from '../../src/image/morphSteps.js';
+import { rng } from '../../src/eval/images.js';
 import { firstDiff, gray, maskOf, readMask, run, testContext } from '../support/gpu.js';
 
 let ctx: GpuContext;

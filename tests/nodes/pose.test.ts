@@ -3,21 +3,9 @@
 // marker's flip, and bad input is refused with typed errors.
 import { lastValueFrom, of, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  InvalidFrameError,
-  InvalidOptionError,
-  cameraModel,
-  markerDictionary,
-  markers,
-  mul3,
-  pose,
-  rotationBetween,
-  rotationFromVector,
-  type FrameResult,
-  type GpuContext,
-  type Mat3,
-} from '../../index.js';
-import { cornersAtPose, markerScene } from '../../src/reference/index.js';
+import { InvalidFrameError, InvalidOptionError, cameraModel, markerDictionary, markers, pose, type FrameResult, type GpuContext, type Mat3 } from '../../index.js';
+import { mul3, rotationBetween, rotationFromVector } from '../../extend.js';
+import { cornersAtPose, markerScene } from '../../reference.js';
 import { gray, run, testContext } from '../support/gpu.js';
 
 const deg = 180 / Math.PI;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threshold, InvalidOptionError, InvalidFrameError, type GpuContext, type GpuFrame, type PixelImage } from '../../index.js';
 import { map } from 'rxjs';
-import { grayFromRgba, otsuLevel, thresholdAdaptive, thresholdFixed } from '../../src/reference/thresholdCpu.js';
-import { rng } from '../../src/reference/images.js';
+import { otsuLevel, thresholdAdaptive, thresholdFixed } from '../../src/reference/thresholdCpu.js';
+import { grayFromRgba } from '../../src/image/grayFromRgba.js';
+import { rng } from '../../src/eval/images.js';
 import { firstDiff, maskOf, readMask, run, testContext } from '../support/gpu.js';
 
 let ctx: GpuContext;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastValueFrom, toArray } from 'rxjs';
 import { background, features, fromPixels, morphology, readResults, threshold, track, trackEvents, InvalidFrameError, type GpuContext, type PixelImage, type TrackResults } from '../../index.js';
-import { rng } from '../../src/reference/images.js';
+import { rng } from '../../src/eval/images.js';
 import { gray, testContext } from '../support/gpu.js';
 
 let ctx: GpuContext;

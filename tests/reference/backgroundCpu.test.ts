@@ -4,8 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BackgroundModelCpu, defaultBackgroundSettings, type BackgroundSettings } from '../../src/reference/backgroundCpu.js';
-import { rng } from '../../src/reference/images.js';
+import { BackgroundModelCpu } from '../../src/reference/backgroundCpu.js';
+import { defaultBackgroundSettings, type BackgroundSettings } from '../../src/image/backgroundSettings.js';
+import { rng } from '../../src/eval/images.js';
 
 const script = fileURLToPath(new URL('../../scripts/opencv-mog2.py', import.meta.url));
 

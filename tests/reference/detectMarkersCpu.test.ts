@@ -2,7 +2,8 @@
 // corners: every marker found with its ID and subpixel corners, nothing else; nothing in frames without markers.
 import { describe, expect, it } from 'vitest';
 import { markerDictionary } from '../../index.js';
-import { detectMarkersCpu, markerScene, quadOf, type Point } from '../../src/reference/index.js';
+import { detectMarkersCpu, markerScene, quadOf } from '../../reference.js';
+import { type Point } from '../../src/markers/centreOf.js';
 
 describe('detectMarkersCpu', () => {
   for (const name of ['DICT_4X4_50', 'DICT_6X6_250']) {

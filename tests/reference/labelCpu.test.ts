@@ -1,7 +1,7 @@
 // The oracle is tested too: against an independent breadth-first flood fill, and on images whose answers are known.
 import { describe, expect, it } from 'vitest';
 import { labelCpu, canonicalize } from '../../src/reference/labelCpu.js';
-import { checkerboard, diagonals, randomBlocks, spiral, zigzag, zigzagSpiral } from '../../src/reference/images.js';
+import { checkerboard, diagonals, randomBlocks, spiral, zigzag, zigzagSpiral } from '../../src/eval/images.js';
 
 function floodFill(mask: Uint8Array, w: number, h: number, conn: 4 | 8): { labels: Uint32Array; count: number } {
   const labels = new Uint32Array(w * h);

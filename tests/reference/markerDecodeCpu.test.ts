@@ -3,9 +3,10 @@
 // holds up under blur, noise and tilt, and reads nothing from squares that are not markers.
 import { describe, expect, it } from 'vitest';
 import { markerDictionary } from '../../index.js';
-import { decodeMarkerCpu, markerScene, type Point } from '../../src/reference/index.js';
-import { deblurSigmas, fitSigmas } from '../../src/reference/markerDecodeCpu.js';
-import { shaderCode } from '../../src/shaderSource.js';
+import { decodeMarkerCpu, markerScene } from '../../reference.js';
+import { type Point } from '../../src/markers/centreOf.js';
+import { deblurSigmas, fitSigmas } from '../../src/markers/params.js';
+import { shaderCode } from '../../src/core/shaderSource.js';
 
 describe('decodeMarkerCpu', () => {
   for (const name of ['DICT_4X4_50', 'DICT_6X6_250', 'DICT_APRILTAG_36H11']) {

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { markerDictionary } from '../../index.js';
-import { applyHomography, homography, invertHomography, markerScene, type MarkerScene, type Point } from '../../src/reference/index.js';
+import { applyHomography, homography, invertHomography, markerScene, type MarkerScene } from '../../reference.js';
+import { type Point } from '../../src/markers/centreOf.js';
 
 const script = fileURLToPath(new URL('../../scripts/opencv-aruco.py', import.meta.url));
 

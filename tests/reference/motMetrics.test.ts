@@ -2,7 +2,7 @@
 // py-motmetrics computes them): perfect tracks, a miss, a false positive, an identity switch, a swap kept by
 // continuity, ignored truth.
 import { describe, expect, it } from 'vitest';
-import { lineCrossingEvents, lineCrossings, motScores, type MotBox } from '../../src/reference/motMetrics.js';
+import { lineCrossingEvents, lineCrossings, motScores, type MotBox } from '../../src/eval/motMetrics.js';
 
 const box = (frame: number, id: number, x: number, extra: Partial<MotBox> = {}): MotBox => ({ frame, id, x0: x, y0: 0, x1: x + 9, y1: 9, ...extra });
 

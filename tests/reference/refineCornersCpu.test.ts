@@ -5,7 +5,8 @@
 // (σ 1.5, noise 5) on these frames.
 import { describe, expect, it } from 'vitest';
 import { markerDictionary } from '../../index.js';
-import { markerScene, normalCdf, refineCornersCpu, rng, solveSymmetric3, stepFitCpu, type Point } from '../../src/reference/index.js';
+import { markerScene, normalCdf, refineCornersCpu, rng, solveSymmetric3, stepFitCpu } from '../../reference.js';
+import { type Point } from '../../src/markers/centreOf.js';
 
 function errors(blur: number, noise: number, side: [number, number], seed: number) {
   const d = markerDictionary('DICT_4X4_50');

@@ -2,7 +2,7 @@
 // frames the colour ones' luma, the objects coloured (no longer one gray per object), and the gray clip without
 // colour left as it was (no RGB frames made).
 import { describe, expect, it } from 'vitest';
-import { surveillanceScene } from '../../src/reference/surveillanceScene.js';
+import { surveillanceScene } from '../../src/eval/surveillanceScene.js';
 
 const options = { frames: 40, objects: 6, pillars: 1, shadows: true };
 

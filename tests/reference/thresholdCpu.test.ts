@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { grayFromRgba, otsuLevel, thresholdAdaptive, thresholdFixed } from '../../src/reference/thresholdCpu.js';
-import { rng } from '../../src/reference/images.js';
+import { otsuLevel, thresholdAdaptive, thresholdFixed } from '../../src/reference/thresholdCpu.js';
+import { grayFromRgba } from '../../src/image/grayFromRgba.js';
+import { rng } from '../../src/eval/images.js';
 
 describe('threshold references', () => {
   it('gray keeps gray pixels and weights channels like Rec. 601', () => {

@@ -1,6 +1,7 @@
 // Test helpers: a GPU context that fails loudly (never skips) when no adapter exists, and a one-call pipeline run.
 import { lastValueFrom, map, toArray, type OperatorFunction } from 'rxjs';
-import { GpuContext, fromPixels, readResults, withRead, type FrameResult, type GpuFrame, type PixelImage } from '../../index.js';
+import { GpuContext, fromPixels, readResults, type FrameResult, type GpuFrame, type PixelImage } from '../../index.js';
+import { withRead } from '../../extend.js';
 
 /** A context as users get it by default (untimed), or timed with `profile: true` (`FrameResult.timings`). */
 export async function testContext(options: { profile?: boolean } = {}): Promise<GpuContext> {

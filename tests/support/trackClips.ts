@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { motScores, surveillanceScene, type MotBox, type SurveillanceScene } from '../../src/reference/index.js';
+import { motScores, surveillanceScene, type MotBox, type SurveillanceScene } from '../../reference.js';
 
 const walk = { frames: 150, objects: 3, size: [40, 56] as [number, number], speed: [2.5, 3.5] as [number, number], pillars: 0, shadows: false, stopAndGo: 0, noise: 3 };
 

@@ -6,7 +6,8 @@ import { lastValueFrom, map, tap, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Color, DoubleSide, Mesh, PlaneGeometry, Scene } from 'three';
 import { MeshBasicNodeMaterial, type WebGPURenderer } from 'three/webgpu';
-import { InvalidFrameError, fromPixels, projectPoints, readResults, rotationFromVector, type FrameResult, type GpuContext, type PixelImage, type TrackInfo } from '../../index.js';
+import { InvalidFrameError, fromPixels, projectPoints, readResults, type FrameResult, type GpuContext, type PixelImage, type TrackInfo } from '../../index.js';
+import { rotationFromVector } from '../../extend.js';
 import { CameraBackground, IntrinsicCamera, MarkerAnchor, TrackOverlay, createRenderer, offscreenTexture, pixelCamera, trackColor } from '../../three.js';
 import { testContext } from '../support/gpu.js';
 

@@ -32,9 +32,14 @@ function importsOf(file: string): { files: string[]; packages: string[] } {
   return { files, packages };
 }
 
-const sources = ['index.ts', 'node.ts', 'three.ts', ...walk('src'), ...walk('nodes'), ...walk('cli')];
+const entries = ['index.ts', 'node.ts', 'three.ts', 'extend.ts', 'reference.ts'];
+const sources = [...entries, ...walk('src'), ...walk('nodes'), ...walk('cli'), ...walk('bench')];
 const graph = new Map(sources.map((f) => [f, importsOf(f)]));
-const room = (f: string) => (['index.ts', 'node.ts', 'three.ts'].includes(f) ? 'entry' : f.split('/')[0]);
+const room = (f: string) => (entries.includes(f) ? 'entry' : f.split('/')[0]);
+/** The test side of src/: CPU oracles (src/reference/) and evaluation scenes and metrics (src/eval/). */
+const testSide = (f: string) => f.startsWith('src/reference/') || f.startsWith('src/eval/');
+/** What ships and runs for a user: the entry points but flowmark/reference, the runtime and capabilities, operators, the CLI. */
+const production = (f: string) => (room(f) === 'entry' ? f !== 'reference.ts' : ['src', 'nodes', 'cli'].includes(room(f)) && !testSide(f));
 
 /** Imports of files in `from` that leave the rooms they may use. */
 function breaches(from: string, allowed: (target: string) => boolean): string[] {
@@ -48,8 +53,19 @@ describe('architecture (ARCHITECTURE.md)', () => {
     expect([...graph.values()].flatMap((g) => g.files).filter((t) => t.endsWith('(missing)'))).toEqual([]);
   });
 
-  it('the runtime (src/) imports no operator, entry point or program', () => {
+  it('src/ imports no operator, entry point or program', () => {
     expect(breaches('src', (t) => t.startsWith('src/') || t.startsWith('shaders/'))).toEqual([]);
+  });
+
+  it('the runtime (src/core/) imports nothing of the project but itself and the shaders', () => {
+    const core = sources.filter((f) => f.startsWith('src/core/'));
+    expect(core.length).toBeGreaterThan(15);
+    expect(core.flatMap((f) => graph.get(f)!.files.filter((t) => !t.startsWith('src/core/') && !t.startsWith('shaders/')).map((t) => `${f} → ${t}`))).toEqual([]);
+  });
+
+  it('production code never imports the CPU oracles or the evaluation code (they import the shared rules, not the reverse)', () => {
+    expect(sources.filter(production).length).toBeGreaterThan(60);
+    expect(sources.filter(production).flatMap((f) => graph.get(f)!.files.filter(testSide).map((t) => `${f} → ${t}`))).toEqual([]);
   });
 
   it('operators (nodes/) import the runtime, the shaders and each other, never the entry points or the CLI', () => {
@@ -60,13 +76,19 @@ describe('architecture (ARCHITECTURE.md)', () => {
     expect(breaches('cli', (t) => room(t) === 'entry' || room(t) === 'cli')).toEqual([]);
   });
 
+  it('the benchmarks use the public entry points (flowmark/reference for oracles and scenes) and test support only', () => {
+    expect(sources.filter((f) => room(f) === 'bench').length).toBeGreaterThan(15);
+    // cli/args.ts: the flag readers, so that --open 5x9 means the same to a benchmark as to `flowmark track`.
+    expect(breaches('bench', (t) => room(t) === 'entry' || room(t) === 'bench' || t.startsWith('tests/support/') || t === 'cli/args.ts')).toEqual([]);
+  });
+
   it('the examples import the package by its public names only', () => {
     const examples = [...walk('examples/node'), ...walk('examples/browser')];
     expect(examples.length).toBeGreaterThan(1);
     for (const f of examples) {
       const { files, packages } = importsOf(f);
       expect(files.filter((t) => !t.startsWith('examples/')), f).toEqual([]);
-      expect(packages.filter((p) => p.startsWith('flowmark') && !['flowmark', 'flowmark/node', 'flowmark/three'].includes(p)), f).toEqual([]);
+      expect(packages.filter((p) => p.startsWith('flowmark') && !['flowmark', 'flowmark/node', 'flowmark/three', 'flowmark/extend', 'flowmark/reference'].includes(p)), f).toEqual([]);
     }
   });
 
@@ -81,20 +103,23 @@ describe('architecture (ARCHITECTURE.md)', () => {
     const builtins = [...reached].flatMap((f) => (graph.get(f)?.packages ?? []).filter((p) => p.startsWith('node:')).map((p) => `${f} → ${p}`));
     expect(builtins).toEqual([]);
     expect(graph.get('node.ts')!.files.every((t) => t.startsWith('nodes/sources/'))).toBe(true);
+    // Only flowmark/reference reaches the oracles and scenes: the main entry ships none of them.
+    expect([...reached].filter(testSide)).toEqual([]);
   });
 
   it('three.js (an optional peer) is reached only through flowmark/three: src/three/ and three.ts', () => {
-    const users = sources.filter((f) => graph.get(f)!.packages.some((p) => p === 'three' || p.startsWith('three/')));
+    const users = sources.filter((f) => room(f) !== 'bench' && graph.get(f)!.packages.some((p) => p === 'three' || p.startsWith('three/')));
     expect(users.length).toBeGreaterThan(3);
     expect(users.filter((f) => !f.startsWith('src/three/'))).toEqual([]);
     // Nothing outside src/three/ imports it, so the main entry never loads three.
     expect(sources.filter((f) => !f.startsWith('src/three/') && f !== 'three.ts').flatMap((f) => graph.get(f)!.files.filter((t) => t.startsWith('src/three/')).map((t) => `${f} → ${t}`))).toEqual([]);
   });
 
-  it('buffers are mapped only through mapBuffer (src/mapBuffer.ts), so that none is destroyed while its mapping is pending', () => {
-    const direct = [...sources, ...walk('examples')].filter((f) => f !== 'src/mapBuffer.ts' && /\.mapAsync\(/.test(readFileSync(join(root, f), 'utf8')));
+  it('buffers are mapped only through mapBuffer (src/core/mapBuffer.ts), so that none is destroyed while its mapping is pending', () => {
+    // The benchmarks' host-floor programs time a bare mapAsync on purpose, so they are left out.
+    const direct = [...sources.filter((f) => room(f) !== 'bench'), ...walk('examples')].filter((f) => f !== 'src/core/mapBuffer.ts' && /\.mapAsync\(/.test(readFileSync(join(root, f), 'utf8')));
     expect(direct).toEqual([]);
-    expect(readFileSync(join(root, 'src/mapBuffer.ts'), 'utf8')).toMatch(/\.mapAsync\(/);
+    expect(readFileSync(join(root, 'src/core/mapBuffer.ts'), 'utf8')).toMatch(/\.mapAsync\(/);
   });
 
   it('nothing imports in a circle', () => {

@@ -2,7 +2,7 @@
 // forbidden pairs; the gated one (groups solved over their allowed pairs alone) against brute force and the dense one.
 import { describe, expect, it } from 'vitest';
 import { assign, assignGated, assignSparse, SparsePairs } from '../../src/track/assign.js';
-import { rng } from '../../src/reference/images.js';
+import { rng } from '../../src/eval/images.js';
 
 /** The least total cost over all matchings that match min(rows, cols) pairs. */
 function brute(cost: number[], rows: number, cols: number): number {

@@ -4,26 +4,9 @@
 // hysteresis, events, sizes from the board, refusals.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidOptionError,
-  MarkerPoser,
-  board,
-  boardPose,
-  cameraModel,
-  gridBoard,
-  ippeSquare,
-  mul3,
-  poserSettings,
-  projectPoints,
-  reprojectionError,
-  rotationBetween,
-  rotationFromVector,
-  toNormalised,
-  type Board,
-  type DetectedMarker,
-  type Mat3,
-} from '../../index.js';
-import { rng } from '../../src/reference/index.js';
+import { InvalidOptionError, MarkerPoser, board, boardPose, cameraModel, gridBoard, poserSettings, projectPoints, reprojectionError, toNormalised, type Board, type DetectedMarker, type Mat3 } from '../../index.js';
+import { ippeSquare, mul3, rotationBetween, rotationFromVector } from '../../extend.js';
+import { rng } from '../../reference.js';
 
 const deg = 180 / Math.PI;
 const camera = cameraModel({ fx: 820, fy: 800, cx: 330, cy: 236, distortion: [-0.21, 0.08, 0.001, -0.0015, -0.01] });

@@ -3,7 +3,7 @@
 // ones kept apart, a few far out (larger cells), and bounds no box has (NaN, inverted, infinite).
 import { describe, expect, it } from 'vitest';
 import { BoxGrid } from '../../src/track/BoxGrid.js';
-import { rng } from '../../src/reference/images.js';
+import { rng } from '../../src/eval/images.js';
 
 /** Boxes of inclusive bounds off whole pixels share part of one where each starts less than a pixel past the other's end. */
 const meets = (b: Float64Array, i: number, q: readonly number[]) => b[4 * i] < q[2] + 1 && q[0] < b[4 * i + 2] + 1 && b[4 * i + 1] < q[3] + 1 && q[1] < b[4 * i + 3] + 1;

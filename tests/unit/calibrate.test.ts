@@ -3,8 +3,9 @@
 // python3-opencv, a test-time reference); boardViews' matching; refusals.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError, boardViews, calibrateCamera, cameraModel, gridBoard, mul3, projectPoints, rotationBetween, rotationFromVector, type CalibrationView, type DetectedMarker, type Mat3 } from '../../index.js';
-import { rng } from '../../src/reference/index.js';
+import { InvalidOptionError, boardViews, calibrateCamera, cameraModel, gridBoard, projectPoints, type CalibrationView, type DetectedMarker, type Mat3 } from '../../index.js';
+import { mul3, rotationBetween, rotationFromVector } from '../../extend.js';
+import { rng } from '../../reference.js';
 
 const [width, height] = [640, 480];
 const truth = cameraModel({ fx: 612, fy: 598, cx: 327.5, cy: 233.2, distortion: [-0.18, 0.06, 0.0012, -0.0009, -0.008] });

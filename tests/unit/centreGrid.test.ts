@@ -1,7 +1,7 @@
 // The tracker's spatial lookup (near blobs of a track) against brute force, with negative coordinates and far queries.
 import { describe, expect, it } from 'vitest';
 import { CentreGrid } from '../../src/track/CentreGrid.js';
-import { rng } from '../../src/reference/images.js';
+import { rng } from '../../src/eval/images.js';
 
 describe('CentreGrid', () => {
   it('finds every point within the distance (or a rectangle), each once, wherever the query lies, one grid indexed again each time', () => {

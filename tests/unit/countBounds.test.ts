@@ -2,9 +2,9 @@
 // by blobs of an object's own and by any blob holding it that lies wholly on a side.
 import { describe, expect, it } from 'vitest';
 import { countBounds } from '../../bench/countBounds.js';
-import { lineCrossings, type MotBox } from '../../src/reference/motMetrics.js';
-import type { ComponentFeatures } from '../../src/componentFeatures.js';
-import type { FrameResult } from '../../src/results.js';
+import { lineCrossings, type MotBox } from '../../src/eval/motMetrics.js';
+import type { ComponentFeatures } from '../../src/components/componentFeatures.js';
+import type { FrameResult } from '../../src/core/results.js';
 
 type Rect = [number, number, number, number];
 

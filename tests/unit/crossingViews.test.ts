@@ -2,9 +2,9 @@
 // sharing a blob, hidden or in no blob) and counted only by a count the same way, in time, from a track on the object.
 import { describe, expect, it } from 'vitest';
 import { crossingViews, describeViews } from '../../bench/crossingViews.js';
-import type { MotBox } from '../../src/reference/motMetrics.js';
-import type { ComponentFeatures } from '../../src/componentFeatures.js';
-import type { FrameResult, TrackEvent, TrackInfo } from '../../src/results.js';
+import type { MotBox } from '../../src/eval/motMetrics.js';
+import type { ComponentFeatures } from '../../src/components/componentFeatures.js';
+import type { FrameResult, TrackEvent, TrackInfo } from '../../src/core/results.js';
 
 type Rect = [number, number, number, number];
 

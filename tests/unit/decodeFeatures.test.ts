@@ -2,8 +2,8 @@
 // ascending label order, for labels of every size (canonical ones placed by label, others radix-sorted), and keeps
 // each record with its own label.
 import { describe, expect, it } from 'vitest';
-import { decodeFeatures, record } from '../../nodes/features/results.js';
-import { rng } from '../../src/reference/images.js';
+import { decodeFeatures, record } from '../../nodes/components/features/results.js';
+import { rng } from '../../src/eval/images.js';
 
 /** A results buffer of records for `labels` in the given order; each record's area is derived from its label. */
 function results(labels: number[], maxResults: number): ArrayBuffer {

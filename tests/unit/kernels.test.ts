@@ -1,7 +1,7 @@
 // dispatch() leaves out binding calls that would change nothing (one frame at a time is host-bound), and only those.
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/kernels.js';
-import type { Kernel } from '../../src/PipelineCache.js';
+import { dispatch } from '../../src/core/kernels.js';
+import type { Kernel } from '../../src/core/PipelineCache.js';
 
 function recordingPass() {
   const calls: string[] = [];

@@ -2,8 +2,8 @@
 // Node bindings crashed now and then rejecting the map of a buffer destroyed while pending), by itself and through
 // BufferPool. Fake buffers and device: no GPU needed.
 import { describe, expect, it } from 'vitest';
-import { destroyBuffer, mapBuffer, mappingsSettled } from '../../src/mapBuffer.js';
-import { BufferPool } from '../../src/BufferPool.js';
+import { destroyBuffer, mapBuffer, mappingsSettled } from '../../src/core/mapBuffer.js';
+import { BufferPool } from '../../src/core/BufferPool.js';
 
 /** A buffer whose mapAsync settles when the test says; it records the map state each destroy() found. */
 function fakeBuffer(size = 256) {

@@ -2,8 +2,8 @@
 // even counts, few levels so that values repeat); the scene behind moving squares; bad input.
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError, medianImage, type PrimeImage } from '../../index.js';
-import { lightGain } from '../../src/medianImage.js';
-import { rng } from '../../src/reference/images.js';
+import { lightGain } from '../../src/image/medianImage.js';
+import { rng } from '../../src/eval/images.js';
 
 function sortedMedian(images: PrimeImage[]): Uint8Array {
   return Uint8Array.from(images[0].data, (_, i) => images.map((img) => img.data[i]).sort((a, b) => a - b)[images.length >> 1]);

@@ -6,7 +6,7 @@ import { NearTracks } from '../../src/track/NearTracks.js';
 import { Track, observed } from '../../src/track/Track.js';
 import { splitRecent } from '../../src/track/inheritSides.js';
 import { defaultTrackerSettings } from '../../src/track/TrackerSettings.js';
-import { rng } from '../../src/reference/images.js';
+import { rng } from '../../src/eval/images.js';
 
 type Rect = [number, number, number, number];
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { PieceJoiner } from '../../src/track/PieceJoiner.js';
 import type { Box } from '../../index.js';
-import { rng } from '../../src/reference/images.js';
+import { rng } from '../../src/eval/images.js';
 
 const bins = 16;
 /** A blob's histogram: all its box's pixels in one bin. */

@@ -1,9 +1,9 @@
 // GPU-free units: dispatch math, cache keys, uniform reflection, in-flight leases.
 import { describe, expect, it } from 'vitest';
-import { dispatchSize, wordsFor } from '../../src/dispatch.js';
-import { kernelKey } from '../../src/PipelineCache.js';
-import { packUniform, uniformLayout } from '../../src/uniforms.js';
-import { InFlight } from '../../src/InFlight.js';
+import { dispatchSize, wordsFor } from '../../src/core/dispatch.js';
+import { kernelKey } from '../../src/core/PipelineCache.js';
+import { packUniform, uniformLayout } from '../../src/core/uniforms.js';
+import { InFlight } from '../../src/core/InFlight.js';
 import { wgsl } from '../../shaders/wgsl.js';
 
 describe('dispatchSize', () => {
@@ -23,9 +23,9 @@ describe('dispatchSize', () => {
 
 describe('kernelKey', () => {
   it('does not depend on the order of override constants', () => {
-    const a = kernelKey({ shader: 'threshold', entryPoint: 'binarize', bindings: ['uniform'], constants: { WG: 64, X: 1 } });
-    const b = kernelKey({ shader: 'threshold', entryPoint: 'binarize', bindings: ['uniform'], constants: { X: 1, WG: 64 } });
-    const c = kernelKey({ shader: 'threshold', entryPoint: 'binarize', bindings: ['uniform'], constants: { X: 2, WG: 64 } });
+    const a = kernelKey({ shader: 'image/threshold', entryPoint: 'binarize', bindings: ['uniform'], constants: { WG: 64, X: 1 } });
+    const b = kernelKey({ shader: 'image/threshold', entryPoint: 'binarize', bindings: ['uniform'], constants: { X: 1, WG: 64 } });
+    const c = kernelKey({ shader: 'image/threshold', entryPoint: 'binarize', bindings: ['uniform'], constants: { X: 2, WG: 64 } });
     expect(a).toBe(b);
     expect(a).not.toBe(c);
   });
@@ -33,8 +33,8 @@ describe('kernelKey', () => {
 
 describe('uniform layouts come from the WGSL', () => {
   it('reads field names, types and offsets of Params', () => {
-    const layout = uniformLayout('threshold', 'Params');
-    const body = /struct Params \{([^}]*)\}/.exec(wgsl.threshold)![1];
+    const layout = uniformLayout('image/threshold', 'Params');
+    const body = /struct Params \{([^}]*)\}/.exec(wgsl['image/threshold'])![1];
     const declared = [...body.matchAll(/^\s*(\w+)\s*:/gm)].map((m) => m[1]);
     expect(layout.fields.map((f) => f.name)).toEqual(declared);
     expect(layout.fields.find((f) => f.name === 'offset')?.type).toBe('i32');
@@ -42,7 +42,7 @@ describe('uniform layouts come from the WGSL', () => {
   });
 
   it('packs little-endian values and refuses missing or unknown fields', () => {
-    const layout = uniformLayout('label/shibata', 'Params');
+    const layout = uniformLayout('components/label/shibata', 'Params');
     const values = { width: 3, height: 2, pixels: 6, blocks: 4, level: 0 };
     const view = new Uint32Array(packUniform(layout, values));
     expect(Array.from(view.slice(0, 5))).toEqual([3, 2, 6, 4, 0]);

@@ -3,31 +3,9 @@
 // Euro filter's jitter and lag, and MarkerPoser's flips and hysteresis.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidOptionError,
-  MarkerPoser,
-  mul3,
-  OneEuroFilter,
-  cameraModel,
-  defaultOneEuro,
-  ippeSquare,
-  parseCamera,
-  poserSettings,
-  projectPoints,
-  quaternionFromRotation,
-  readOpenCvCalibration,
-  refinePose,
-  reprojectionError,
-  rotationBetween,
-  rotationFromVector,
-  squareCorners,
-  toNormalised,
-  toPixels,
-  vectorFromRotation,
-  type DetectedMarker,
-  type Mat3,
-} from '../../index.js';
-import { rng } from '../../src/reference/index.js';
+import { InvalidOptionError, MarkerPoser, OneEuroFilter, cameraModel, defaultOneEuro, parseCamera, poserSettings, projectPoints, readOpenCvCalibration, reprojectionError, squareCorners, toNormalised, toPixels, type DetectedMarker, type Mat3 } from '../../index.js';
+import { mul3, ippeSquare, quaternionFromRotation, refinePose, rotationBetween, rotationFromVector, vectorFromRotation } from '../../extend.js';
+import { rng } from '../../reference.js';
 
 const deg = 180 / Math.PI;
 const camera = cameraModel({ fx: 820, fy: 800, cx: 330, cy: 236, distortion: [-0.21, 0.08, 0.001, -0.0015, -0.01] });

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { SizeFloor } from '../../src/track/SizeFloor.js';
 import { Track } from '../../src/track/Track.js';
-import { Tracker, defaultTrackerSettings, seenTracks, trackerSettings, InvalidOptionError, type Box, type FrameResult, type TrackResults } from '../../index.js';
+import { defaultTrackerSettings, seenTracks, trackerSettings, InvalidOptionError, type Box, type FrameResult, type TrackResults } from '../../index.js';
+import { Tracker } from '../../extend.js';
 
 /** A confirmed track whose predicted box is `box` (bounds inclusive). */
 function trackAt(box: Box): Track {

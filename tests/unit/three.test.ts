@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { Vector3 } from 'three';
 import { WebGLCoordinateSystem, WebGPUCoordinateSystem } from 'three';
-import { InvalidOptionError, projectPoints, rotationFromVector, type BoardPose, type MarkerPose, type TrackInfo } from '../../index.js';
+import { InvalidOptionError, projectPoints, type BoardPose, type MarkerPose, type TrackInfo } from '../../index.js';
+import { rotationFromVector } from '../../extend.js';
 import { CameraBackground, IntrinsicCamera, MarkerAnchor, TrackOverlay, createRenderer, pixelCamera, poseMatrix } from '../../three.js';
 
 const pose = (id: number, rvec: [number, number, number], tvec: [number, number, number]): MarkerPose => ({

@@ -2,7 +2,8 @@
 // occlusion of more than a second behind a pillar, through noise; counting lines by direction; zones; options.
 import { describe, expect, it } from 'vitest';
 import { boxIou } from '../../src/track/boxIou.js';
-import { Tracker, countsAtEnd, defaultTrackerSettings, seenTracks, trackerSettings, InvalidFrameError, InvalidOptionError, type Box, type FrameResult, type TrackerSettings, type TrackResults } from '../../index.js';
+import { countsAtEnd, defaultTrackerSettings, seenTracks, trackerSettings, InvalidFrameError, InvalidOptionError, type Box, type FrameResult, type TrackerSettings, type TrackResults } from '../../index.js';
+import { Tracker } from '../../extend.js';
 
 interface Mover {
   x: number;

@@ -3,7 +3,7 @@
 // them, many on or just past the bounds, where a shortcut would go wrong first.
 import { describe, expect, it } from 'vitest';
 import { inside, zoneBounds } from '../../src/track/zoneResult.js';
-import { rng } from '../../src/reference/images.js';
+import { rng } from '../../src/eval/images.js';
 
 /** The even-odd rule over every edge, nothing skipped. */
 function evenOdd(polygon: number[], x: number, y: number): boolean {

@@ -3,8 +3,9 @@
 // corrected up to each marker's guaranteed radius and never give another ID; grids that are no marker decode to
 // nothing or to a marker truly within its radius.
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError, markerDictionary, markerDictionaryNames, turnClockwise } from '../../../index.js';
-import { drawMarker, readGrid, rng, turnImageClockwise } from '../../../src/reference/index.js';
+import { InvalidOptionError, markerDictionary, markerDictionaryNames } from '../../../index.js';
+import { turnClockwise } from '../../../extend.js';
+import { drawMarker, readGrid, rng, turnImageClockwise } from '../../../reference.js';
 
 const hamming = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let d = 0;

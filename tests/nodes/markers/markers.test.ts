@@ -3,9 +3,9 @@
 // stated tolerance of the truth; nothing in frames without markers; bad options refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markers, markerDictionary, InvalidOptionError, type GpuContext, type DetectedMarker } from '../../../index.js';
-import { detectMarkersCpu, markerScene } from '../../../src/reference/index.js';
+import { detectMarkersCpu, markerScene } from '../../../reference.js';
 import { gray, run, testContext } from '../../support/gpu.js';
-import { markersWith } from '../../../nodes/markers.js';
+import { markersWith } from '../../../nodes/markers/markers.js';
 
 let ctx: GpuContext;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { videoFileHasColor } from '../../../node.js';
 import { videoHasColor } from '../../../index.js';
-import { DecodeError, InvalidOptionError } from '../../../src/errors.js';
+import { DecodeError, InvalidOptionError } from '../../../src/core/errors.js';
 import { badColorOptions, colorCases, makeColorClips } from '../../support/colorClips.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-has-color-'));
