@@ -26,8 +26,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countsAtEnd, seenTracks, track, videoBackgroundDefaults, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
-import { fromVideoFile, probeVideo, videoFileBackground, videoFileHasColor } from '../node.js';
+import { GpuContext, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
+import { fromVideoFile, probeVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
 import { blobFeatures, defaultBlobSettings, blobTrackOptions } from '../index.js';
 import { lineCrossings, motBoxesFromRows, type MotBox } from '../reference.js';
 import { benchArgs } from './args.js';
@@ -38,7 +38,7 @@ const { values, refuse } = benchArgs(import.meta.url, {
   video: { type: 'string', default: vtest },
   x: { type: 'string', default: '200,384' },
   y: { type: 'string', default: '300' },
-  prime: { type: 'string', default: `${videoBackgroundDefaults.seconds}` },
+  prime: { type: 'string', default: `${defaultVideoBackgroundSettings.seconds}` },
   warmup: { type: 'string', default: `0,${defaultBlobSettings.warmup}` },
   'min-area': { type: 'string', default: `${defaultBlobSettings.minArea}` },
   tracker: { type: 'string', default: '{}' },
@@ -83,11 +83,11 @@ function summarise(boxes: MotBox[], fps: number, counts: (at: number, axis: 'x' 
 }
 
 async function main(): Promise<void> {
-  const info = await probeVideo(video);
+  const info = await probeVideoFile(video);
   const color = await videoFileHasColor(video);
   const { width: W, height: H, fps } = info;
   const lines: CountingLine[] = [...xs.map((x) => ({ id: `x${x}`, a: [x, H - 1], b: [x, 0] }) as CountingLine), ...ys.map((y) => ({ id: `y${y}`, a: [0, y], b: [W - 1, y] }) as CountingLine)];
-  console.log(`real footage — ${new Date().toISOString()}: ${video}, ${W}×${H} ${info.codec} in ${info.container}, ${info.frames} frames at ${fps.toFixed(1)} frames/s, ${color ? 'colour' : 'gray'} model, no truth`);
+  console.log(`real footage — ${new Date().toISOString()}: ${video}, ${W}×${H} ${info.codec} in ${info.container}, ${info.frames} frames at ${fps.toFixed(1)} frames/s, ${color ? 'color' : 'gray'} model, no truth`);
   const ctx = await GpuContext.create({ label: 'bench-footage' });
   const rows: [string, Summary][] = [];
   try {

@@ -1,5 +1,5 @@
 /**
- * Opening a video file on the host (Node): `probeVideo` — an MP4's index read by its boxes (readMp4Index.ts), any
+ * Opening a video file on the host (Node): `probeVideoFile` — an MP4's index read by its boxes (readMp4Index.ts), any
  * other container's packets by ffprobe — beside the whole-file read it replaced for MP4s (`readFile` + mp4box, the
  * reference measured in the same run; refused by Node over 2 GiB), in milliseconds, the best and the worst of
  * `--rounds` rounds each.
@@ -14,8 +14,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { probeMp4 } from '../index.js';
-import { probeVideo } from '../node.js';
+import { probeVideo } from '../index.js';
+import { probeVideoFile } from '../node.js';
 import { padMp4 } from '../tests/support/clips.js';
 import { benchArgs } from './args.js';
 
@@ -48,17 +48,17 @@ async function timed(f: () => Promise<unknown>): Promise<string> {
 }
 
 const files = positionals.length ? positionals : ownFiles();
-console.log(`probeVideo — ${new Date().toISOString()}, node ${process.version}, ${rounds} rounds (ms: fastest–slowest)`);
-console.log('\n| file | MB | container | frames | probeVideo ms | whole read + mp4box ms (before) |');
+console.log(`probeVideoFile — ${new Date().toISOString()}, node ${process.version}, ${rounds} rounds (ms: fastest–slowest)`);
+console.log('\n| file | MB | container | frames | probeVideoFile ms | whole read + mp4box ms (before) |');
 console.log('|---|---|---|---|---|---|');
 for (const file of files) {
-  const info = await probeVideo(file);
+  const info = await probeVideoFile(file);
   const mp4 = info.container === 'mp4';
   const whole = mp4
     ? await timed(async () => {
         const b = await readFile(file);
-        probeMp4(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer, file);
+        probeVideo(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer, file);
       })
     : 'not an MP4 (ffprobe either way)';
-  console.log(`| ${basename(file)} | ${(statSync(file).size / 1e6).toFixed(1)} | ${info.container} | ${info.frames} | ${await timed(() => probeVideo(file))} | ${whole} |`);
+  console.log(`| ${basename(file)} | ${(statSync(file).size / 1e6).toFixed(1)} | ${info.container} | ${info.frames} | ${await timed(() => probeVideoFile(file))} | ${whole} |`);
 }

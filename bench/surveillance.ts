@@ -120,15 +120,15 @@ async function main(): Promise<void> {
   console.log(`${width}×${height} gray, ${distinct} distinct frames cycled; ${frames} frames per run after ${warmup} not counted; foreground learning ${foregroundLearning}; morphology: 3×3 opening, ${elementText(close)} closing`);
   // Frames on the GPU once: the runs time the pixel work, not uploads.
   const buffers = images.map((img, i) => grayBuffer(ctx, img, `bench:frame${i}`));
-  // The same frames in colour (RGBA, a warm tint) for the colour chains, made when the first of them runs. (Making
+  // The same frames in color (RGBA, a warm tint) for the color chains, made when the first of them runs. (Making
   // them takes seconds of CPU, with the GPU idle and its clock falling: the heat-up before each chain is why the
   // chains timed after them no longer read slow.)
-  let colour: GPUBuffer[] = [];
-  const colourBuffers = () =>
-    colour.length ? colour : (colour = images.map((img, i) => grayBuffer(ctx, Uint8Array.from({ length: 4 * img.length }, (_, k) => (k % 4 === 3 ? 255 : Math.round(img[k >> 2] * [1, 0.9, 0.8][k % 4]))), `bench:rgba${i}`)));
+  let color: GPUBuffer[] = [];
+  const colorBuffers = () =>
+    color.length ? color : (color = images.map((img, i) => grayBuffer(ctx, Uint8Array.from({ length: 4 * img.length }, (_, k) => (k % 4 === 3 ? 255 : Math.round(img[k >> 2] * [1, 0.9, 0.8][k % 4]))), `bench:rgba${i}`)));
   /** Frames cycled from the GPU buffers while `more(i)` holds (by default the warm-up and the counted frames). */
   const source = (inFlight: number, format: 'gray' | 'rgba', more = (i: number) => i < warmup + frames) =>
-    fromGpuBuffers(ctx, (function* () { for (let i = 0; more(i); i++) yield { buffer: (format === 'gray' ? buffers : colourBuffers())[i % distinct], width, height, format }; })(), { maxInFlight: inFlight });
+    fromGpuBuffers(ctx, (function* () { for (let i = 0; more(i); i++) yield { buffer: (format === 'gray' ? buffers : colorBuffers())[i % distinct], width, height, format }; })(), { maxInFlight: inFlight });
   const chains: [string, () => OperatorFunction<GpuFrame, GpuFrame>[], ('gray' | 'rgba')?][] = [
     ['background → morphology → features (one labeling)', () => [background({ foregroundLearning }), morphology({ open: 3, close }), features({ minArea: 50, maxResults })]],
     ['background(compensateLighting) → morphology → features', () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults })]],
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
     ["background(compensateLighting) → morphology → features(histogram: 'spatial')", () => [background({ foregroundLearning, compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults, maxComponents: 65536, histogram: 'spatial' })]],
     ['background → morphology → label(c2fl) → features', () => [background({ foregroundLearning }), morphology({ open: 3, close }), label({ algorithm: 'c2fl' }), features({ minArea: 50, maxResults })]],
     ['background(color), RGBA frames → morphology → features', () => [background({ foregroundLearning, color: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults })], 'rgba'],
-    // flowmark track's chain on a colour video: the gray model and the colour one side by side, lighting compensated.
+    // flowmark track's chain on a color video: the gray model and the color one side by side, lighting compensated.
     ["background(color: 'shadows', compensateLighting), RGBA → morphology → features", () => [background({ foregroundLearning, color: 'shadows', compensateLighting: true }), morphology({ open: 3, close }), features({ minArea: 50, maxResults })], 'rgba'],
   ];
   const gpuBy = (rs: FrameResult[], name: string) => median(rs.map((r) => gpuMs(r, name)));
@@ -147,8 +147,8 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const [name, ops, format = 'gray'] of chains) {
     if (!name.includes(values.only as string)) continue;
-    // Uncounted, until the clock has risen (see the top); the colour frames made first, not inside that time.
-    if (format === 'rgba') colourBuffers();
+    // Uncounted, until the clock has risen (see the top); the color frames made first, not inside that time.
+    if (format === 'rgba') colorBuffers();
     const heatEnd = performance.now() + Number(values['heat-ms']);
     const through = (input: Observable<GpuFrame>) => ops().reduce((s, op) => s.pipe(op), input);
     await lastValueFrom(through(source(4, format, () => performance.now() < heatEnd)).pipe(readResults({ framesPerSubmit: 4 })), { defaultValue: null });
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
     console.log(`| ${name} | ${f3(gpuBy(counted, 'background'))} | ${f3(gpuBy(counted, 'morphology'))} | ${name.includes('label(') ? f3(gpuBy(counted, 'label')) : ''} | ${f3(gpuBy(counted, 'features'))} | ${f3(total)} | ${f3(steadyWall)} | ${f3(median(one.wall))} | ${blobs} | ${clock.cell(at[warmup], at[at.length - 1])} / ${clock.cell(oneStart, oneEnd)} |`);
   }
   clock.stop();
-  [...buffers, ...colour].forEach((b) => b.destroy());
+  [...buffers, ...color].forEach((b) => b.destroy());
   const streams = Number(values.streams);
   if (streams > 0) await manyStreams(ctx, streams);
   ctx.destroy();

@@ -16,7 +16,7 @@
  *
  *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--gop N] [--filter F] [--drop P] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--spatial] [--shadows on|off] [--color | --gray]
- *                                [--scenes gray|colour] [--color-mode shadows|full] [--geometry flat|street]
+ *                                [--scenes gray|color] [--color-mode shadows|full] [--geometry flat|street]
  *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F] [--frame-step N]
  *                                [--density F] [--walkers boxes|people|vehicles] [--situations default|extra|all] [--warmup N] [--prime S]
  *                                [--min-area N]
@@ -28,11 +28,11 @@
  * `--spatial` reads the blobs' spatial histograms (`features({ histogram: 'spatial' })`, cached apart), which the tracker
  * uses with `--tracker '{"placeByGray":true}'`; `--shadows off` runs the chain as `flowmark track --shadows off` (the
  * baseline keeps MOG2's shadows; cached apart),
- * `--color` as `flowmark track --color` (RGBA decoded, the colour model; the baseline stays on gray).
- * `--scenes colour` renders the same situations in colour (each object a colour of its own, the scene tinted): the
- * chain then runs as `flowmark track` does by default on a colour video (the colour model: `videoFileHasColor` must
- * say so), `--gray` with the gray model, and the baseline's MOG2 takes the colour frames, as OpenCV users give it them.
- * The colour model is `flowmark track`'s, background({ color: 'shadows' }); `--color-mode full` runs OpenCV's colour
+ * `--color` as `flowmark track --color` (RGBA decoded, the color model; the baseline stays on gray).
+ * `--scenes color` renders the same situations in color (each object a color of its own, the scene tinted): the
+ * chain then runs as `flowmark track` does by default on a color video (the color model: `videoFileHasColor` must
+ * say so), `--gray` with the gray model, and the baseline's MOG2 takes the color frames, as OpenCV users give it them.
+ * The color model is `flowmark track`'s, background({ color: 'shadows' }); `--color-mode full` runs OpenCV's color
  * MOG2 (color: true) instead.
  * `--geometry street` renders the same situations as a camera looking down a street would see them, at 640×360: objects
  * half as large and as slow at the top of the frame as at its bottom, a third of them walking up or down it (growing or
@@ -75,7 +75,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countsAtEnd, seenTracks, track, videoBackgroundDefaults, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
+import { GpuContext, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
 import { blobFeatures, defaultBlobSettings, blobWarmup, blobTrackOptions } from '../index.js';
 import { elementArg, elementText, learningArg } from '../cli/args.js';
 import { integerArg } from '../cli/args.js';
@@ -125,13 +125,13 @@ const seed = Number(values.seed);
 if (!['default', 'extra', 'all'].includes(values.situations as string)) refuse(`--situations must be default, extra or all, got "${values.situations}"`);
 if (values.shadows !== 'on' && values.shadows !== 'off') refuse(`--shadows must be on or off, got "${values.shadows}"`);
 const shadows = values.shadows === 'on';
-if (values.scenes !== 'gray' && values.scenes !== 'colour') refuse(`--scenes must be gray or colour, got "${values.scenes}"`);
+if (values.scenes !== 'gray' && values.scenes !== 'color') refuse(`--scenes must be gray or color, got "${values.scenes}"`);
 if (values.color && values.gray) refuse('--color and --gray: give one');
-const colourScenes = values.scenes === 'colour';
+const colorScenes = values.scenes === 'color';
 // The model `flowmark track` picks for these clips by default (videoFileHasColor, checked below), unless forced.
-const colourModel = values.color || (colourScenes && !values.gray);
-const colourMode = values['color-mode'] === 'full' ? true : values['color-mode'] === 'shadows' ? 'shadows' : null;
-if (colourMode === null) refuse(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
+const colorModel = values.color || (colorScenes && !values.gray);
+const colorMode = values['color-mode'] === 'full' ? true : values['color-mode'] === 'shadows' ? 'shadows' : null;
+if (colorMode === null) refuse(`--color-mode must be full or shadows, got "${values['color-mode']}"`);
 const frames = Number(values.frames);
 /**
  * `--drop P`: a recorder that drops frames under load, as network cameras and NVRs do — each frame after the first
@@ -194,7 +194,7 @@ const elementTag = (k: 'open' | 'close') => `-${k}${elementText(k === 'open' ? o
 const foregroundLearning = orRefuse(() => learningArg(values['foreground-learning'], defaultBlobSettings.foregroundLearning));
 // Seconds of the clip whose median starts the model (videoFileBackground; 0: none), and the warmup (none with a
 // prime): flowmark track's defaults.
-const primeSeconds = orRefuse(() => integerArg('prime', values.prime as string | undefined, videoBackgroundDefaults.seconds, 0, 1 << 20));
+const primeSeconds = orRefuse(() => integerArg('prime', values.prime as string | undefined, defaultVideoBackgroundSettings.seconds, 0, 1 << 20));
 const warmup = orRefuse(() => integerArg('warmup', values.warmup as string | undefined, blobWarmup(primeSeconds > 0), 0, 1 << 20));
 const learningTag = `-fl${foregroundLearning}${warmup ? `-warmup${warmup}` : ''}${primeSeconds ? `-prime${primeSeconds}` : ''}`;
 if (values.geometry !== 'flat' && values.geometry !== 'street') refuse(`--geometry must be flat or street, got "${values.geometry}"`);
@@ -282,7 +282,7 @@ async function main(): Promise<void> {
       const minSize = (options.size ?? [40, 70])[0] * (1 - (options.perspective ?? 0));
       const minArea = minAreaGiven ?? Math.round(0.25 * minSize * minSize * 0.35);
       const stem = name.replace(/\W+/g, '-');
-      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colourScenes ? '-colour-scenes' : ''}${colourModel !== colourScenes ? (colourModel ? '-color' : '-gray') : ''}${colourModel && colourMode === 'shadows' ? '-shadows-by-colour' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${vehicles ? '-vehicles' : ''}${values.spatial ? '-spatial' : ''}${elementTag('open')}${elementTag('close')}${learningTag}${filterTag}${dropTag}${gopTag}${minAreaTag}-${stem}.json`) : null;
+      const cached = values.cache ? join(values.cache, `seed${seed}-${frames}-crf${values.crf}${shadows ? '' : '-shadows-off'}${colorScenes ? '-color-scenes' : ''}${colorModel !== colorScenes ? (colorModel ? '-color' : '-gray') : ''}${colorModel && colorMode === 'shadows' ? '-shadows-by-color' : ''}${street ? '-street' : ''}${frameStep !== 1 ? `-step${frameStep}` : ''}${density !== 1 ? `-density${density}` : ''}${people ? '-people' : ''}${vehicles ? '-vehicles' : ''}${values.spatial ? '-spatial' : ''}${elementTag('open')}${elementTag('close')}${learningTag}${filterTag}${dropTag}${gopTag}${minAreaTag}-${stem}.json`) : null;
       let blobs: FrameResult[];
       let rows: string;
       let truth: MotBox[];
@@ -292,7 +292,7 @@ async function main(): Promise<void> {
       } else {
         const objects = Math.max(1, Math.round((options.objects ?? defaultSurveillanceOptions.objects) * density)) * keepEvery;
         const situation = allSituations.findIndex(([n]) => n === name);
-        const scene = surveillanceScene(seed * 100 + situation, { ...options, ...walkerOptions, objects, frames: renderedFrames, timeStep: Math.min(1, frameStep), color: colourScenes });
+        const scene = surveillanceScene(seed * 100 + situation, { ...options, ...walkerOptions, objects, frames: renderedFrames, timeStep: Math.min(1, frameStep), color: colorScenes });
         const { width: W, height: H } = scene;
         const keptFrame = (t: { frame: number }) => t.frame % keepEvery === 0;
         // The frames the recorder keeps (all without --drop), and each one's number as decoded.
@@ -305,15 +305,15 @@ async function main(): Promise<void> {
         const dropFilter = dropped.length ? [`select='not(${dropped.join('+')})'`] : [];
         const vf = [...(values.filter ? [values.filter as string] : []), ...dropFilter];
         const mp4 = join(dir, `${stem}.mp4`);
-        const pixFmt = colourScenes ? 'rgb24' : 'gray';
+        const pixFmt = colorScenes ? 'rgb24' : 'gray';
         const raw = join(dir, `frames.${pixFmt}`);
-        writeFileSync(raw, Buffer.concat((colourScenes ? scene.rgb : scene.frames).filter((_, t) => t % keepEvery === 0).map((f) => Buffer.from(f))));
+        writeFileSync(raw, Buffer.concat((colorScenes ? scene.rgb : scene.frames).filter((_, t) => t % keepEvery === 0).map((f) => Buffer.from(f))));
         execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${W}x${H}`, '-r', `${30 / frameStep}`, '-i', raw, ...(vf.length ? ['-vf', vf.join(','), '-fps_mode', 'vfr'] : []), '-c:v', 'libx264', ...(gop === null ? [] : ['-g', `${gop}`]), '-crf', values.crf as string, '-pix_fmt', 'yuv420p', mp4]);
-        if ((await videoFileHasColor(mp4)) !== colourScenes) throw new Error(`${name}: videoFileHasColor does not say ${colourScenes ? 'colour' : 'gray'}`);
-        const format = colourModel ? 'rgba' : 'gray';
+        if ((await videoFileHasColor(mp4)) !== colorScenes) throw new Error(`${name}: videoFileHasColor does not say ${colorScenes ? 'color' : 'gray'}`);
+        const format = colorModel ? 'rgba' : 'gray';
         const prime = primeSeconds ? await videoFileBackground(mp4, { seconds: primeSeconds, format }) : null;
-        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format }).pipe(blobFeatures({ history: defaultBlobSettings.history, open, close, foregroundLearning, warmup, prime, minArea, shadows, color: colourModel ? colourMode! : false, histogram: values.spatial ? 'spatial' : true }), toArray()));
-        rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colourScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
+        blobs = await lastValueFrom(fromVideoFile(ctx, mp4, { format }).pipe(blobFeatures({ history: defaultBlobSettings.history, open, close, foregroundLearning, warmup, prime, minArea, shadows, color: colorModel ? colorMode! : false, histogram: values.spatial ? 'spatial' : true }), toArray()));
+        rows = execFileSync(values.python as string, [script, mp4, `${minArea}`, ...(colorScenes ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
         if (cached) {
           mkdirSync(values.cache!, { recursive: true });
           writeFileSync(cached, JSON.stringify(toCache(blobs, rows, truth)));

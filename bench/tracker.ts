@@ -25,13 +25,13 @@
  * the row's frames: two builds given the same options tell whether a change left the tracker's output as it was.
  */
 import { createHash } from 'node:crypto';
-import { defaultTrackerSettings, trackerSettings, type Box } from '../index.js';
+import { defaultTrackSettings, trackSettings, type Box } from '../index.js';
 import { Tracker } from '../extend.js';
 import { rng } from '../reference.js';
 import { benchArgs } from './args.js';
 import { quantile, watchGcs } from './timing.js';
 
-const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' }, 'join-pieces': { type: 'string', default: 'yes' }, 'size-floor': { type: 'string', default: `${defaultTrackerSettings.sizeFloor}` }, noise: { type: 'string', default: '0' }, digest: { type: 'string', default: 'no' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows', 'noise']);
+const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' }, 'join-pieces': { type: 'string', default: 'yes' }, 'size-floor': { type: 'string', default: `${defaultTrackSettings.sizeFloor}` }, noise: { type: 'string', default: '0' }, digest: { type: 'string', default: 'no' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows', 'noise']);
 if (!['yes', 'no'].includes(values.digest as string)) refuse(`--digest takes yes or no, got "${values.digest}"`);
 const digest = values.digest === 'yes';
 /** Blobs of noise added to every frame (`--noise`). */
@@ -122,7 +122,7 @@ const kinds = { both: [false, true], yes: [true], no: [false], spatial: ['spatia
 const windowRows: string[] = [];
 for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => kinds.map((h) => [Number(v), h] as const))) {
   const placeByGray = withHists === 'spatial';
-  const tracker = new Tracker(trackerSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail), placeByGray, joinPieces, sizeFloor }));
+  const tracker = new Tracker(trackSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail), placeByGray, joinPieces, sizeFloor }));
   const times: number[] = [];
   const spans: [number, number][] = [];
   let alive = 0;

@@ -14,7 +14,7 @@ import {
   markerDictionaryNames,
   markers,
   parseCamera,
-  poserSettings,
+  poseSettings,
   readOpenCvCalibration,
   readResults,
   type CameraModel,
@@ -110,7 +110,7 @@ function readCameraFile(path: string): string {
 /** Poses for each frame of one input (a poser per input: a video's flips are kept from frame to frame), no smoothing. */
 function poses(cmd: MarkersCommand): (r: FrameResult) => FrameResult {
   if (!cmd.pose) return (r) => r;
-  const poser = new MarkerPoser(poserSettings({ ...cmd.pose, smoothing: false }));
+  const poser = new MarkerPoser(poseSettings({ ...cmd.pose, smoothing: false }));
   return (r) => ({ ...r, poses: poser.update(r.markers!.found, r.timeUs) });
 }
 

@@ -6,8 +6,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { blobTracking, countsAtEnd, defaultBlobSettings, defaultTrackerSettings, seenTracks, videoBackgroundDefaults, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
-import { probeVideo, videoFileBackground, videoFileHasColor } from '../node.js';
+import { blobTracking, countsAtEnd, defaultBlobSettings, defaultTrackSettings, seenTracks, defaultVideoBackgroundSettings, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
+import { probeVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
 import { checkOutputClashes, isVideo, outputStem, runOverInputs, videoExtensions, videoFilesText, writeVideoLines } from './outputs.js';
 import { UsageError, elementArg, integerArg, learningArg } from './args.js';
 
@@ -30,7 +30,7 @@ export interface TrackCommand {
   /** Background model: shadows (darker copies of the background) left out of the foreground; its variance threshold. */
   shadows: boolean;
   varThreshold: number;
-  /** Decode RGBA and tell shadows by their colour (background({ color: 'shadows' })); 'auto': where the video has colour. */
+  /** Decode RGBA and tell shadows by their color (background({ color: 'shadows' })); 'auto': where the video has color. */
   color: boolean | 'auto';
   /** track()'s placeByGray, with the blobs' spatial histograms. */
   placeByGray: boolean;
@@ -64,7 +64,7 @@ Options:
                       stretch stays foreground about 1/F times longer (an object walking toward the camera
                       is not eaten away from inside), and so does what stood there in the first frame
   --prime S           start the background model from the scene behind what moves: the median of
-                      ${videoBackgroundDefaults.samples} frames spread over the video's first S seconds (default ${videoBackgroundDefaults.seconds}; the whole video where
+                      ${defaultVideoBackgroundSettings.samples} frames spread over the video's first S seconds (default ${defaultVideoBackgroundSettings.seconds}; the whole video where
                       shorter). What stands in view when the video begins is an object from the first frame on
                       and leaves no ghost where it stood, and nothing walking in early is learnt. Whatever
                       stands still for more than half of those seconds is taken for scene. 0: the model starts
@@ -75,19 +75,19 @@ Options:
                       (F the foreground learning; default 0 with a prime, ${defaultBlobSettings.warmup} with --prime 0)
   --max-unseen S      seconds a track may go unseen before it ends (default 2)
   --size-floor F      the tracker leaves out blobs under F of the median size of the objects it tracks near
-                      them, under F/2 anywhere (0 to under 1, default ${defaultTrackerSettings.sizeFloor}); 0 where the objects of interest are far
+                      them, under F/2 anywhere (0 to under 1, default ${defaultTrackSettings.sizeFloor}); 0 where the objects of interest are far
                       smaller than most of what moves (people far off beyond near cars)
   --shadows on|off    whether a darker copy of the background is shadow, not an object (default on). Off for
                       scenes without cast shadows (indoor, overcast) where objects are darker than what they
                       pass: on gray footage the shadow test takes such objects for shadow
   --var-threshold V   how far from the background, in squared standard deviations, a pixel is foreground
-                      (default 16, as OpenCV's MOG2; in colour summed over the channels): higher for noisier
+                      (default 16, as OpenCV's MOG2; in color summed over the channels): higher for noisier
                       footage, lower for faint objects
-  --color, --gray     the model's pixels. By default colour where the video has colour (its first frames
-                      looked at), else gray. In colour the foreground is still found on gray (a video keeps its
-                      colour at half resolution: colour edges bleed), but what gray takes for shadow is an object
-                      where its colour is not the background's darkened (dark clothes and cars); it decodes 4
-                      bytes a pixel and keeps a colour model beside the gray one
+  --color, --gray     the model's pixels. By default color where the video has color (its first frames
+                      looked at), else gray. In color the foreground is still found on gray (a video keeps its
+                      color at half resolution: color edges bleed), but what gray takes for shadow is an object
+                      where its color is not the background's darkened (dark clothes and cars); it decodes 4
+                      bytes a pixel and keeps a color model beside the gray one
   --place-by-gray     place objects that walk together in one blob by where each one's grays lie in it (a
                       dark and a light one, say), rather than by their motion alone: fewer id switches on the
                       evaluation's scenes (3–12 %), 0.02 ms more GPU time a 1080p frame
@@ -114,7 +114,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
   if (!(varThreshold > 0 && Number.isFinite(varThreshold))) throw new UsageError(`--var-threshold must be a positive number, got "${values['var-threshold']}"`);
   const maxUnseen = values['max-unseen'] === undefined ? 2 : Number(values['max-unseen']);
   if (!(maxUnseen > 0 && Number.isFinite(maxUnseen))) throw new UsageError(`--max-unseen must be a positive number of seconds, got "${values['max-unseen']}"`);
-  const sizeFloor = values['size-floor'] === undefined ? defaultTrackerSettings.sizeFloor : Number(String(values['size-floor']).trim() || NaN);
+  const sizeFloor = values['size-floor'] === undefined ? defaultTrackSettings.sizeFloor : Number(String(values['size-floor']).trim() || NaN);
   if (!(sizeFloor >= 0 && sizeFloor < 1)) throw new UsageError(`--size-floor must be a share at least 0 and under 1, got "${values['size-floor']}"`);
   if (values.color === true && values.gray === true) throw new UsageError('--color and --gray: give one');
   checkOutputClashes(files, outDir, (f) => ({ names: [`${outputStem(f)}.csv`, `${outputStem(f)}.counts.json`], framePrefix: null }));
@@ -140,7 +140,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
 
 /** `--prime S`: seconds, 0 or more (0: no prime). */
 function primeArg(value: unknown): number {
-  if (value === undefined) return videoBackgroundDefaults.seconds;
+  if (value === undefined) return defaultVideoBackgroundSettings.seconds;
   const n = Number(String(value).trim() || NaN);
   if (!(n >= 0 && Number.isFinite(n))) throw new UsageError(`--prime must be a number of seconds, 0 or more, got "${String(value)}"`);
   return n;
@@ -187,7 +187,7 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   const format = color ? 'rgba' : 'gray';
   // Probed once for the prime and the decode (another container's ffprobe reads every packet). A file that cannot be
   // read fails in the decode below as it would without a prime (its decodable frames written).
-  const info = await probeVideo(file).catch(() => undefined);
+  const info = await probeVideoFile(file).catch(() => undefined);
   const prime = cmd.prime > 0 && info ? await videoFileBackground(file, { seconds: cmd.prime, format, info }).catch(() => null) : null;
   let last: TrackResults | null = null;
   const ids = new Set<number>();
@@ -204,5 +204,5 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   // A line that misses the picture (a size from another camera, coordinates swapped) counts nothing: said so.
   const misses = (l: CountingLine) => v != null && !segmentMeetsFrame(l, v.width, v.height);
   const said = cmd.lines.map((l) => ` line ${l.id}: ${counts[l.id].forward} forward, ${counts[l.id].backward} backward${misses(l) ? ` (outside the ${v!.width}x${v!.height} picture)` : ''};`).join('');
-  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${color ? 'colour' : 'gray'} model${cmd.placeByGray ? ', placed by gray' : ''}, ${ids.size} tracks;${said} ${(done.frames / done.seconds).toFixed(1)} frames/s`);
+  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${color ? 'color' : 'gray'} model${cmd.placeByGray ? ', placed by gray' : ''}, ${ids.size} tracks;${said} ${(done.frames / done.seconds).toFixed(1)} frames/s`);
 }

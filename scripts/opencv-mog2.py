@@ -3,7 +3,7 @@
 
 Usage: opencv-mog2.py WIDTH HEIGHT FRAMES [history varThreshold detectShadows(0|1) learningRate [channels]]
            < frames > masks
-Reads FRAMES frames of WIDTH×HEIGHT bytes (× channels, 1 or 3: interleaved colour) from stdin, writes one mask per
+Reads FRAMES frames of WIDTH×HEIGHT bytes (× channels, 1 or 3: interleaved color) from stdin, writes one mask per
 frame (0 background, 127 shadow, 255 foreground), as OpenCV gives them. Needs Debian's python3-opencv (a test-time tool, never a library dependency).
 
 opencv-mog2.py --time WIDTH HEIGHT FRAMES REPEAT < frames.gray: the usual CPU pipeline over the frames REPEAT times

@@ -5,7 +5,7 @@ connectedComponentsWithStats, blobs of at least MIN_AREA pixels, and SORT (Bewle
 centre, area and aspect, Hungarian assignment on IoU >= 0.3, max_age 1, min_hits 3), written here after the
 reference implementation (numpy only, as Debian's python3-opencv brings it; no filterpy or scipy).
 
-Usage: opencv-sort.py VIDEO MIN_AREA [color] > rows   (color: MOG2 on the colour frames, else on their gray)
+Usage: opencv-sort.py VIDEO MIN_AREA [color] > rows   (color: MOG2 on the color frames, else on their gray)
 Prints MOTChallenge rows frame,id,x,y,w,h,1,-1,-1,-1 (frame 1-based, x and y the box's top-left pixel, 1-based).
 """
 import sys
@@ -117,7 +117,7 @@ class Track:
 
 def main():
     video, min_area = sys.argv[1], int(sys.argv[2])
-    # 'color': MOG2 on the BGR frames, as on a colour camera's; else on their gray.
+    # 'color': MOG2 on the BGR frames, as on a color camera's; else on their gray.
     color = len(sys.argv) > 3 and sys.argv[3] == 'color'
     cap = cv2.VideoCapture(video)
     mog = cv2.createBackgroundSubtractorMOG2()

@@ -178,7 +178,7 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     expect(column(probe, 'file')).toEqual(['street.mp4']);
     expect(column(probe, 'container')).toEqual(['mp4']);
     expect(column(probe, 'frames')).toEqual(['300']);
-    for (const cell of [...column(probe, 'probeVideo ms'), ...column(probe, 'whole read + mp4box ms (before)')]) expect(cell).toMatch(/^\d+\.\d–\d+\.\d$/);
+    for (const cell of [...column(probe, 'probeVideoFile ms'), ...column(probe, 'whole read + mp4box ms (before)')]) expect(cell).toMatch(/^\d+\.\d–\d+\.\d$/);
   });
 
   it('dots, markers and AR: the chains with their accuracy, markers beside OpenCV', () => {

@@ -33,7 +33,7 @@ const rgbaImg = Uint8Array.from(randomBlocks(50, 30, 0.6, 1, 4), (v, i) => (v ? 
 beforeAll(() => {
   expect(existsSync(cli), 'build first: npm run build').toBe(true);
   writePng(join(dir, 'gray.png'), 67, 41, grayImg, 0);
-  writePng(join(dir, 'colour.png'), 50, 30, rgbaImg, 6);
+  writePng(join(dir, 'color.png'), 50, 30, rgbaImg, 6);
   writeFileSync(join(dir, 'empty.png'), '');
   writeFileSync(join(dir, 'text.png'), 'this is not a png');
   writeFileSync(join(dir, 'truncated.png'), readFileSync(join(dir, 'gray.png')).subarray(0, 60));
@@ -50,7 +50,7 @@ function claimPng(path: string, width: number, height: number): void {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth; colour type 0 (gray)
+  ihdr[8] = 8; // bit depth; color type 0 (gray)
   const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   writeFileSync(path, Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1000))), chunk('IEND', Buffer.alloc(0))]));
 }
@@ -63,11 +63,11 @@ const u32 = (path: string) => {
 describe('flowmark label', () => {
   it('writes canonical labels for good files and reports bad ones, still labelling the rest', () => {
     const out = join(dir, 'out');
-    const files = ['gray.png', 'missing.png', 'empty.png', 'text.png', 'truncated.png', 'colour.png'].map((f) => join(dir, f));
+    const files = ['gray.png', 'missing.png', 'empty.png', 'text.png', 'truncated.png', 'color.png'].map((f) => join(dir, f));
     const r = run(['label', ...files, '--out-dir', out]);
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/gray\.png: 67x41, \d+ components, converged yes/);
-    expect(r.stdout).toMatch(/colour\.png: 50x30, \d+ components, converged yes/);
+    expect(r.stdout).toMatch(/color\.png: 50x30, \d+ components, converged yes/);
     expect(r.stderr).toMatch(/missing\.png: error: cannot read \(no such file\)/);
     expect(r.stderr).toMatch(/empty\.png: error: empty file/);
     expect(r.stderr).toMatch(/text\.png: error: not a PNG file/);
@@ -75,16 +75,16 @@ describe('flowmark label', () => {
     const refGray = labelCpu(grayImg, 67, 41, 8);
     expect(Array.from(u32(join(out, 'gray.u32')))).toEqual(Array.from(refGray.labels));
     expect(r.stdout).toContain(`${refGray.count} components`);
-    expect(Array.from(u32(join(out, 'colour.u32')))).toEqual(Array.from(labelCpu(rgbaImg, 50, 30, 8).labels));
+    expect(Array.from(u32(join(out, 'color.u32')))).toEqual(Array.from(labelCpu(rgbaImg, 50, 30, 8).labels));
   });
 
   it('honours --threshold and --connectivity 4, and exits 0 when every file works', () => {
     const out = join(dir, 'out4');
-    const r = run(['label', join(dir, 'colour.png'), '--out-dir', out, '--connectivity', '4', '--threshold', '150', '--passes', '64']);
+    const r = run(['label', join(dir, 'color.png'), '--out-dir', out, '--connectivity', '4', '--threshold', '150', '--passes', '64']);
     expect(r.stderr.replace(/^Warning:.*\n/gm, '')).toBe('');
     expect(r.status).toBe(0);
     const mask = Uint8Array.from(rgbaImg, (v) => (v > 150 ? 255 : 0));
-    expect(Array.from(u32(join(out, 'colour.u32')))).toEqual(Array.from(labelCpu(mask, 50, 30, 4).labels));
+    expect(Array.from(u32(join(out, 'color.u32')))).toEqual(Array.from(labelCpu(mask, 50, 30, 4).labels));
   });
 
   it('labels with every algorithm, auto included, to the same files', () => {
@@ -99,9 +99,9 @@ describe('flowmark label', () => {
 
   it('--stats writes the features of every component as JSON', () => {
     const out = join(dir, 'out-stats');
-    const r = run(['label', join(dir, 'colour.png'), '--out-dir', out, '--stats', '--algorithm', 'auto']);
+    const r = run(['label', join(dir, 'color.png'), '--out-dir', out, '--stats', '--algorithm', 'auto']);
     expect(r.status, r.stderr).toBe(0);
-    const json = JSON.parse(readFileSync(join(out, 'colour.json'), 'utf8'));
+    const json = JSON.parse(readFileSync(join(out, 'color.json'), 'utf8'));
     const labels = labelCpu(rgbaImg, 50, 30, 8).labels;
     const want = featuresCpu(labels, rgbaImg, 50, 30);
     expect(json.width).toBe(50);
@@ -167,9 +167,9 @@ describe('flowmark label', () => {
     ];
     cases.forEach(([args, mask], i) => {
       const out = join(dir, `out-method-${i}`);
-      const r = run(['label', join(dir, 'colour.png'), '--out-dir', out, '--algorithm', 'c2fl', ...args]);
+      const r = run(['label', join(dir, 'color.png'), '--out-dir', out, '--algorithm', 'c2fl', ...args]);
       expect(r.status, r.stderr).toBe(0);
-      expect(Array.from(u32(join(out, 'colour.u32'))), args.join(' ')).toEqual(Array.from(labelCpu(mask, 50, 30, 8).labels));
+      expect(Array.from(u32(join(out, 'color.u32'))), args.join(' ')).toEqual(Array.from(labelCpu(mask, 50, 30, 8).labels));
     });
   });
 

@@ -1,7 +1,7 @@
 // The `flowmark track` command as a user runs it: an H.264 clip of a fixed camera with three objects walking across
 // it in (one with them in view from the first frame: --prime), DIR/<name>.csv out as MOTChallenge rows that score well against the clip's truth, and DIR/<name>.counts.json
 // with the line's crossings each way as the truth has them; the background model's knobs (--shadows, --var-threshold),
-// its pixels (colour for a colour video, gray for a gray one, --color / --gray); non-video inputs and bad options
+// its pixels (color for a color video, gray for a gray one, --color / --gray); non-video inputs and bad options
 // refused with the usage.
 import { describe, expect, it, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -13,11 +13,11 @@ import { lineCrossings, type MotBox } from '../reference.js';
 import { makeTrackClips, scored, trackScenes } from './support/trackClips.js';
 import { parseTrackArgs, segmentMeetsFrame } from '../cli/track.js';
 import { defaultBlobSettings, blobTrackOptions } from '../nodes/track/blobTracking.js';
-import { defaultTrackerSettings, videoBackgroundDefaults } from '../index.js';
+import { defaultTrackSettings, defaultVideoBackgroundSettings } from '../index.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-track-'));
-const { walk: scene, dark: darkScene, colour: colourScene, inView: inViewScene } = trackScenes;
+const { walk: scene, dark: darkScene, color: colorScene, inView: inViewScene } = trackScenes;
 
 function readRows(file: string): MotBox[] {
   const text = readFileSync(file, 'utf8').trim();
@@ -52,7 +52,7 @@ function trackClip(clip: string, scene: (typeof trackScenes)[keyof typeof trackS
 
 beforeAll(() => {
   expect(existsSync(cli), 'build first: npm run build').toBe(true);
-  makeTrackClips(dir, ['walk', 'dark', 'colour', 'inView']);
+  makeTrackClips(dir, ['walk', 'dark', 'color', 'inView']);
 });
 
 describe('flowmark track', () => {
@@ -92,24 +92,24 @@ describe('flowmark track', () => {
     expect(blind.counts).toEqual({ forward: 0, backward: 0 });
   });
 
-  it('models the colour of a colour video (or with --color): dark objects found, cast shadows still left out', () => {
-    const score = (file: string, extra: string[], model: 'colour' | 'gray') => {
-      const { s, said } = trackClip(file, colourScene, extra);
+  it('models the color of a color video (or with --color): dark objects found, cast shadows still left out', () => {
+    const score = (file: string, extra: string[], model: 'color' | 'gray') => {
+      const { s, said } = trackClip(file, colorScene, extra);
       expect(said).toMatch(new RegExp(`${file}\\.mp4: .*, ${model} model,`));
       return s;
     };
-    const [gray, colour, noShadows] = [score('colour', ['--gray'], 'gray'), score('colour', [], 'colour'), score('colour', ['--gray', '--shadows', 'off'], 'gray')];
-    // --color on a gray video: the colour model all the same.
-    const forced = run(['track', join(dir, 'dark.mp4'), '--out-dir', join(dir, 'darkColour'), '--color']);
+    const [gray, color, noShadows] = [score('color', ['--gray'], 'gray'), score('color', [], 'color'), score('color', ['--gray', '--shadows', 'off'], 'gray')];
+    // --color on a gray video: the color model all the same.
+    const forced = run(['track', join(dir, 'dark.mp4'), '--out-dir', join(dir, 'darkColor'), '--color']);
     expect(forced.status, forced.stderr).toBe(0);
-    expect(forced.stdout).toMatch(/dark\.mp4: .*, colour model,/);
-    // Development machine: MOTA 0.53 on gray, 0.93 in colour (IDF1 0.96, 2 ID switches; background({ color: true })
-    // alone, OpenCV's colour model, 1.00: the clip's objects differ from the scene in colour everywhere), 0.27 on
+    expect(forced.stdout).toMatch(/dark\.mp4: .*, color model,/);
+    // Development machine: MOTA 0.53 on gray, 0.93 in color (IDF1 0.96, 2 ID switches; background({ color: true })
+    // alone, OpenCV's color model, 1.00: the clip's objects differ from the scene in color everywhere), 0.27 on
     // gray without the shadow test.
-    expect(colour.mota, JSON.stringify(colour)).toBeGreaterThan(0.85);
-    expect(colour.idf1, JSON.stringify(colour)).toBeGreaterThan(0.85);
-    expect(colour.mota - gray.mota, JSON.stringify(gray)).toBeGreaterThan(0.2);
-    expect(colour.mota - noShadows.mota, JSON.stringify(noShadows)).toBeGreaterThan(0.2);
+    expect(color.mota, JSON.stringify(color)).toBeGreaterThan(0.85);
+    expect(color.idf1, JSON.stringify(color)).toBeGreaterThan(0.85);
+    expect(color.mota - gray.mota, JSON.stringify(gray)).toBeGreaterThan(0.2);
+    expect(color.mota - noShadows.mota, JSON.stringify(noShadows)).toBeGreaterThan(0.2);
   });
 
   it('--place-by-gray reads spatial histograms and places objects by them: rows that follow the objects, the truth\'s counts', () => {
@@ -196,11 +196,11 @@ describe('flowmark track', () => {
     expect(parse({}).warmup).toBe(null);
     expect(parse({ warmup: '0' }).warmup).toBe(0);
     expect(parse({ warmup: '90' }).warmup).toBe(90);
-    expect(parse({}).prime).toBe(videoBackgroundDefaults.seconds);
+    expect(parse({}).prime).toBe(defaultVideoBackgroundSettings.seconds);
     expect(parse({ prime: '0' }).prime).toBe(0);
     expect(parse({ prime: ' 7.5 ' }).prime).toBe(7.5);
     // The tracker's size floor: its default, a share given, none; the chain's tracker gets what was given.
-    expect(parse({}).sizeFloor).toBe(defaultTrackerSettings.sizeFloor);
+    expect(parse({}).sizeFloor).toBe(defaultTrackSettings.sizeFloor);
     expect(parse({ 'size-floor': ' 0.1 ' }).sizeFloor).toBe(0.1);
     expect(blobTrackOptions(parse({ 'size-floor': '0' })).sizeFloor).toBe(0);
   });

@@ -20,7 +20,7 @@ const [width, height] = [640, 480];
 // Without calibration: a lens 60° wide, centred (read yours with readOpenCvCalibration, or calibrate).
 const intrinsics = parseCamera(params.get('camera') ?? `${(width / 2 / Math.tan(Math.PI / 6)).toFixed(1)},${(width / 2 / Math.tan(Math.PI / 6)).toFixed(1)},${(width - 1) / 2},${(height - 1) / 2}`);
 
-/** The cube's faces, +x, -x, +y, -y, +z (its top, away from the marker), -z: saturated, unlit colours. */
+/** The cube's faces, +x, -x, +y, -y, +z (its top, away from the marker), -z: saturated, unlit colors. */
 const faceColors = ['#e53935', '#8e24aa', '#43a047', '#fdd835', '#1e88e5', '#fb8c00'];
 
 const seen = {

@@ -22,7 +22,7 @@ const [width, height] = [640, 480];
 const focal = (width / 2 / Math.tan(Math.PI / 6)).toFixed(1);
 const intrinsics = parseCamera(params.get('camera') ?? `${focal},${focal},${(width - 1) / 2},${(height - 1) / 2}`);
 
-/** The tower's faces, +x, -x, +y, -y, +z, -z (its top: the board's z points into the board), unlit colours. */
+/** The tower's faces, +x, -x, +y, -y, +z, -z (its top: the board's z points into the board), unlit colors. */
 const faceColors = ['#e53935', '#8e24aa', '#43a047', '#fdd835', '#1e88e5', '#fb8c00'];
 // As wide as one and a half markers and as tall as two, in the board's middle.
 const tower = { side: 1.5 * markerSize, height: 2 * markerSize, centre: [(columns * (markerSize + separation) - separation) / 2, (rows * (markerSize + separation) - separation) / 2] };

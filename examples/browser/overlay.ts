@@ -27,7 +27,7 @@ const seen = {
   frames: 0,
   width: 0,
   height: 0,
-  /** The last frame drawn: its confirmed tracks, with the colour each is drawn in (sRGB hex) and the blob it was matched to this frame (null: coasting). */
+  /** The last frame drawn: its confirmed tracks, with the color each is drawn in (sRGB hex) and the blob it was matched to this frame (null: coasting). */
   drawn: [] as { id: number; box: number[]; color: string; blob: number[] | null }[],
   counts: { forward: 0, backward: 0 },
   ids: [] as number[],

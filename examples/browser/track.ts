@@ -2,12 +2,12 @@
  * Browser example: tracking over a shipped fixed-camera clip (examples/data/street.mp4). The clip is decoded with
  * WebCodecs and analysed on WebGPU (background → morphology → features), tracked on the CPU with a counting line,
  * then played in a <video> with each frame's boxes, ids and trails drawn over it (frame by frame, from the video's
- * own media time). The model's pixels as `flowmark track` picks them: colour for a colour clip (`videoHasColor`;
- * `background({ color: 'shadows' })` tells dark objects from shadows by their colour), gray for a gray one. Built
+ * own media time). The model's pixels as `flowmark track` picks them: color for a color clip (`videoHasColor`;
+ * `background({ color: 'shadows' })` tells dark objects from shadows by their color), gray for a gray one. Built
  * and served by `npm run example:browser` (scripts/serve-example.mjs). Public entry point only.
  */
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, countsAtEnd, features, fromVideo, morphology, probeMp4, readResults, track, videoBackground, videoHasColor, type FrameResult } from 'flowmark';
+import { GpuContext, background, countsAtEnd, features, fromVideo, morphology, probeVideo, readResults, track, videoBackground, videoHasColor, type FrameResult } from 'flowmark';
 
 const status = document.getElementById('status')!;
 const countsText = document.getElementById('counts')!;
@@ -67,11 +67,11 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   const clip = new URLSearchParams(location.search).get('clip') ?? './street.mp4';
   if (clip !== './street.mp4') video.src = clip;
   const bytes = await (await fetch(clip)).arrayBuffer();
-  // fromVideo's frames are RGBA on the GPU either way: colour costs only the colour model's GPU time.
+  // fromVideo's frames are RGBA on the GPU either way: color costs only the color model's GPU time.
   const color = await videoHasColor(bytes);
-  const model = color ? 'colour' : 'gray';
+  const model = color ? 'color' : 'gray';
   // The size as frames arrive (turned as displayed): the counting line runs down the middle.
-  const { width, height } = probeMp4(bytes, clip);
+  const { width, height } = probeVideo(bytes, clip);
   // The scene behind what moves (the median of 25 frames over the first 30 s): the model starts from it, so what
   // stands in view in the first frame is an object from then on and leaves no ghost where it stood.
   const prime = await videoBackground(bytes, { format: color ? 'rgba' : 'gray' });

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, background, countsAtEnd, features, morphology, readResults, seenTracks, track, type FrameResult } from 'flowmark';
 import * as reference from 'flowmark/reference';
-import { fromVideoFile, probeVideo, videoFileBackground, videoFileHasColor } from 'flowmark/node';
+import { fromVideoFile, probeVideoFile, videoFileBackground, videoFileHasColor } from 'flowmark/node';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -21,11 +21,11 @@ async function main(): Promise<void> {
   console.log(`flowmark tracking on ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: software)' : ''}`);
   for (const file of files) {
     // The size first: the counting line runs down the middle of the frame.
-    const { width, height, codec, frames } = await probeVideo(file);
-    // Colour footage: the foreground found on gray, shadows told from dark objects by their colour ('shadows', as
+    const { width, height, codec, frames } = await probeVideoFile(file);
+    // Color footage: the foreground found on gray, shadows told from dark objects by their color ('shadows', as
     // flowmark track does); gray footage as gray, a byte a pixel.
     const color = await videoFileHasColor(file);
-    console.log(`${file}: ${width}x${height} ${codec}, ${frames} frames, ${color ? 'colour' : 'gray'}`);
+    console.log(`${file}: ${width}x${height} ${codec}, ${frames} frames, ${color ? 'color' : 'gray'}`);
     const start = performance.now();
     const format = color ? 'rgba' : 'gray';
     // The scene behind what moves: the median of 25 frames over the video's first 30 s. The model starts from it, so

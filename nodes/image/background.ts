@@ -3,8 +3,8 @@
  * as OpenCV's BackgroundSubtractorMOG2, with its parameters and defaults), kept in GPU buffers from frame to frame.
  * Each frame updates the model and leaves the moving foreground as `frame.mask` (shadows excluded) and the shadows
  * (darker copies of the background) as `frame.shadow`, ready for `morphology()`, `label()` and `features()`.
- * `color: true` models RGBA frames' colour as OpenCV does; `color: 'shadows'` runs a gray model and a colour one
- * side by side and takes the foreground from gray, the colour model deciding only which of gray's shadows are
+ * `color: true` models RGBA frames' color as OpenCV does; `color: 'shadows'` runs a gray model and a color one
+ * side by side and takes the foreground from gray, the color model deciding only which of gray's shadows are
  * objects (shaders/backgroundShadows.wgsl).
  *
  * @example
@@ -61,7 +61,7 @@ export function backgroundSettings(options: BackgroundOptions = {}): BackgroundS
   return s;
 }
 
-/** `prime` null, or an image whose data fits its size and format, RGBA where the model is colour. */
+/** `prime` null, or an image whose data fits its size and format, RGBA where the model is color. */
 function checkPrime(s: BackgroundSettings): void {
   const p = s.prime;
   if (p === null) return;
@@ -71,21 +71,21 @@ function checkPrime(s: BackgroundSettings): void {
   if (typeof p !== 'object') fail(`must be null or an image { width, height, format, data }, got ${String(p)}`);
   const problem = imageProblem(p);
   if (problem) fail(problem);
-  if (s.color !== false && p.format !== 'rgba') fail(`must be RGBA for a colour model (color: ${s.color === true ? 'true' : "'shadows'"}), got gray`);
+  if (s.color !== false && p.format !== 'rgba') fail(`must be RGBA for a color model (color: ${s.color === true ? 'true' : "'shadows'"}), got gray`);
 }
 
 /**
- * The planes of a model whose first frame was `prime` (pixels: gray, or RGBA in colour), as MOG2's first step leaves
+ * The planes of a model whose first frame was `prime` (pixels: gray, or RGBA in color), as MOG2's first step leaves
  * them: one mode a pixel, of weight 1, mean the pixel, variance varInit (shaders/common/mog2.wgsl, backgroundCpu.ts).
  */
-function primedPlanes(s: BackgroundSettings, prime: PrimeImage, colour: boolean) {
+function primedPlanes(s: BackgroundSettings, prime: PrimeImage, color: boolean) {
   const pixels = prime.width * prime.height;
-  const channels = colour ? 3 : 1;
-  const gray = !colour && prime.format === 'rgba' ? grayFromRgba(prime.data, pixels) : prime.data;
+  const channels = color ? 3 : 1;
+  const gray = !color && prime.format === 'rgba' ? grayFromRgba(prime.data, pixels) : prime.data;
   const means = new Float32Array(channels * pixels);
   for (let p = 0; p < pixels; p++) {
     // A mode's channel c lies at (k·channels + c)·pixels + p; k is 0 here.
-    if (colour) for (let c = 0; c < 3; c++) means[c * pixels + p] = prime.data[4 * p + c];
+    if (color) for (let c = 0; c < 3; c++) means[c * pixels + p] = prime.data[4 * p + c];
     else means[p] = gray[p];
   }
   const counts = new Uint8Array(wordsFor(pixels) * 4);
@@ -94,20 +94,20 @@ function primedPlanes(s: BackgroundSettings, prime: PrimeImage, colour: boolean)
 }
 
 // A model's three kernels share one layout and one bind group: the lighting ones read the model and write `light`.
-const modelKernel = (s: BackgroundSettings, colour: boolean, entryPoint: string): KernelSpec => ({
-  shader: colour ? 'image/backgroundColor' : 'image/background',
+const modelKernel = (s: BackgroundSettings, color: boolean, entryPoint: string): KernelSpec => ({
+  shader: color ? 'image/backgroundColor' : 'image/background',
   entryPoint,
   bindings: ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage', 'storage', 'storage', 'storage'],
   constants: entryPoint === 'lightGain' ? {} : { MODES: s.mixtures },
 });
 
-const modelKernels = (s: BackgroundSettings, colour: boolean) => ({
-  mog2: modelKernel(s, colour, 'mog2'),
-  lightHistogram: modelKernel(s, colour, 'lightHistogram'),
-  lightGain: modelKernel(s, colour, 'lightGain'),
+const modelKernels = (s: BackgroundSettings, color: boolean) => ({
+  mog2: modelKernel(s, color, 'mog2'),
+  lightHistogram: modelKernel(s, color, 'lightHistogram'),
+  lightGain: modelKernel(s, color, 'lightGain'),
 });
 
-const shadowsByColour: KernelSpec = { shader: 'image/backgroundShadows', entryPoint: 'shadowsByColour', bindings: ['uniform', 'storage', 'storage', 'read-only-storage'] };
+const shadowsByColor: KernelSpec = { shader: 'image/backgroundShadows', entryPoint: 'shadowsByColor', bindings: ['uniform', 'storage', 'storage', 'read-only-storage'] };
 
 /** Words of the lighting buffer: the ratio histogram and the gain; samples each lightHistogram invocation counts (shaders/common/mog2.wgsl). */
 const lightWords = 513;
@@ -145,18 +145,18 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     foregroundLearning: s.foregroundLearning,
     compensate: s.compensateLighting ? 1 : 0,
   });
-  // 'shadows': a gray model and a colour one side by side (shaders/backgroundShadows.wgsl says why); without shadow
-  // detection gray has no shadows to ask the colour model about, and the gray model alone gives the same masks.
+  // 'shadows': a gray model and a color one side by side (shaders/backgroundShadows.wgsl says why); without shadow
+  // detection gray has no shadows to ask the color model about, and the gray model alone gives the same masks.
   const both = s.color === 'shadows' && s.detectShadows;
   return gpuNode('background', async (node) => {
     const k = await node.kernels({ gray: adaptiveKernels.gray, ...modelKernels(s, s.color === true) });
-    const kc = both ? await node.kernels({ ...modelKernels(s, true), shadowsByColour }) : null;
+    const kc = both ? await node.kernels({ ...modelKernels(s, true), shadowsByColor }) : null;
     const layout = uniformLayout('image/background', 'Params');
     const { pool } = node.ctx;
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
-    // The model the mask comes from, and in 'shadows' the colour model beside it.
+    // The model the mask comes from, and in 'shadows' the color model beside it.
     let model: Model | null = null;
-    let colourModel: Model | null = null;
+    let colorModel: Model | null = null;
     const drop = (m: Model | null) => {
       if (!m) return;
       const giveBack = () => [...m.planes, m.counts, m.light].forEach((b) => pool.release(b));
@@ -165,7 +165,7 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     };
     node.onDispose(() => {
       drop(model);
-      drop(colourModel);
+      drop(colorModel);
     });
 
     const sets = node.perFrame((size, alloc) => {
@@ -180,27 +180,27 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
         gray: alloc.buffer('gray', words * 4, GPUBufferUsage.STORAGE),
         mask: alloc.buffer('mask', words * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC),
         shadow: alloc.buffer('shadow', words * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC),
-        // 'shadows': the colour model's masks (its shadows are written, not read).
-        colourMask: both ? alloc.buffer('colourMask', words * 4, GPUBufferUsage.STORAGE) : null,
-        colourShadow: both ? alloc.buffer('colourShadow', words * 4, GPUBufferUsage.STORAGE) : null,
+        // 'shadows': the color model's masks (its shadows are written, not read).
+        colorMask: both ? alloc.buffer('colorMask', words * 4, GPUBufferUsage.STORAGE) : null,
+        colorShadow: both ? alloc.buffer('colorShadow', words * 4, GPUBufferUsage.STORAGE) : null,
       };
     });
 
     /** Bytes of a model's means (a plane per channel, in one binding: the kernel already has eight storage bindings), refused where they do not fit one. */
-    const meanBytesFor = (f: GpuFrame, colour: boolean): number => {
-      const meanBytes = s.mixtures * f.width * f.height * 4 * (colour ? 3 : 1);
+    const meanBytesFor = (f: GpuFrame, color: boolean): number => {
+      const meanBytes = s.mixtures * f.width * f.height * 4 * (color ? 3 : 1);
       const limit = node.ctx.limits.maxStorageBufferBindingSize;
       if (meanBytes > limit) {
-        throw new InvalidFrameError(`background: ${f.width}×${f.height} with ${s.mixtures} mixtures${colour ? ' in colour' : ''} needs ${meanBytes} bytes for the modes' means, over this device's ${limit}-byte storage binding limit`);
+        throw new InvalidFrameError(`background: ${f.width}×${f.height} with ${s.mixtures} mixtures${color ? ' in color' : ''} needs ${meanBytes} bytes for the modes' means, over this device's ${limit}-byte storage binding limit`);
       }
       return meanBytes;
     };
 
-    const newModel = (f: GpuFrame, size: string, colour: boolean): Model => {
+    const newModel = (f: GpuFrame, size: string, color: boolean): Model => {
       const pixels = f.width * f.height;
       const planeBytes = s.mixtures * pixels * 4;
-      const meanBytes = meanBytesFor(f, colour);
-      const name = colour && both ? 'background:colour' : 'background';
+      const meanBytes = meanBytesFor(f, color);
+      const name = color && both ? 'background:color' : 'background';
       const planes = (['weights', 'means', 'variances'] as const).map((plane) => pool.acquire(`${name}:${plane}`, plane === 'means' ? meanBytes : planeBytes, usage));
       const counts = pool.acquire(`${name}:counts`, wordsFor(pixels) * 4, usage);
       const light = pool.acquire(`${name}:light`, lightWords * 4, usage);
@@ -213,7 +213,7 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
       }
       // Fresh from the pool, these buffers are in no frame's hands: written now, they are ready before this frame's
       // commands run. Only mode 0 is written: a pixel's count is 1.
-      const primed = primedPlanes(s, s.prime, colour);
+      const primed = primedPlanes(s, s.prime, color);
       const queue = node.ctx.device.queue;
       queue.writeBuffer(planes[0], 0, primed.weights);
       queue.writeBuffer(planes[1], 0, primed.means);
@@ -225,17 +225,17 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     const modelFor = (f: GpuFrame): Model => {
       const size = `${f.width}x${f.height}`;
       if (model?.size === size) return model;
-      // A frame too large for the colour model, or not of the prime's size, is refused before a model is made.
+      // A frame too large for the color model, or not of the prime's size, is refused before a model is made.
       if (both) meanBytesFor(f, true);
       if (s.prime && (s.prime.width !== f.width || s.prime.height !== f.height)) {
         throw new InvalidFrameError(`background: the prime is ${s.prime.width}×${s.prime.height}, this frame ${f.width}×${f.height}`);
       }
       const next = newModel(f, size, s.color === true);
-      const nextColour = both ? newModel(f, size, true) : null;
+      const nextColor = both ? newModel(f, size, true) : null;
       drop(model);
-      drop(colourModel);
+      drop(colorModel);
       model = next;
-      colourModel = nextColour;
+      colorModel = nextColor;
       return model;
     };
 
@@ -260,13 +260,13 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
       const rec = PassRecorder.of(f, 'background');
       // threshold.wgsl's luma kernel reads only width..words, the first fields of this uniform too.
       if (!f.gray) rec.items('gray', k.gray, set.bind('gray', k.gray, [set.params, f.rgba!, set.gray]), set.words);
-      // The model reads the RGBA pixels in colour; the gray image is still made for what follows (features' gray sums).
+      // The model reads the RGBA pixels in color; the gray image is still made for what follows (features' gray sums).
       record(rec, k, set.bind('mog2', k.mog2, [set.params, s.color === true ? f.rgba! : gray, ...m.planes, m.counts, set.mask, set.shadow, m.light]), f, set.words, '');
-      if (kc && colourModel) {
-        const c = colourModel;
+      if (kc && colorModel) {
+        const c = colorModel;
         c.lastLease = f.lease;
-        record(rec, kc, set.bind('colourMog2', kc.mog2, [set.params, f.rgba!, ...c.planes, c.counts, set.colourMask!, set.colourShadow!, c.light]), f, set.words, 'colour:');
-        rec.items('shadowsByColour', kc.shadowsByColour, set.bind('shadowsByColour', kc.shadowsByColour, [set.params, set.mask, set.shadow, set.colourMask!]), set.words);
+        record(rec, kc, set.bind('colorMog2', kc.mog2, [set.params, f.rgba!, ...c.planes, c.counts, set.colorMask!, set.colorShadow!, c.light]), f, set.words, 'color:');
+        rec.items('shadowsByColor', kc.shadowsByColor, set.bind('shadowsByColor', kc.shadowsByColor, [set.params, set.mask, set.shadow, set.colorMask!]), set.words);
       }
       rec.end();
       return withFrame(f, { gray, mask: set.mask, shadow: set.shadow });

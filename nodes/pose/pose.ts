@@ -17,8 +17,8 @@ import type { FrameResult, PoseEvent } from '../../src/core/results.js';
 import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js';
 import { board as checkedBoard, markerSide, type Board } from '../../src/pose/Board.js';
 import { cameraModel, type CameraModel, type CameraSpec } from '../../src/pose/CameraModel.js';
-import { MarkerPoser, type PoserSettings } from '../../src/pose/MarkerPoser.js';
-import { defaultOneEuro, type OneEuroSettings } from '../../src/pose/OneEuroFilter.js';
+import { MarkerPoser, type PoseSettings } from '../../src/pose/MarkerPoser.js';
+import { defaultOneEuroSettings, type OneEuroSettings } from '../../src/pose/OneEuroFilter.js';
 
 export interface PoseOptions {
   /** Intrinsics and distortion, e.g. `{ fx, fy, cx, cy, distortion: [k1, k2, p1, p2, k3] }` (readOpenCvCalibration reads OpenCV's files). */
@@ -29,7 +29,7 @@ export interface PoseOptions {
   sizes?: Record<number, number>;
   /** Boards (`gridBoard()`, `board()`): one pose each from all of its markers seen, in `result.poses.boards`. Their markers' sides come from the boards. */
   boards?: readonly Board[];
-  /** One Euro filter on the corners (pixels), or false for none (default `defaultOneEuro`: 0.5 Hz, beta 0.05, 1 Hz). */
+  /** One Euro filter on the corners (pixels), or false for none (default `defaultOneEuroSettings`: 0.5 Hz, beta 0.05, 1 Hz). */
   smoothing?: Partial<OneEuroSettings> | false;
   /** Frames in a row a marker must be seen before it is reported and `found` (default 1). */
   foundAfter?: number;
@@ -42,7 +42,7 @@ export interface PoseOptions {
 const positive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
 
 /** `options` validated, over the defaults. */
-export function poserSettings(options: PoseOptions): PoserSettings {
+export function poseSettings(options: PoseOptions): PoseSettings {
   if (!options || typeof options !== 'object') throw new InvalidOptionError('pose: options { camera, markerSize } are required');
   const camera = cameraModel(options.camera);
   if (!Array.isArray(options.boards ?? [])) throw new InvalidOptionError('pose: boards must be an array of boards (gridBoard(), board())');
@@ -70,7 +70,7 @@ export function poserSettings(options: PoseOptions): PoserSettings {
   let smoothing: OneEuroSettings | null = null;
   if (options.smoothing !== false) {
     if (options.smoothing !== undefined && (options.smoothing === null || typeof options.smoothing !== 'object')) throw new InvalidOptionError('pose: smoothing must be an object or false');
-    smoothing = { ...defaultOneEuro, ...options.smoothing };
+    smoothing = { ...defaultOneEuroSettings, ...options.smoothing };
     if (!positive(smoothing.minCutoff) || !positive(smoothing.derivativeCutoff) || !(typeof smoothing.beta === 'number' && smoothing.beta >= 0)) {
       throw new InvalidOptionError(`pose: smoothing needs minCutoff and derivativeCutoff > 0 and beta >= 0, got ${JSON.stringify(options.smoothing)}`);
     }
@@ -85,7 +85,7 @@ export function poserSettings(options: PoseOptions): PoserSettings {
 }
 
 export function pose(options: PoseOptions): OperatorFunction<FrameResult, FrameResult> {
-  const s = poserSettings(options);
+  const s = poseSettings(options);
   return (source) =>
     defer(() => {
       // One poser per subscription: filters and hysteresis belong to one stream.

@@ -5,7 +5,7 @@
  */
 import { InvalidOptionError } from '../../src/core/errors.js';
 import { maxMedianImages } from '../../src/image/medianImage.js';
-import type { VideoInfo } from './probeMp4.js';
+import type { VideoInfo } from './probeVideo.js';
 
 export interface VideoBackgroundOptions {
   /** The stretch at the start the frames are taken from, in seconds (default 30; the whole video where shorter). */
@@ -16,7 +16,7 @@ export interface VideoBackgroundOptions {
   format?: 'gray' | 'rgba';
 }
 
-export const videoBackgroundDefaults = { seconds: 30, samples: 25 } as const;
+export const defaultVideoBackgroundSettings = { seconds: 30, samples: 25 } as const;
 
 /** Some of a video's frames, as shown: every `every`-th from the first, `count` of them at most. */
 export interface FramePick {
@@ -25,7 +25,7 @@ export interface FramePick {
 }
 
 /** Options over the defaults, validated (thrown at once; `who` names the function in the error). */
-export function videoBackgroundSettings(who: string, options: VideoBackgroundOptions, defaults: { seconds: number; samples: number } = videoBackgroundDefaults): Required<VideoBackgroundOptions> {
+export function videoBackgroundSettings(who: string, options: VideoBackgroundOptions, defaults: { seconds: number; samples: number } = defaultVideoBackgroundSettings): Required<VideoBackgroundOptions> {
   if (options === null || typeof options !== 'object') throw new InvalidOptionError(`${who}: options must be an object`);
   const seconds = options.seconds ?? defaults.seconds;
   const samples = options.samples ?? defaults.samples;

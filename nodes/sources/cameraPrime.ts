@@ -29,11 +29,11 @@ export interface CameraPrimeOptions extends VideoBackgroundOptions {
 }
 
 /** A live camera's stretch is time spent waiting before tracking starts: shorter than a file's 30 s. */
-export const cameraPrimeDefaults = { seconds: 10, samples: 25 } as const;
+export const defaultCameraPrimeSettings = { seconds: 10, samples: 25 } as const;
 
 export function cameraPrime(options: CameraPrimeOptions = {}): Promise<PrimeImage> {
   if (typeof navigator === 'undefined' || !navigator.mediaDevices?.getUserMedia) throw new InvalidOptionError("cameraPrime: this environment has no camera API (navigator.mediaDevices.getUserMedia): it runs in a browser");
-  const { seconds, samples, format } = videoBackgroundSettings('cameraPrime', options, cameraPrimeDefaults);
+  const { seconds, samples, format } = videoBackgroundSettings('cameraPrime', options, defaultCameraPrimeSettings);
   return (async () => {
     const stream = await navigator.mediaDevices.getUserMedia(options.constraints ?? { video: true });
     // The camera is stopped whatever happens below: a failed play, a refused image.

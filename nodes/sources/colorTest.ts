@@ -1,6 +1,6 @@
 /**
  * The test `videoHasColor` (browser, WebCodecs) and `videoFileHasColor` (Node, ffmpeg) apply to a video's first
- * frames scaled down: colour where more than `share` of the pixels have channels more than `spread` levels apart.
+ * frames scaled down: color where more than `share` of the pixels have channels more than `spread` levels apart.
  * One test, so that a clip reads the same in both.
  */
 import { InvalidOptionError } from '../../src/core/errors.js';
@@ -8,9 +8,9 @@ import { InvalidOptionError } from '../../src/core/errors.js';
 export interface VideoHasColorOptions {
   /** Frames looked at from the start (default 10): a scene fading in from black is not taken for gray. */
   frames?: number;
-  /** Channel spread (largest minus smallest of R, G, B, 0–255) from which a pixel is coloured (default 12). */
+  /** Channel spread (largest minus smallest of R, G, B, 0–255) from which a pixel is colored (default 12). */
   spread?: number;
-  /** Share of the pixels looked at that must be coloured (default 0.01). */
+  /** Share of the pixels looked at that must be colored (default 0.01). */
   share?: number;
 }
 
@@ -20,7 +20,7 @@ export interface ColorTest {
   share: number;
 }
 
-/** Width frames are scaled down to: colour is a property of areas, not of single pixels. */
+/** Width frames are scaled down to: color is a property of areas, not of single pixels. */
 export const colorSampleWidth = 160;
 
 /** The options over the defaults, validated (`who` names the function in the error). */
@@ -33,11 +33,11 @@ export function colorTest(who: string, options: VideoHasColorOptions): ColorTest
 }
 
 /** How many of the pixels (`channels` bytes each, R, G, B first) have channels more than `spread` apart. */
-export function colouredPixels(pixels: Uint8Array | Uint8ClampedArray, channels: 3 | 4, spread: number): number {
-  let coloured = 0;
+export function coloredPixels(pixels: Uint8Array | Uint8ClampedArray, channels: 3 | 4, spread: number): number {
+  let colored = 0;
   for (let i = 0; i + 2 < pixels.length; i += channels) {
     const [r, g, b] = [pixels[i], pixels[i + 1], pixels[i + 2]];
-    if (Math.max(r, g, b) - Math.min(r, g, b) > spread) coloured++;
+    if (Math.max(r, g, b) - Math.min(r, g, b) > spread) colored++;
   }
-  return coloured;
+  return colored;
 }

@@ -8,7 +8,7 @@
  * `DecodeError`.
  */
 import { DecodeError, InvalidOptionError } from '../../src/core/errors.js';
-import { demuxMp4, type DemuxedMp4, type Mp4Chunk, type VideoInfo } from './probeMp4.js';
+import { demuxMp4, type DemuxedMp4, type Mp4Chunk, type VideoInfo } from './probeVideo.js';
 import { readMp4Index, type ReadRange } from './readMp4Index.js';
 
 export interface DecodeVideoOptions {

@@ -22,7 +22,7 @@ import { InFlight } from '../../src/core/InFlight.js';
 import { tagSource } from '../../src/core/streamInfo.js';
 import { TextureUploader } from './TextureUploader.js';
 
-export interface CameraOptions {
+export interface FromCameraOptions {
   /** Passed to `getUserMedia` (default `{ video: true }`). */
   constraints?: MediaStreamConstraints;
   /** Frames on the GPU at once (default 2). */
@@ -49,7 +49,7 @@ type VideoWithCallback = HTMLVideoElement & {
   cancelVideoFrameCallback(handle: number): void;
 };
 
-export function fromCamera(ctx: GpuContext, options: CameraOptions = {}): CameraSource {
+export function fromCamera(ctx: GpuContext, options: FromCameraOptions = {}): CameraSource {
   const maxInFlight = options.maxInFlight ?? 2;
   validateInFlight('fromCamera', maxInFlight);
   const stats: CameraStats = { delivered: 0, dropped: 0 };

@@ -24,7 +24,7 @@ import type { GpuFrame } from '../../src/core/GpuFrame.js';
 import { InvalidOptionError } from '../../src/core/errors.js';
 import { frameSource } from '../../src/core/frameSource.js';
 import { TextureUploader } from './TextureUploader.js';
-import type { VideoInfo } from './probeMp4.js';
+import type { VideoInfo } from './probeVideo.js';
 import { decodeVideoFrames, refuseNode } from './decodeVideoFrames.js';
 import type { DisplayTransform } from './displayTransform.js';
 

@@ -4,7 +4,7 @@
  * MPEG-TS, raw H.264: what recorders write) with ffprobe (probeWithFfprobe.ts); frames are decoded by ffmpeg running as
  * a child process that writes raw frames to a pipe, read with backpressure (ffmpeg waits while frames are in
  * flight) and killed on unsubscribe. Timestamps come from the container. Frames arrive as displayed: a track
- * header that turns the video (portrait phone video) turns the frames, `info.width`×`info.height` (`probeVideo`).
+ * header that turns the video (portrait phone video) turns the frames, `info.width`×`info.height` (`probeVideoFile`).
  * (In browsers, `fromVideo` decodes with WebCodecs, and turns frames the same way.)
  *
  * @example
@@ -24,7 +24,7 @@ import type { GpuFrame } from '../../src/core/GpuFrame.js';
 import { DecodeError, InvalidOptionError } from '../../src/core/errors.js';
 import { fromPixels, type PixelImage } from './fromPixels.js';
 import { validateInFlight } from '../../src/core/frameSource.js';
-import { probeMp4, type VideoInfo } from './probeMp4.js';
+import { probeVideo, type VideoInfo } from './probeVideo.js';
 import { ffmpegTurn } from './displayTransform.js';
 import { ffprobeBeside, probeWithFfprobe } from './probeWithFfprobe.js';
 import { tagSource } from '../../src/core/streamInfo.js';
@@ -41,7 +41,7 @@ export interface FromVideoFileOptions {
   /** Called once the container is read, before the first frame. */
   onInfo?: (info: VideoInfo) => void;
   /**
-   * What `probeVideo` said of this file, where it was probed already (to pick a model, to take a prime): not probed
+   * What `probeVideoFile` said of this file, where it was probed already (to pick a model, to take a prime): not probed
    * again. Another container's ffprobe reads every packet, about 2 s for an hour of video.
    */
   info?: VideoInfo;
@@ -52,7 +52,7 @@ export function checkVideoInfo(who: string, info: VideoInfo | undefined): void {
   if (info === undefined) return;
   const whole = (v: unknown) => Number.isInteger(v) && (v as number) > 0;
   const ok = info !== null && typeof info === 'object' && [info.width, info.height, info.storedWidth, info.storedHeight].every(whole) && Array.isArray(info.timestampsUs) && info.fps > 0 && !!info.display;
-  if (!ok) throw new InvalidOptionError(`${who}: info must be what probeVideo gives for the file`);
+  if (!ok) throw new InvalidOptionError(`${who}: info must be what probeVideoFile gives for the file`);
 }
 
 /** What a source says when the ffmpeg executable is missing (videoFileHasColor says it too). */
@@ -65,12 +65,12 @@ const mp4Boxes = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot'
  * A video file's size, codec, frame count and timestamps, without decoding it: MP4 and QuickTime read by mp4box
  * (their index only, so a file of any size is probed in the memory its index takes), other containers by ffprobe (`options.ffprobe`, default `ffprobe` on the PATH).
  */
-export async function probeVideo(path: string, options: { ffprobe?: string } = {}): Promise<VideoInfo> {
+export async function probeVideoFile(path: string, options: { ffprobe?: string } = {}): Promise<VideoInfo> {
   const head = await readHead(path, 8);
   if (head.length === 0) throw new DecodeError(`${path}: empty file`, path);
   if (head.length === 8 && !mp4Boxes.has(head.toString('latin1', 4, 8))) return probeWithFfprobe(path, options.ffprobe);
   // The index alone: the media data may be far larger than anything worth reading here.
-  return probeMp4((await readRanges(path, readMp4Index)).bytes, path);
+  return probeVideo((await readRanges(path, readMp4Index)).bytes, path);
 }
 
 /**
@@ -132,7 +132,7 @@ export function fromVideoFile(ctx: GpuContext, path: string, options: FromVideoF
   // defer: each subscription probes and decodes afresh. Tagged so operators compile their pipelines at once.
   return tagSource(defer(() => {
     async function* frames(): AsyncGenerator<PixelImage> {
-      const info = options.info ?? (await probeVideo(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) }));
+      const info = options.info ?? (await probeVideoFile(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) }));
       options.onInfo?.(info);
       yield* decodeVideoFile(path, info, format, options.ffmpeg ?? 'ffmpeg');
     }

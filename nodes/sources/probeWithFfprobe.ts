@@ -2,7 +2,7 @@
  * What a video file that is not an MP4 holds (AVI, Matroska, WebM, MPEG-TS, a raw H.264 stream: what CCTV recorders
  * and OpenCV's samples write), read by ffprobe, the probe that comes with ffmpeg: its first video stream's codec,
  * size and pixel aspect ratio, and every packet's presentation time, which give the frame count and timestamps as
- * mp4box gives them for MP4 (probeMp4.ts). Only the container is read; nothing is decoded.
+ * mp4box gives them for MP4 (probeVideo.ts). Only the container is read; nothing is decoded.
  *
  * Timestamps count from the first frame shown (an MPEG-TS stream's clock starts anywhere); a stream with no times
  * (raw H.264) is timed by its frame rate.
@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { DecodeError } from '../../src/core/errors.js';
 import { displayTransform } from './displayTransform.js';
-import type { VideoInfo } from './probeMp4.js';
+import type { VideoInfo } from './probeVideo.js';
 
 interface Probed {
   stream: Record<string, string> | null;

@@ -21,7 +21,7 @@ export interface ReadPngOptions {
   maxPixels?: number;
 }
 
-/** What the IHDR chunk says: size, bit depth and colour type (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA). */
+/** What the IHDR chunk says: size, bit depth and color type (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA). */
 export interface PngHeader {
   width: number;
   height: number;
@@ -36,7 +36,7 @@ const defaultMaxPixels = 2 ** 28;
 export function pngHeader(bytes: Buffer, path: string): PngHeader {
   if (bytes.length === 0) throw new DecodeError(`${path}: empty file`, path);
   if (bytes.length < 8 || !bytes.subarray(0, 8).equals(signature)) throw new DecodeError(`${path}: not a PNG file`, path);
-  // The first chunk must be IHDR: length 13, then width, height (big-endian), bit depth, colour type.
+  // The first chunk must be IHDR: length 13, then width, height (big-endian), bit depth, color type.
   if (bytes.length < 33 || bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') {
     throw new DecodeError(`${path}: corrupt PNG (no IHDR header)`, path);
   }

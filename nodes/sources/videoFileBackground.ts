@@ -18,8 +18,8 @@ import { DecodeError } from '../../src/core/errors.js';
 import { medianImage } from '../../src/image/medianImage.js';
 import type { PrimeImage } from '../../src/image/backgroundSettings.js';
 import { framePick, videoBackgroundSettings, type VideoBackgroundOptions } from './backgroundPick.js';
-import { checkVideoInfo, decodeVideoFile, probeVideo } from './fromVideoFile.js';
-import type { VideoInfo } from './probeMp4.js';
+import { checkVideoInfo, decodeVideoFile, probeVideoFile } from './fromVideoFile.js';
+import type { VideoInfo } from './probeVideo.js';
 import { ffprobeBeside } from './probeWithFfprobe.js';
 
 export interface VideoFileBackgroundOptions extends VideoBackgroundOptions {
@@ -27,7 +27,7 @@ export interface VideoFileBackgroundOptions extends VideoBackgroundOptions {
   ffmpeg?: string;
   /** The ffprobe executable, for containers other than MP4 (default as fromVideoFile's). */
   ffprobe?: string;
-  /** What `probeVideo` said of this file, where it was probed already: not probed again (as fromVideoFile's). */
+  /** What `probeVideoFile` said of this file, where it was probed already: not probed again (as fromVideoFile's). */
   info?: VideoInfo;
 }
 
@@ -35,7 +35,7 @@ export function videoFileBackground(path: string, options: VideoFileBackgroundOp
   const { seconds, samples, format } = videoBackgroundSettings('videoFileBackground', options);
   checkVideoInfo('videoFileBackground', options.info);
   return (async () => {
-    const info = options.info ?? (await probeVideo(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) }));
+    const info = options.info ?? (await probeVideoFile(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) }));
     const images: PrimeImage[] = [];
     for await (const img of decodeVideoFile(path, info, format, options.ffmpeg ?? 'ffmpeg', framePick(info, seconds, samples))) images.push(img);
     if (images.length === 0) throw new DecodeError(`${path}: no frame decoded`, path);

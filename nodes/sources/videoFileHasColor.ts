@@ -1,8 +1,8 @@
 /**
- * Whether a video file shows colour (Node, `flowmark/node`; in the browser, `videoHasColor`): its first frames
+ * Whether a video file shows color (Node, `flowmark/node`; in the browser, `videoHasColor`): its first frames
  * decoded small by ffmpeg, and true where enough of their pixels have channels that differ (colorTest.ts). A gray
- * video stored as YUV (every H.264 file: the chroma planes flat) reads false, colour footage true. What to decode
- * for a model that can use colour, such as `background({ color: 'shadows' })`, which on gray frames would cost four
+ * video stored as YUV (every H.264 file: the chroma planes flat) reads false, color footage true. What to decode
+ * for a model that can use color, such as `background({ color: 'shadows' })`, which on gray frames would cost four
  * bytes a pixel for nothing (`flowmark track` picks its model with this).
  *
  * @example
@@ -15,7 +15,7 @@
 import { execFile } from 'node:child_process';
 import { DecodeError } from '../../src/core/errors.js';
 import { noFfmpeg } from './fromVideoFile.js';
-import { colorSampleWidth, colorTest, colouredPixels, type VideoHasColorOptions } from './colorTest.js';
+import { colorSampleWidth, colorTest, coloredPixels, type VideoHasColorOptions } from './colorTest.js';
 
 export interface VideoFileHasColorOptions extends VideoHasColorOptions {
   /** The ffmpeg executable (default `ffmpeg` on the PATH). */
@@ -38,7 +38,7 @@ export function videoFileHasColor(path: string, options: VideoFileHasColorOption
         reject(new DecodeError(`${path}: no frame decoded`, path));
         return;
       }
-      resolve(colouredPixels(stdout, 3, spread) > share * (stdout.length / 3));
+      resolve(coloredPixels(stdout, 3, spread) > share * (stdout.length / 3));
     });
   });
 }

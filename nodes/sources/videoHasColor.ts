@@ -1,9 +1,9 @@
 /**
- * Whether a video shows colour (browser; in Node, `videoFileHasColor` from `flowmark/node`): an MP4 (URL, Blob or
+ * Whether a video shows color (browser; in Node, `videoFileHasColor` from `flowmark/node`): an MP4 (URL, Blob or
  * ArrayBuffer, as `fromVideo` takes) whose first frames, decoded with WebCodecs and drawn small on a canvas, have
  * enough pixels whose channels differ (colorTest.ts: the same test, so a clip reads the same in both). A gray video
- * stored as YUV reads false, colour footage true. `fromVideo`'s frames are RGBA on the GPU either way; what this
- * decides is whether a model that can use colour is worth its GPU time, as `flowmark track` picks its model.
+ * stored as YUV reads false, color footage true. `fromVideo`'s frames are RGBA on the GPU either way; what this
+ * decides is whether a model that can use color is worth its GPU time, as `flowmark track` picks its model.
  *
  * @example
  * const bytes = await (await fetch('/street.mp4')).arrayBuffer();
@@ -15,7 +15,7 @@
  * no frame decoded.
  */
 import { DecodeError } from '../../src/core/errors.js';
-import { colorSampleWidth, colorTest, colouredPixels, type VideoHasColorOptions } from './colorTest.js';
+import { colorSampleWidth, colorTest, coloredPixels, type VideoHasColorOptions } from './colorTest.js';
 import { decodeVideoFrames, refuseNode } from './decodeVideoFrames.js';
 
 export function videoHasColor(source: string | Blob | ArrayBuffer, options: VideoHasColorOptions = {}): Promise<boolean> {
@@ -23,7 +23,7 @@ export function videoHasColor(source: string | Blob | ArrayBuffer, options: Vide
   const { frames, spread, share } = colorTest('videoHasColor', options);
   return (async () => {
     let g: OffscreenCanvasRenderingContext2D | null = null;
-    let coloured = 0;
+    let colored = 0;
     let pixels = 0;
     let seen = 0;
     // Leaving the loop after the frames wanted closes the decoder and whatever it still holds.
@@ -37,7 +37,7 @@ export function videoHasColor(source: string | Blob | ArrayBuffer, options: Vide
         }
         // Drawn scaled down (the browser filters it): as ffmpeg's scale does for videoFileHasColor.
         g.drawImage(frame, 0, 0, w, h);
-        coloured += colouredPixels(g.getImageData(0, 0, w, h).data, 4, spread);
+        colored += coloredPixels(g.getImageData(0, 0, w, h).data, 4, spread);
         pixels += w * h;
       } finally {
         frame.close();
@@ -45,6 +45,6 @@ export function videoHasColor(source: string | Blob | ArrayBuffer, options: Vide
       if (++seen === frames) break;
     }
     if (seen === 0) throw new DecodeError(`${typeof source === 'string' ? source : 'video'}: no frame decoded`, typeof source === 'string' ? source : 'video');
-    return coloured > share * pixels;
+    return colored > share * pixels;
   })();
 }

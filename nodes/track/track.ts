@@ -17,16 +17,16 @@ import type { ComponentFeatures } from '../../src/components/componentFeatures.j
 import type { FrameResult, TrackEvent, TrackResults } from '../../src/core/results.js';
 import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js';
 import { boxShare } from '../../src/track/boxShare.js';
-import { defaultTrackerSettings, Tracker, type Box, type TrackerSettings } from '../../src/track/Tracker.js';
+import { defaultTrackSettings, Tracker, type Box, type TrackSettings } from '../../src/track/Tracker.js';
 
-export type TrackOptions = Partial<TrackerSettings>;
+export type TrackOptions = Partial<TrackSettings>;
 
 const point = (p: unknown) => Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === 'number' && Number.isFinite(v));
 
 /** `options` over the defaults, validated. */
-export function trackerSettings(options: TrackOptions = {}): TrackerSettings {
+export function trackSettings(options: TrackOptions = {}): TrackSettings {
   if (options === null || typeof options !== 'object') throw new InvalidOptionError('track: options must be an object');
-  const s = { ...defaultTrackerSettings, ...options };
+  const s = { ...defaultTrackSettings, ...options };
   const check = (ok: boolean, what: string, value: unknown) => {
     if (!ok) throw new InvalidOptionError(`track: ${what}, got ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
   };
@@ -56,7 +56,7 @@ export function trackerSettings(options: TrackOptions = {}): TrackerSettings {
 }
 
 export function track(options: TrackOptions = {}): OperatorFunction<FrameResult, FrameResult> {
-  const s = trackerSettings(options);
+  const s = trackSettings(options);
   return (source) =>
     defer(() => {
       // One tracker per subscription: ids start at 1 for each stream.

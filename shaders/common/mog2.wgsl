@@ -1,11 +1,11 @@
 // Background model: Zivkovic's adaptive Gaussian mixture per pixel (MOG2), step for step as OpenCV's
-// BackgroundSubtractorMOG2 updates a pixel of one channel (gray) or three (colour: one variance per mode, distances
+// BackgroundSubtractorMOG2 updates a pixel of one channel (gray) or three (color: one variance per mode, distances
 // summed over the channels, as OpenCV's), so that its defaults mean what OpenCV users know. Each pixel keeps
 // up to MODES Gaussians (weight, mean, variance) sorted by weight; a pixel is background when it lies within
 // varThreshold variances of a mode among the heaviest ones that make up backgroundRatio of the weight; the model
 // learns at rate alpha (1 / min(2·frames, history) unless set); modes lighter than the complexity prior are
 // dropped; a foreground pixel is shadow when it is a darker copy (ratio tau..1) of a background mode — on gray
-// any darker pixel within the ratio, in colour only one whose colour is the background's scaled. The reference is
+// any darker pixel within the ratio, in color only one whose color is the background's scaled. The reference is
 // src/reference/backgroundCpu.ts, in the same f32 steps.
 //
 // The including shader (background.wgsl, backgroundColor.wgsl) says what a pixel is: `Px` (f32 or vec3<f32>),

@@ -1,6 +1,6 @@
 // background({ color: true }): MOG2 over the three channels of RGBA frames (shaders/common/mog2.wgsl), as OpenCV's
-// on colour frames: a mode's mean per channel, one variance, squared distances summed over the channels; a shadow
-// is the background's colour scaled by 0.5..1 (not any darker pixel, as on gray). `frame` holds one RGBA pixel a
+// on color frames: a mode's mean per channel, one variance, squared distances summed over the channels; a shadow
+// is the background's color scaled by 0.5..1 (not any darker pixel, as on gray). `frame` holds one RGBA pixel a
 // word; alpha is not read.
 alias Px = vec3<f32>;
 const CHANNELS: u32 = 3u;

@@ -4,8 +4,8 @@
  * going on, some crossing each other, pillars in front of them, cast shadows, sensor noise, and light that ramps
  * and steps. With `perspective` and `upDown` the camera looks down a street: objects are smaller and slower the
  * higher in the frame they are, and some walk up or down it (away from the camera or toward it), growing or
- * shrinking as they go. Gray frames, and with `color` RGB frames too (the same scene tinted, each object a colour of its own,
- * shadows the scene's colour darkened); the truth gives, per frame, each object's box (inclusive pixel bounds,
+ * shrinking as they go. Gray frames, and with `color` RGB frames too (the same scene tinted, each object a color of its own,
+ * shadows the scene's color darkened); the truth gives, per frame, each object's box (inclusive pixel bounds,
  * clipped to the frame) and the fraction of it that is visible (not behind a pillar).
  */
 import { rng } from './images.js';
@@ -68,7 +68,7 @@ export interface SurveillanceOptions {
   vehicles: boolean;
   /**
    * RGB frames as well (`rgb`; `frames` then holds their Rec. 601 luma). The gray clip of a seed is unchanged by
-   * it: colours are drawn from a random sequence of their own.
+   * it: colors are drawn from a random sequence of their own.
    */
   color: boolean;
   /**
@@ -154,7 +154,7 @@ interface Walker {
   w: number;
   h: number;
   level: number;
-  /** Channel factors (mean 1) of its colour. */
+  /** Channel factors (mean 1) of its color. */
   tint: [number, number, number];
   stopAt: number;
   stopFor: number;
@@ -185,12 +185,12 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
   const sceneFrames = Math.ceil(o.frames * o.timeStep);
   const r = rng(seed);
   const gauss = () => (r() + r() + r() + r() - 2) * 1.732;
-  // Colours from a sequence of their own, so that the gray clip of a seed stays as it was.
+  // Colors from a sequence of their own, so that the gray clip of a seed stays as it was.
   const c = rng(seed + 0x9e3779b9);
   const gaussC = () => (c() + c() + c() + c() - 2) * 1.732;
   // Pace, bends and bodies from a sequence of their own too (wander, bodies).
   const v = rng(seed + 0x632be5ab);
-  /** Channel factors with mean 1 for a hue (0..1) and a saturation: a colour of about the same brightness. */
+  /** Channel factors with mean 1 for a hue (0..1) and a saturation: a color of about the same brightness. */
   const tintOf = (hue: number, sat: number): [number, number, number] => {
     const a = 2 * Math.PI * hue;
     return [1 + sat * Math.cos(a), 1 + sat * Math.cos(a - (2 * Math.PI) / 3), 1 + sat * Math.cos(a + (2 * Math.PI) / 3)];
@@ -198,7 +198,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
   // The scene: smooth shapes plus fine texture, mid-gray.
   const blobs = Array.from({ length: 12 }, () => [r() * W, r() * H, 10 + r() * 60, (r() - 0.5) * 50]);
   const scene = new Float32Array(W * H);
-  // In colour: the ground a tint of its own, each shape of the scene another (paint, grass, tiles).
+  // In color: the ground a tint of its own, each shape of the scene another (paint, grass, tiles).
   const sceneTint = new Float32Array(o.color ? 3 * W * H : 0);
   const groundTint = tintOf(c(), 0.1 + 0.2 * c());
   const blobTints = blobs.map(() => tintOf(c(), 0.1 + 0.4 * c()));
@@ -470,7 +470,7 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
       truth.push({ frame: t, id: k.id, x0: cx0, y0: Math.max(0, y0), x1: cx1, y1: Math.min(H - 1, y1), visible: (shown / (x1 - x0 + 1)) * rows });
     }
     const f = new Uint8Array(W * H);
-    const colour = new Uint8Array(o.color ? 3 * W * H : 0);
+    const color = new Uint8Array(o.color ? 3 * W * H : 0);
     // A shaking camera: the picture (pillars included) moved by this frame's offset, and the truth's boxes with it.
     const [dx, dy] = o.shake > 0 ? shakeAt[t] : [0, 0];
     const moved = o.shake > 0 ? shiftPicture(img, W, H, dx, dy, (x) => (behind(x) ? pillarLevel(x) : null)) : null;
@@ -491,13 +491,13 @@ export function surveillanceScene(seed: number, options: Partial<SurveillanceOpt
         f[p] = Math.max(0, Math.min(255, Math.round(v * gain + gauss() * o.noise)));
         continue;
       }
-      // Each channel its own sensor noise; the gray frame is the colour one's luma, as a decoder's Y.
+      // Each channel its own sensor noise; the gray frame is the color one's luma, as a decoder's Y.
       const tint = pillar ? pillarTint : tints.subarray(3 * sp, 3 * sp + 3);
-      for (let ch = 0; ch < 3; ch++) colour[3 * p + ch] = Math.max(0, Math.min(255, Math.round(v * tint[ch] * gain + gaussC() * o.noise)));
-      f[p] = Math.round(0.299 * colour[3 * p] + 0.587 * colour[3 * p + 1] + 0.114 * colour[3 * p + 2]);
+      for (let ch = 0; ch < 3; ch++) color[3 * p + ch] = Math.max(0, Math.min(255, Math.round(v * tint[ch] * gain + gaussC() * o.noise)));
+      f[p] = Math.round(0.299 * color[3 * p] + 0.587 * color[3 * p + 1] + 0.114 * color[3 * p + 2]);
     }
     frames.push(f);
-    if (o.color) rgb.push(colour);
+    if (o.color) rgb.push(color);
   }
   return { width: W, height: H, frames, rgb, truth, pillars };
 }

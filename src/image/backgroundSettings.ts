@@ -60,13 +60,13 @@ export interface BackgroundSettings {
   compensateLighting: boolean;
   /**
    * true: model the three channels of RGBA frames (not gray): a mode's mean per channel and one variance, distances
-   * summed over the channels, as OpenCV's MOG2 on colour frames. The shadow test then asks for the background's
-   * colour scaled, where on gray any darker pixel within the ratio passes for shadow (dark objects included). Three
+   * summed over the channels, as OpenCV's MOG2 on color frames. The shadow test then asks for the background's
+   * color scaled, where on gray any darker pixel within the ratio passes for shadow (dark objects included). Three
    * times the memory for the means.
-   * 'shadows' (not in OpenCV): a gray model and a colour one side by side on RGBA frames; the foreground is gray's,
-   * and of what gray calls shadow, what the colour model finds foreground is foreground (a dark object whose colour
-   * is not the background's). A video's colour is stored at half resolution and compressed harder than its
-   * brightness: a colour model's foreground spreads past the objects' edges and joins neighbours, gray's does not.
+   * 'shadows' (not in OpenCV): a gray model and a color one side by side on RGBA frames; the foreground is gray's,
+   * and of what gray calls shadow, what the color model finds foreground is foreground (a dark object whose color
+   * is not the background's). A video's color is stored at half resolution and compressed harder than its
+   * brightness: a color model's foreground spreads past the objects' edges and joins neighbours, gray's does not.
    */
   color: boolean | 'shadows';
   /**
@@ -75,7 +75,7 @@ export interface BackgroundSettings {
    * first seconds. The model starts with one mode per pixel there, so what stands in view in the stream's first frame
    * is foreground from that frame on, and leaves no ghost when it goes: no warmup is needed to learn it away. The
    * stream's frames then count from 2 (learningRate -1: their rates are those after one frame). Gray, or RGBA where
-   * the model is colour (`color` true or 'shadows'); RGBA for a gray model is taken as its gray. Its size must be the
+   * the model is color (`color` true or 'shadows'); RGBA for a gray model is taken as its gray. Its size must be the
    * frames'.
    */
   prime: PrimeImage | null;

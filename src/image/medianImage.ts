@@ -58,7 +58,7 @@ export function medianImage(images: readonly PrimeImage[], options: { matchLight
 }
 
 /** Channels a pixel's brightness sums: RGB of RGBA (not alpha), or gray. */
-const colourChannels = (img: PrimeImage) => (img.format === 'rgba' ? 3 : 1);
+const colorChannels = (img: PrimeImage) => (img.format === 'rgba' ? 3 : 1);
 
 /**
  * The gain of `img`'s light against `reference`'s: the median ratio of their brightness over every fourth column of
@@ -67,7 +67,7 @@ const colourChannels = (img: PrimeImage) => (img.format === 'rgba' ? 3 : 1);
  * 32 such pixels.
  */
 export function lightGain(img: PrimeImage, reference: PrimeImage): number {
-  const c = colourChannels(img);
+  const c = colorChannels(img);
   const step = img.format === 'rgba' ? 4 : 1;
   const histogram = new Uint32Array(512);
   for (let y = 0; y < img.height; y += 4) {

@@ -15,7 +15,7 @@ import type { PoseSolution } from './refinePose.js';
 import { OneEuroFilter, type OneEuroSettings } from './OneEuroFilter.js';
 import { quaternionFromRotation, rotationBetween, vectorFromRotation, type Mat3 } from './rotation.js';
 
-export interface PoserSettings {
+export interface PoseSettings {
   camera: CameraModel;
   /** The printed side of each marker's outer border (the translations' unit); per id where `sizes` says (boards' markers included); null: only markers in `sizes` get poses. */
   markerSize: number | null;
@@ -55,11 +55,11 @@ interface BoardState extends Presence {
 const triple = (v: readonly number[]) => [v[0], v[1], v[2]] as [number, number, number];
 
 export class MarkerPoser {
-  readonly #s: PoserSettings;
+  readonly #s: PoseSettings;
   readonly #states = new Map<number, MarkerState>();
   readonly #boardStates = new Map<string, BoardState>();
 
-  constructor(settings: PoserSettings) {
+  constructor(settings: PoseSettings) {
     this.#s = settings;
   }
 

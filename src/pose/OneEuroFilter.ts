@@ -14,7 +14,7 @@ export interface OneEuroSettings {
   derivativeCutoff: number;
 }
 
-export const defaultOneEuro: Readonly<OneEuroSettings> = { minCutoff: 0.5, beta: 0.05, derivativeCutoff: 1 };
+export const defaultOneEuroSettings: Readonly<OneEuroSettings> = { minCutoff: 0.5, beta: 0.05, derivativeCutoff: 1 };
 
 const smoothing = (cutoff: number, dt: number) => {
   const tau = 1 / (2 * Math.PI * cutoff);
@@ -29,7 +29,7 @@ export class OneEuroFilter {
 
   constructor(
     readonly size: number,
-    settings: OneEuroSettings = defaultOneEuro,
+    settings: OneEuroSettings = defaultOneEuroSettings,
   ) {
     this.#s = settings;
     this.#dx = new Float64Array(size);

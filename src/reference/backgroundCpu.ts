@@ -1,5 +1,5 @@
 /**
- * The background model on the CPU: Zivkovic's adaptive Gaussian mixture (MOG2) per pixel, gray or colour, step for
+ * The background model on the CPU: Zivkovic's adaptive Gaussian mixture (MOG2) per pixel, gray or color, step for
  * step as OpenCV's BackgroundSubtractorMOG2 updates one channel or three and as shaders/common/mog2.wgsl does, every
  * operation rounded to f32 (Math.fround) as the GPU computes it. The reference of `background()`
  * (nodes/background.ts).
@@ -22,7 +22,7 @@ const squared = (d: number[]) => dot(d, d);
 export class BackgroundModelCpu {
   readonly #s: BackgroundSettings;
   readonly #pixels: number;
-  /** Channels: 1 (gray) or 3 (colour). */
+  /** Channels: 1 (gray) or 3 (color). */
   readonly #c: number;
   /** Mode k of pixel p at k·pixels + p, as on the GPU; channel c of a mode's mean at (k·channels + c)·pixels + p. */
   readonly weights: Float32Array;
@@ -32,8 +32,8 @@ export class BackgroundModelCpu {
   #frame = 0;
 
   readonly #width: number;
-  /** color 'shadows': the colour model beside this one (this one then models the frames' gray). */
-  readonly #colour: BackgroundModelCpu | null;
+  /** color 'shadows': the color model beside this one (this one then models the frames' gray). */
+  readonly #color: BackgroundModelCpu | null;
 
   constructor(settings: BackgroundSettings, width: number, height: number) {
     const pixels = width * height;
@@ -41,7 +41,7 @@ export class BackgroundModelCpu {
     this.#pixels = pixels;
     this.#width = width;
     this.#c = settings.color === true ? 3 : 1;
-    this.#colour = settings.color === 'shadows' ? new BackgroundModelCpu({ ...settings, color: true, prime: null }, width, height) : null;
+    this.#color = settings.color === 'shadows' ? new BackgroundModelCpu({ ...settings, color: true, prime: null }, width, height) : null;
     this.weights = new Float32Array(settings.mixtures * pixels);
     this.means = new Float32Array(settings.mixtures * this.#c * pixels);
     this.variances = new Float32Array(settings.mixtures * pixels);
@@ -49,12 +49,12 @@ export class BackgroundModelCpu {
     const prime = settings.prime;
     if (prime) {
       if (prime.width !== width || prime.height !== height) throw new Error(`BackgroundModelCpu: the prime is ${prime.width}×${prime.height}, the model ${width}×${height}`);
-      // The prime is the first frame, its masks (all foreground) unused. The colour model beside takes it too.
-      this.apply(this.#c === 1 && !this.#colour && prime.format === 'rgba' ? grayFromRgba(prime.data, pixels) : prime.data);
+      // The prime is the first frame, its masks (all foreground) unused. The color model beside takes it too.
+      this.apply(this.#c === 1 && !this.#color && prime.format === 'rgba' ? grayFromRgba(prime.data, pixels) : prime.data);
     }
   }
 
-  /** Pixel p of a frame: [gray], or [r, g, b] of RGBA data in colour. */
+  /** Pixel p of a frame: [gray], or [r, g, b] of RGBA data in color. */
   #pixel(data: ArrayLike<number>, p: number): number[] {
     return this.#c === 1 ? [data[p]] : [data[4 * p], data[4 * p + 1], data[4 * p + 2]];
   }
@@ -76,12 +76,12 @@ export class BackgroundModelCpu {
    * shadow masks, 0 or 255.
    */
   apply(data: ArrayLike<number>): { mask: Uint8Array; shadow: Uint8Array } {
-    if (this.#colour) {
+    if (this.#color) {
       const gray = this.#own(grayFromRgba(data, this.#pixels));
-      const colour = this.#colour.apply(data);
-      // As shaders/backgroundShadows.wgsl: gray's shadow that the colour model finds foreground is foreground.
+      const color = this.#color.apply(data);
+      // As shaders/backgroundShadows.wgsl: gray's shadow that the color model finds foreground is foreground.
       for (let p = 0; p < this.#pixels; p++) {
-        if (gray.shadow[p] && colour.mask[p]) {
+        if (gray.shadow[p] && color.mask[p]) {
           gray.mask[p] = 255;
           gray.shadow[p] = 0;
         }

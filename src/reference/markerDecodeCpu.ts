@@ -99,7 +99,7 @@ export function decodeMarkerCpu(
   if (spread < (options.minContrast ?? defaultMinContrast)) return null;
   const threshold = (black + white) / 2;
   for (let r = 0; r < S; r++) for (let c = 0; c < S; c++) if (ring(0, r, c) && means[r * S + c] >= threshold) return null;
-  // A cell too near the middle may be a lone cell of the other colour, blurred; so may a cell read on the wrong side
+  // A cell too near the middle may be a lone cell of the other color, blurred; so may a cell read on the wrong side
   // of the middle when the grid as read explains the means poorly under any blur. Either way the grid is read again
   // with the blur undone, and only an exact dictionary match of that read is taken.
   const doubt = (options.doubt ?? defaultDoubt) * spread;

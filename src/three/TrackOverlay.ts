@@ -1,5 +1,5 @@
 /**
- * Blob tracks drawn over the picture: each track's box and trail (from `track()`), one colour per id, as line
+ * Blob tracks drawn over the picture: each track's box and trail (from `track()`), one color per id, as line
  * segments in the frame's pixel coordinates; view them with `pixelCamera(width, height)` (the picture as
  * `scene.background`, from CameraBackground). One geometry for all tracks, rewritten in place each frame and grown
  * only when more tracks come than ever before.
@@ -37,7 +37,7 @@ export function pixelCamera(width: number, height: number): OrthographicCamera {
   return camera;
 }
 
-/** A colour per id, well apart for consecutive ids (golden-ratio hues). */
+/** A color per id, well apart for consecutive ids (golden-ratio hues). */
 export function trackColor(id: number, target = new Color()): Color {
   return target.setHSL((id * 0.618034) % 1, 0.85, 0.55);
 }

@@ -1,5 +1,5 @@
 /**
- * Counting lines (Tracker.ts, `TrackerSettings.lines`): each confirmed track's crossings of each line, by direction,
+ * Counting lines (Tracker.ts, `TrackSettings.lines`): each confirmed track's crossings of each line, by direction,
  * from where it is seen clearly on a line's sides (lineSides.ts), the turns of tracks that come out of a meeting at a
  * line following each other's objects (lineTurn.ts), the crossings held back until a track's motion says whether to
  * count them, and each frame the tracks over a line not yet counted.
@@ -8,7 +8,7 @@ import type { TrackEvent, TrackResults } from '../core/results.js';
 import { boxAcross, crosses, LINE_WORDS, note, side } from './lineSides.js';
 import { turnCoasting, turnReset, turnSeen, turnToward, turnWatchesBlob } from './lineTurn.js';
 import type { Track } from './Track.js';
-import type { CountingLine } from './TrackerSettings.js';
+import type { CountingLine } from './TrackSettings.js';
 
 /**
  * Seconds lost after which a track found again, and seconds seen within which a new one, holds back a crossing it then

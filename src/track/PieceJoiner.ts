@@ -25,7 +25,7 @@
  * 2889 / 2881 / 2848 / 2838; both outer edges moving the same way (rather than either): fewer joins and less gain
  * (8228 / 2838); only left and right pieces: 8137 / 2822.
  */
-import type { Box } from './TrackerSettings.js';
+import type { Box } from './TrackSettings.js';
 
 /** Tolerance, as a share of the shared extent (at least `minTolerance` px), on the pieces' ends across the gap. */
 const extentShare = 0.4;

@@ -21,7 +21,7 @@
  */
 import { median } from './median.js';
 import { bins, type Track } from './Track.js';
-import type { Box } from './TrackerSettings.js';
+import type { Box } from './TrackSettings.js';
 
 /** Box areas of own blobs kept, and how many are needed before the floor applies (about a second of one object). */
 const remembered = 512;

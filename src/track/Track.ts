@@ -6,7 +6,7 @@ import { KalmanBox } from './KalmanBox.js';
 import { boxOverSegment, LINE_WORDS, side } from './lineSides.js';
 import { median } from './median.js';
 import type { TrackInfo } from '../core/results.js';
-import type { TrackerSettings } from './TrackerSettings.js';
+import type { TrackSettings } from './TrackSettings.js';
 
 /**
  * Own observations a track keeps for its coasting velocity, and how many it needs for one (Track.coast): a second's
@@ -152,7 +152,7 @@ export class Track {
     readonly id: number,
     bb: Float64Array,
     j: number,
-    s: TrackerSettings,
+    s: TrackSettings,
   ) {
     this.unseen = 0;
     this.gap = 0;

@@ -54,9 +54,9 @@ import { SizeFloor } from './SizeFloor.js';
 import { bins, extendTrail, Track, trackInfo } from './Track.js';
 import { inside, zoneBounds, zoneResult } from './zoneResult.js';
 import type { TrackEvent, TrackResults } from '../core/results.js';
-import type { Box, TrackerSettings } from './TrackerSettings.js';
+import type { Box, TrackSettings } from './TrackSettings.js';
 
-export { defaultTrackerSettings, type Box, type CountingLine, type TrackerSettings, type Zone } from './TrackerSettings.js';
+export { defaultTrackSettings, type Box, type CountingLine, type TrackSettings, type Zone } from './TrackSettings.js';
 
 /** How far box q (its bounds at q[at .. at + 4)) lies from box p: the length of the gap between them, 0 if they touch. */
 function boxGap(p: Float64Array, q: Float64Array, at: number): number {
@@ -148,7 +148,7 @@ const nearShare = 0.25;
 const intervalRate = 0.1;
 
 export class Tracker {
-  readonly #s: TrackerSettings;
+  readonly #s: TrackSettings;
   #tracks: Track[] = [];
   #nextId = 1;
   #lastUs: number | null = null;
@@ -204,7 +204,7 @@ export class Tracker {
   /** Leaves out blobs too small for the objects tracked (settings.sizeFloor), else null. */
   readonly #floor: SizeFloor | null;
 
-  constructor(settings: TrackerSettings) {
+  constructor(settings: TrackSettings) {
     this.#s = settings;
     this.#joiner = settings.joinPieces ? new PieceJoiner() : null;
     this.#floor = settings.sizeFloor > 0 ? new SizeFloor(settings.sizeFloor) : null;

@@ -7,7 +7,7 @@
  */
 import { InvalidFrameError } from '../core/errors.js';
 import type { FrameSize } from '../core/PerFrame.js';
-import type { Box } from './TrackerSettings.js';
+import type { Box } from './TrackSettings.js';
 
 /** A box as given, for a message: numbers as JavaScript writes them (NaN, Infinity), strings quoted. */
 const shown = (b: unknown) => (Array.isArray(b) ? `[${b.map((v) => (typeof v === 'string' ? JSON.stringify(v) : String(v))).join(', ')}]` : String(b));

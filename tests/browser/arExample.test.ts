@@ -95,7 +95,7 @@ describe.each([
     expect(Math.max(...Object.values(mappedBy).flat())).toBeLessThan(640 * 480);
     expect(mapped / seen.frames).toBeLessThan(0.1 * 640 * 480 * 4);
 
-    // The canvas: each cube's centre shows one of its faces' colours...
+    // The canvas: each cube's centre shows one of its faces' colors...
     await settle(page, 'flowmarkAr');
     const { at } = await canvasPixels(page, 640, 480, process.env.FLOWMARK_SCREENSHOT?.replace(/\.png$/, `-${version}.png`));
     const faces = seen.faceColors.map(rgb);

@@ -31,7 +31,7 @@ async function runCameraPrime(): Promise<CameraPrimeSummary> {
   const single = await cameraPrime({ constraints, seconds: 0.01, samples: 1 });
   const median = await cameraPrime({ constraints, seconds: 1.5, samples: 15 });
   const liveTracksAfter = liveTracks();
-  const colour = await cameraPrime({ constraints, seconds: 0.3, samples: 3, format: 'rgba' });
+  const color = await cameraPrime({ constraints, seconds: 0.3, samples: 3, format: 'rgba' });
   const bad: string[] = [];
   for (const o of [{ seconds: 0 }, { samples: 0 }, { samples: 256 }, { format: 'rgb' }, null] as CameraPrimeOptions[]) {
     try {
@@ -45,7 +45,7 @@ async function runCameraPrime(): Promise<CameraPrimeSummary> {
   const primed = await firstAreas(ctx, median);
   const unprimed = await firstAreas(ctx, null);
   ctx.destroy();
-  return { single: plain(single), median: plain(median), rgba: { width: colour.width, height: colour.height, format: colour.format, length: colour.data.length }, bad, primed, unprimed, liveTracksAfter };
+  return { single: plain(single), median: plain(median), rgba: { width: color.width, height: color.height, format: color.format, length: color.data.length }, bad, primed, unprimed, liveTracksAfter };
 }
 
 (globalThis as unknown as { runCameraPrime: typeof runCameraPrime }).runCameraPrime = runCameraPrime;

@@ -1,6 +1,6 @@
 // The surveillance overlay example (examples/browser/overlay.html) in headless Chromium: the fake camera plays a
 // .y4m of a still, textured street, then two boxes driving across it, one each way. The page's confirmed tracks are
-// the two boxes (their size, their lanes); the canvas shows each track's box in its colour, the counting line, and
+// the two boxes (their size, their lanes); the canvas shows each track's box in its color, the counting line, and
 // the camera picture everywhere else; only results are read back.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -64,7 +64,7 @@ const session = chromiumSession(async () => {
 });
 
 describe('the surveillance overlay example', () => {
-  it('tracks both boxes and draws their boxes in their colours over the camera picture', async () => {
+  it('tracks both boxes and draws their boxes in their colors over the camera picture', async () => {
     const { page, seen: first, mapped, errors } = await openExample<Seen>(() => session.browser.newPage(), onTestFinished, new URL(`overlay.html?width=${width}&height=${height}&minArea=60`, `${session.url}/`).href, 'flowmarkOverlay', 6);
     expect(errors).toEqual([]);
     expect(first.error).toBe('');
@@ -98,12 +98,12 @@ describe('the surveillance overlay example', () => {
 
     const { at } = await canvasPixels(page, width, height, process.env.FLOWMARK_SCREENSHOT?.replace(/\.png$/, '-overlay.png'));
     const near = (c: number[], want: number[], tolerance: number) => Math.max(...c.map((v, i) => Math.abs(v - want[i]))) < tolerance;
-    // Each box's four edges in its track's colour: the line half a pixel outside the box's outer pixels (the box is
+    // Each box's four edges in its track's color: the line half a pixel outside the box's outer pixels (the box is
     // the filter's estimate, fractional: the row or column either side of that bound).
     for (const t of seen.drawn) {
-      const colour = rgb(t.color);
+      const color = rgb(t.color);
       const [x0, y0, x1, y1] = t.box.map(Math.round);
-      const hit = (x: number, y: number, along: 'x' | 'y') => [-1, 0, 1, 2].some((d) => (along === 'x' ? near(at(x, y + d), colour, 40) : near(at(x + d, y), colour, 40)));
+      const hit = (x: number, y: number, along: 'x' | 'y') => [-1, 0, 1, 2].some((d) => (along === 'x' ? near(at(x, y + d), color, 40) : near(at(x + d, y), color, 40)));
       const samples = [0.2, 0.35, 0.5, 0.65, 0.8];
       const edges = [
         ...samples.map((s) => hit(x0 + s * (x1 - x0), y0 - 1, 'x')),

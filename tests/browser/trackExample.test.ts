@@ -1,7 +1,7 @@
 // The browser tracking example in headless Chromium: it decodes the shipped street clip with WebCodecs, tracks its
 // objects on WebGPU + CPU as the Node example does, counts the middle line as the clip's truth says objects cross
-// it (within one each way), and draws boxes over the frames; its model is gray, as the clip is. Given a colour clip
-// (`?clip=`), it models colour and counts that clip's line.
+// it (within one each way), and draws boxes over the frames; its model is gray, as the clip is. Given a color clip
+// (`?clip=`), it models color and counts that clip's line.
 import { expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +16,8 @@ import { exampleFiles } from '../../scripts/serve-example.mjs';
 const session = chromiumSession(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-example-'));
   // At 25 frames/s: the example must draw each frame's result at the video's time whatever the clip's rate.
-  makeTrackClips(dir, ['colour'], 25);
-  return { files: { ...(await exampleFiles()), '/colour.mp4': { body: readFileSync(join(dir, 'colour.mp4')), type: 'video/mp4' } } };
+  makeTrackClips(dir, ['color'], 25);
+  return { files: { ...(await exampleFiles()), '/color.mp4': { body: readFileSync(join(dir, 'color.mp4')), type: 'video/mp4' } } };
 });
 
 type Shown = { frames: number; tracks: number; forward: number; backward: number; model: string; drawn: number[]; shown: number[]; status: string | null; counts: string | null };
@@ -38,7 +38,7 @@ async function open(query = '', times: number[] = []): Promise<Shown> {
   }, times);
   expect(errors).toEqual([]);
   const shown = { ...result, status: await page.textContent('#status'), counts: await page.textContent('#counts') };
-  if (process.env.FLOWMARK_SCREENSHOT) await page.screenshot({ path: process.env.FLOWMARK_SCREENSHOT.replace(/(\.png)?$/, `${query ? '-colour' : ''}.png`), fullPage: true });
+  if (process.env.FLOWMARK_SCREENSHOT) await page.screenshot({ path: process.env.FLOWMARK_SCREENSHOT.replace(/(\.png)?$/, `${query ? '-color' : ''}.png`), fullPage: true });
   await page.close();
   return shown;
 }
@@ -63,15 +63,15 @@ it('the browser tracking example tracks the street clip, counts its line and dra
   expect(result.counts).toMatch(/line: \d+ crossed left to right, \d+ right to left/);
 });
 
-it('models a colour clip in colour (?clip=), counts its line and draws each frame at its time (25 frames/s)', async () => {
+it('models a color clip in color (?clip=), counts its line and draws each frame at its time (25 frames/s)', async () => {
   const asked = [0, 1, 10, 61, 149];
   // Each frame's presentation time, and 0.4 of a frame after it (a video reports times between frames too).
-  const result = await open('?clip=/colour.mp4', asked.flatMap((n) => [n / 25, (n + 0.4) / 25]));
+  const result = await open('?clip=/color.mp4', asked.flatMap((n) => [n / 25, (n + 0.4) / 25]));
   expect(result.frames).toBe(150);
   expect(result.shown).toEqual(asked.flatMap((n) => [n, n]));
-  expect(result.model).toBe('colour');
-  expect(result.status).toMatch(/150 frames analysed \(colour model\)/);
-  const s = trackScenes.colour;
+  expect(result.model).toBe('color');
+  expect(result.status).toMatch(/150 frames analysed \(color model\)/);
+  const s = trackScenes.color;
   const want = lineCrossings(s.truth, s.width / 2);
   expect(want.forward + want.backward).toBeGreaterThan(0);
   expect(Math.abs(result.forward - want.forward), `forward ${result.forward} vs ${want.forward}`).toBeLessThanOrEqual(1);

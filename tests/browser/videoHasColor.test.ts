@@ -1,5 +1,5 @@
 // videoHasColor (WebCodecs, a canvas) in headless Chromium answers as videoFileHasColor (ffmpeg) does in Node on
-// the same clips, options and all, with typed errors; and the colour model it picks works there: on a clip of
+// the same clips, options and all, with typed errors; and the color model it picks works there: on a clip of
 // dark-blue objects casting shadows, fromVideo → background({ color: 'shadows' }) → … → track scores as `flowmark
 // track` does in Node, and well above the gray model.
 import { expect, it } from 'vitest';
@@ -13,15 +13,15 @@ import { chromiumSession } from '../support/chromiumSession.js';
 import { badColorOptions, colorCases, colorClips, makeColorClips } from '../support/colorClips.js';
 import { makeTrackClips, scored, trackScenes } from '../support/trackClips.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'flowmark-browser-colour-'));
+const dir = mkdtempSync(join(tmpdir(), 'flowmark-browser-color-'));
 const trackDir = mkdtempSync(join(tmpdir(), 'flowmark-browser-track-'));
 
 const session = chromiumSession(async () => {
   makeColorClips(dir);
-  makeTrackClips(trackDir, ['colour']);
-  const files = await pageFiles(new URL('./colour.ts', import.meta.url));
+  makeTrackClips(trackDir, ['color']);
+  const files = await pageFiles(new URL('./color.ts', import.meta.url));
   for (const name of [...Object.keys(colorClips), 'garbage']) files[`/${name}.mp4`] = { body: readFileSync(join(dir, `${name}.mp4`)), type: 'video/mp4' };
-  files['/track-colour.mp4'] = { body: readFileSync(join(trackDir, 'colour.mp4')), type: 'video/mp4' };
+  files['/track-color.mp4'] = { body: readFileSync(join(trackDir, 'color.mp4')), type: 'video/mp4' };
   return { files };
 });
 
@@ -44,18 +44,18 @@ it('answers as videoFileHasColor does on the same clips and options; bad options
   expect(missing.error).toMatchObject({ name: 'DecodeError', message: expect.stringMatching(/download failed \(HTTP 404\)/) });
 });
 
-it('tracks a colour clip with the colour model it picks, as flowmark track does in Node, well above the gray model', async () => {
+it('tracks a color clip with the color model it picks, as flowmark track does in Node, well above the gray model', async () => {
   type Tracked = { color: boolean; rows: MotBox[]; counts: { forward: number; backward: number }; inUseAfter: number };
   const page = (url: string, model: 'auto' | 'gray') => callInPage<Tracked>(session.browser, session.url, 'trackClip', { url, model });
-  const [colour, gray] = [await page('/track-colour.mp4', 'auto'), await page('/track-colour.mp4', 'gray')];
-  for (const r of [colour, gray]) {
+  const [color, gray] = [await page('/track-color.mp4', 'auto'), await page('/track-color.mp4', 'gray')];
+  for (const r of [color, gray]) {
     expect(r.errors).toEqual([]);
     expect(r.result.inUseAfter).toBe(0);
   }
-  expect(colour.result.color).toBe(true);
-  const [c, g] = [scored(trackScenes.colour, colour.result.rows), scored(trackScenes.colour, gray.result.rows)];
-  console.log(`Chromium, colour clip: colour model MOTA ${c.mota.toFixed(3)} IDF1 ${c.idf1.toFixed(3)} (${c.idSwitches} ID switches), gray MOTA ${g.mota.toFixed(3)}`);
-  // As tests/cliTrack.test.ts asks of `flowmark track` in Node (there MOTA 0.93 in colour, 0.53 on gray), but for
+  expect(color.result.color).toBe(true);
+  const [c, g] = [scored(trackScenes.color, color.result.rows), scored(trackScenes.color, gray.result.rows)];
+  console.log(`Chromium, color clip: color model MOTA ${c.mota.toFixed(3)} IDF1 ${c.idf1.toFixed(3)} (${c.idSwitches} ID switches), gray MOTA ${g.mota.toFixed(3)}`);
+  // As tests/cliTrack.test.ts asks of `flowmark track` in Node (there MOTA 0.93 in color, 0.53 on gray), but for
   // IDF1: Chromium decodes the clip a little differently, and one ID switch midway (IDF1 0.83) passes.
   expect(c.mota, JSON.stringify(c)).toBeGreaterThan(0.85);
   expect(c.idf1, JSON.stringify(c)).toBeGreaterThan(0.75);

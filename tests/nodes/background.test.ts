@@ -25,7 +25,7 @@ interface Box {
  * A fixed camera: a textured background, Gaussian-ish noise, a bright box moving right and a dark one moving
  * down, the bright box casting a shadow (the background at 0.7) beside it, light rising `ramp` per frame, and the
  * whole scene's brightness times `gainAt(frame)` (exposure). With `color`, RGBA frames: the background tinted
- * per pixel, the bright box warm white, the dark one `dark` (an RGB colour), each channel with its own noise.
+ * per pixel, the bright box warm white, the dark one `dark` (an RGB color), each channel with its own noise.
  */
 function sequence(w: number, h: number, frames: number, seed: number, ramp = 0, gainAt = (_t: number) => 1, color: { dark: [number, number, number] } | null = null): { images: PixelImage[]; boxes: Box[][]; shadows: Box[] } {
   const r = rng(seed);
@@ -69,10 +69,10 @@ function sequence(w: number, h: number, frames: number, seed: number, ramp = 0, 
 }
 
 /**
- * RGBA pixels with their colour as a video stores it (4:2:0): luma (Rec. 601) kept per pixel, the colour differences
+ * RGBA pixels with their color as a video stores it (4:2:0): luma (Rec. 601) kept per pixel, the color differences
  * (B − Y, R − Y) averaged over 2×2 pixels and interpolated back bilinearly, as decoders do.
  */
-function halfResolutionColour(rgba: ArrayLike<number>, w: number, h: number): Uint8Array {
+function halfResolutionColor(rgba: ArrayLike<number>, w: number, h: number): Uint8Array {
   const [hw, hh] = [Math.ceil(w / 2), Math.ceil(h / 2)];
   const luma = (p: number) => 0.299 * rgba[4 * p] + 0.587 * rgba[4 * p + 1] + 0.114 * rgba[4 * p + 2];
   const cb = new Float64Array(hw * hh);
@@ -144,10 +144,10 @@ describe('background', () => {
   ];
   // Exposure steps at frames 20 and 30 (brighter, then darker than at first), for every case.
   const exposure = (t: number) => (t < 20 ? 1 : t < 30 ? 1.3 : 0.85);
-  // In colour, the dark box is dark blue: on gray its luma would be a darker copy of parts of the scene.
+  // In color, the dark box is dark blue: on gray its luma would be a darker copy of parts of the scene.
   const blue = { dark: [40, 60, 120] as [number, number, number] };
-  cases.push(['colour', 90, 50, { color: true }, 0], ['colour, lighting compensated through a ramp and steps, 3 mixtures', 75, 64, { color: true, compensateLighting: true, mixtures: 3 }, 0.4]);
-  cases.push(["colour for shadows only ('shadows'), lighting compensated", 70, 46, { color: 'shadows', compensateLighting: true }, 0.4]);
+  cases.push(['color', 90, 50, { color: true }, 0], ['color, lighting compensated through a ramp and steps, 3 mixtures', 75, 64, { color: true, compensateLighting: true, mixtures: 3 }, 0.4]);
+  cases.push(["color for shadows only ('shadows'), lighting compensated", 70, 46, { color: 'shadows', compensateLighting: true }, 0.4]);
   for (const [name, w, h, options, ramp] of cases) {
     it(`equals the CPU reference of the model within ${tolerance * 100} % of the pixels: ${name}`, async () => {
       const { images } = sequence(w, h, 40, 5 + w, ramp, exposure, options.color ? blue : null);
@@ -162,17 +162,17 @@ describe('background', () => {
   }
 
   // A model started from a prime: the median of the eight frames before the objects enter; the stream starts with
-  // the objects in view. Gray, RGBA frames on a gray model (the prime taken as its gray), colour and 'shadows'.
+  // the objects in view. Gray, RGBA frames on a gray model (the prime taken as its gray), color and 'shadows'.
   const primed: [string, number, number, BackgroundOptions, boolean][] = [
     // (At OpenCV's rate for a second frame, 1/4, the first frame's own new modes weigh enough to pass for shadow.)
     ['gray, the rate from history (the stream counting from the second frame), no shadows', 81, 47, { detectShadows: false }, false],
     ['gray, a fixed rate, foreground learning at half of it, lighting compensated', 66, 52, { learningRate: 0.002, foregroundLearning: 0.5, compensateLighting: true }, false],
-    ['colour', 70, 45, { color: true, learningRate: 0.002 }, true],
-    ["colour for shadows only ('shadows'), lighting compensated", 62, 50, { color: 'shadows', compensateLighting: true, learningRate: 0.002 }, true],
+    ['color', 70, 45, { color: true, learningRate: 0.002 }, true],
+    ["color for shadows only ('shadows'), lighting compensated", 62, 50, { color: 'shadows', compensateLighting: true, learningRate: 0.002 }, true],
   ];
-  for (const [name, w, h, options, colour] of primed) {
+  for (const [name, w, h, options, color] of primed) {
     it(`starts from a prime as the CPU reference does, within ${tolerance * 100} % of the pixels, and finds what stands in the first frame: ${name}`, async () => {
-      const { images, boxes } = sequence(w, h, 36, 3 + w, 0, () => 1, colour ? blue : null);
+      const { images, boxes } = sequence(w, h, 36, 3 + w, 0, () => 1, color ? blue : null);
       const prime = medianImage(images.slice(0, 8));
       const frames = await compare(images.slice(8), { ...options, prime });
       frames.forEach((fr, i) => expect(fr.differ / fr.pixels, `frame ${i}`).toBeLessThanOrEqual(tolerance));
@@ -214,18 +214,18 @@ describe('background', () => {
     const gainAt = (t: number) => (t < 30 ? 1 : t < 45 ? 1.35 : 0.95);
     const { images, boxes } = sequence(w, h, 60, 9, 0, gainAt);
     const options = { learningRate: 0.005, detectShadows: false };
-    const colourImages = sequence(w, h, 60, 9, 0, gainAt, blue).images;
-    const [plain, compensated, colour] = await Promise.all([
+    const colorImages = sequence(w, h, 60, 9, 0, gainAt, blue).images;
+    const [plain, compensated, color] = await Promise.all([
       run(ctx, images, background(options), readBytes('mask')),
       run(ctx, images, background({ ...options, compensateLighting: true }), readBytes('mask')),
-      run(ctx, colourImages, background({ ...options, compensateLighting: true, color: true }), readBytes('mask')),
+      run(ctx, colorImages, background({ ...options, compensateLighting: true, color: true }), readBytes('mask')),
     ]);
     const quiet: Box = { x: 0, y: h - 20, w: 60, h: 20 };
     for (const i of [30, 31, 40, 45, 46, 59]) {
       // Without compensation the step up is foreground everywhere (the step back down to 0.95 matches the old
       // background again); with it the background stays quiet and the objects are still found.
       if (i < 45) expect(cover(maskOf(plain[i]), w, h, quiet), `frame ${i} plain`).toBeGreaterThan(0.5);
-      for (const [m, how] of [[maskOf(compensated[i]), 'gray'], [maskOf(colour[i]), 'colour']] as const) {
+      for (const [m, how] of [[maskOf(compensated[i]), 'gray'], [maskOf(color[i]), 'color']] as const) {
         expect(cover(m, w, h, quiet), `frame ${i} compensated background, ${how}`).toBeLessThan(0.01);
         for (const q of boxes[i]) expect(cover(m, w, h, q), `frame ${i} object at ${q.x},${q.y}, ${how}`).toBeGreaterThan(0.9);
       }
@@ -237,14 +237,14 @@ describe('background', () => {
       cpu.apply(img.data);
       return g;
     });
-    // In colour, from the channels' sums.
-    const cpuColour = new BackgroundModelCpu(backgroundSettings({ ...options, compensateLighting: true, color: true }), w, h);
-    const colourGains = colourImages.map((img) => {
-      const g = cpuColour.gain(img.data);
-      cpuColour.apply(img.data);
+    // In color, from the channels' sums.
+    const cpuColor = new BackgroundModelCpu(backgroundSettings({ ...options, compensateLighting: true, color: true }), w, h);
+    const colorGains = colorImages.map((img) => {
+      const g = cpuColor.gain(img.data);
+      cpuColor.apply(img.data);
       return g;
     });
-    for (const g of [gains, colourGains]) {
+    for (const g of [gains, colorGains]) {
       expect(g[0]).toBe(1);
       expect(Math.abs(g[29] - 1)).toBeLessThan(0.01);
       expect(Math.abs(g[30] - 1.35)).toBeLessThan(0.02);
@@ -320,35 +320,35 @@ describe('background', () => {
     expect(cover(maskOf(held[199]), w, h, box)).toBeLessThan(0.2);
   });
 
-  it('in colour, finds a dark object that the gray model takes for shadow, and still tells the cast shadow apart', async () => {
+  it('in color, finds a dark object that the gray model takes for shadow, and still tells the cast shadow apart', async () => {
     const [w, h] = [160, 120];
-    // Dark blue on a light, warm scene: its luma is 0.4–0.8 of the scene's (a "darker copy" on gray), its colour not
-    // the scene's scaled (not a shadow in colour). The cast shadow is the scene at 0.7, in every channel.
+    // Dark blue on a light, warm scene: its luma is 0.4–0.8 of the scene's (a "darker copy" on gray), its color not
+    // the scene's scaled (not a shadow in color). The cast shadow is the scene at 0.7, in every channel.
     const { images, boxes, shadows } = sequence(w, h, 60, 9, 0, () => 1, { dark: [45, 60, 110] });
-    const [onGray, inColour] = await Promise.all([
+    const [onGray, inColor] = await Promise.all([
       run(ctx, images, background({ learningRate: 0.005 }), readBytes('mask'), readBytes('shadow')),
       run(ctx, images, background({ learningRate: 0.005, color: true }), readBytes('mask'), readBytes('shadow')),
     ]);
     for (const i of [24, 28, 32]) {
       const [bright, dark] = boxes[i];
       const g = maskOf(onGray[i]);
-      const c = maskOf(inColour[i]);
+      const c = maskOf(inColor[i]);
       expect(cover(g, w, h, bright), `frame ${i} bright box on gray`).toBeGreaterThan(0.9);
       expect(cover(g, w, h, dark), `frame ${i} dark box on gray`).toBeLessThan(0.6);
       expect(cover(shadowOf(onGray[i]), w, h, dark), `frame ${i} dark box as shadow on gray`).toBeGreaterThan(0.4);
-      for (const q of [bright, dark]) expect(cover(c, w, h, q), `frame ${i} object at ${q.x},${q.y} in colour`).toBeGreaterThan(0.9);
-      expect(cover(shadowOf(inColour[i]), w, h, shadows[i]), `frame ${i} shadow in colour`).toBeGreaterThan(0.8);
-      expect(cover(c, w, h, shadows[i]), `frame ${i} shadow as foreground in colour`).toBeLessThan(0.1);
-      expect(cover(c, w, h, { x: 0, y: h - 20, w: 60, h: 20 }), `frame ${i} background in colour`).toBeLessThan(0.01);
+      for (const q of [bright, dark]) expect(cover(c, w, h, q), `frame ${i} object at ${q.x},${q.y} in color`).toBeGreaterThan(0.9);
+      expect(cover(shadowOf(inColor[i]), w, h, shadows[i]), `frame ${i} shadow in color`).toBeGreaterThan(0.8);
+      expect(cover(c, w, h, shadows[i]), `frame ${i} shadow as foreground in color`).toBeLessThan(0.1);
+      expect(cover(c, w, h, { x: 0, y: h - 20, w: 60, h: 20 }), `frame ${i} background in color`).toBeLessThan(0.01);
     }
   });
 
-  it("with color 'shadows', takes a dark object for foreground where gray takes it for shadow, and spreads no further than gray where colour is stored at half resolution", async () => {
+  it("with color 'shadows', takes a dark object for foreground where gray takes it for shadow, and spreads no further than gray where color is stored at half resolution", async () => {
     const [w, h] = [160, 120];
     const { images, boxes, shadows } = sequence(w, h, 60, 9, 0, () => 1, { dark: [45, 60, 110] });
-    // As a video stores colour (4:2:0): brightness kept, colour averaged over 2×2 pixels and interpolated back.
-    const stored = images.map((img) => ({ ...img, data: halfResolutionColour(img.data, w, h) }));
-    const [onGray, inColour, forShadows] = await Promise.all(
+    // As a video stores color (4:2:0): brightness kept, color averaged over 2×2 pixels and interpolated back.
+    const stored = images.map((img) => ({ ...img, data: halfResolutionColor(img.data, w, h) }));
+    const [onGray, inColor, forShadows] = await Promise.all(
       (['gray', true, 'shadows'] as const).map((color) => run(ctx, stored, background({ learningRate: 0.005, ...(color === 'gray' ? {} : { color }) }), readBytes('mask'), readBytes('shadow'))),
     );
     for (const i of [24, 28, 32]) {
@@ -363,10 +363,10 @@ describe('background', () => {
       expect(cover(shadowOf(forShadows[i]), w, h, dark), `frame ${i} dark box as shadow`).toBeLessThan(0.05);
       expect(cover(shadowOf(forShadows[i]), w, h, shadows[i]), `frame ${i} shadow`).toBeGreaterThan(0.8);
       expect(cover(m, w, h, shadows[i]), `frame ${i} shadow as foreground`).toBeLessThan(0.1);
-      // A column of pixels beside the dark box, left and right: its colour bled in, its brightness did not.
+      // A column of pixels beside the dark box, left and right: its color bled in, its brightness did not.
       const beside = [{ x: dark.x - 1, y: dark.y + 2, w: 1, h: dark.h - 4 }, { x: dark.x + dark.w, y: dark.y + 2, w: 1, h: dark.h - 4 }];
       const around = (mask: Uint8Array) => (cover(mask, w, h, beside[0]) + cover(mask, w, h, beside[1])) / 2;
-      expect(around(maskOf(inColour[i])), `frame ${i} beside the dark box, colour`).toBeGreaterThan(0.2);
+      expect(around(maskOf(inColor[i])), `frame ${i} beside the dark box, color`).toBeGreaterThan(0.2);
       expect(around(m), `frame ${i} beside the dark box, 'shadows'`).toBeLessThanOrEqual(around(maskOf(onGray[i])) + 0.05);
     }
   });
@@ -414,8 +414,8 @@ describe('background', () => {
     for (const q of boxes[44]) expect(found.some((b) => Math.abs(b.x - q.x) <= 2 && Math.abs(b.y - q.y) <= 2 && Math.abs(b.w - q.w) <= 3 && Math.abs(b.h - q.h) <= 3), `object at ${q.x},${q.y}`).toBe(true);
   });
 
-  it("refuses a frame too large for the colour model before making either model, and leaks nothing", async () => {
-    // A device whose storage bindings hold this frame's gray means but not its colour ones (three planes), read as
+  it("refuses a frame too large for the color model before making either model, and leaks nothing", async () => {
+    // A device whose storage bindings hold this frame's gray means but not its color ones (three planes), read as
     // such by the node: the same check a 1.4 MP frame meets on lavapipe, without one.
     const small = await testContext();
     try {
@@ -424,7 +424,7 @@ describe('background', () => {
       Object.defineProperty(small, 'limits', { value: { ...small.limits, maxStorageBufferBindingSize: mixtures * pixels * 4 * 2 } });
       const { images } = sequence(64, 48, 3, 3, 0, () => 1, blue);
       const before = small.pool.stats().inUse;
-      await expect(run(small, images, background({ color: 'shadows' }))).rejects.toThrow(/64×48 with \d+ mixtures in colour needs \d+ bytes/);
+      await expect(run(small, images, background({ color: 'shadows' }))).rejects.toThrow(/64×48 with \d+ mixtures in color needs \d+ bytes/);
       await expect(run(small, images, background({ color: true }))).rejects.toThrow(InvalidFrameError);
       expect(small.pool.stats().inUse).toBe(before);
       // The gray model fits: the limit lies between the two.
@@ -443,7 +443,7 @@ describe('background', () => {
     for (const o of bad) expect(() => background(o as BackgroundOptions), JSON.stringify(o)).toThrow(InvalidOptionError);
     const noPixels = (await import('rxjs')).map((f: import('../../index.js').GpuFrame) => ({ ...f, rgba: null, gray: null }));
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], noPixels, background())).rejects.toThrow(InvalidFrameError);
-    // Colour needs the RGB pixels: a gray frame is refused, not modelled as something else.
+    // Color needs the RGB pixels: a gray frame is refused, not modelled as something else.
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], background({ color: true }))).rejects.toThrow(/color: true needs RGBA frames/);
     await expect(run(ctx, [gray(8, 8, new Uint8Array(64))], background({ color: 'shadows' }))).rejects.toThrow(/color: 'shadows' needs RGBA frames/);
     // A prime of another size than the frames: refused on the stream, no model made.

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.destroy());
 
-/** A lit scene: a gradient (uneven light), dark blobs and noise; RGBA with colour casts. */
+/** A lit scene: a gradient (uneven light), dark blobs and noise; RGBA with color casts. */
 function scene(w: number, h: number, seed: number): Uint8Array {
   const r = rng(seed);
   const blobs = Array.from({ length: 6 }, () => [r() * w, r() * h, 2 + r() * Math.min(w, h) * 0.2]);

@@ -29,8 +29,8 @@ function frames(w: number, h: number, n: number, seed: number): Uint8Array[] {
   });
 }
 
-/** The frames in colour, RGBA: the scene tinted per pixel, the moving objects and the shadow as on gray. */
-function colourFrames(w: number, h: number, n: number, seed: number): Uint8Array[] {
+/** The frames in color, RGBA: the scene tinted per pixel, the moving objects and the shadow as on gray. */
+function colorFrames(w: number, h: number, n: number, seed: number): Uint8Array[] {
   return frames(w, h, n, seed).map((g) => {
     const rgba = new Uint8Array(4 * w * h);
     for (let p = 0; p < w * h; p++) {
@@ -43,7 +43,7 @@ function colourFrames(w: number, h: number, n: number, seed: number): Uint8Array
 }
 
 function opencv(images: Uint8Array[], w: number, h: number, s: BackgroundSettings): Uint8Array[] {
-  // Colour goes as interleaved RGB (OpenCV's MOG2 treats the channels alike: their order does not matter).
+  // Color goes as interleaved RGB (OpenCV's MOG2 treats the channels alike: their order does not matter).
   const input = Buffer.concat(images.map((i) => Buffer.from(s.color ? i.filter((_, k) => k % 4 !== 3) : i)));
   const args = [script, `${w}`, `${h}`, `${images.length}`, `${s.history}`, `${s.varThreshold}`, s.detectShadows ? '1' : '0', `${s.learningRate}`, s.color ? '3' : '1'];
   const out = execFileSync('/usr/bin/python3', args, { input, maxBuffer: 1 << 26 });
@@ -55,14 +55,14 @@ describe("the background model's CPU reference against OpenCV's MOG2", () => {
     ['OpenCV defaults', {}],
     ['history 50, varThreshold 25, no shadows', { history: 50, varThreshold: 25, detectShadows: false }],
     ['a fixed learning rate of 0.01', { learningRate: 0.01 }],
-    ['colour, OpenCV defaults', { color: true }],
-    ['colour, history 50, varThreshold 25, fixed learning rate 0.01', { color: true, history: 50, varThreshold: 25, learningRate: 0.01 }],
+    ['color, OpenCV defaults', { color: true }],
+    ['color, history 50, varThreshold 25, fixed learning rate 0.01', { color: true, history: 50, varThreshold: 25, learningRate: 0.01 }],
   ];
   for (const [name, options] of cases) {
     it(`gives OpenCV's masks (foreground 255, shadow 127): ${name}`, () => {
       const [w, h] = [96, 64];
       const s = { ...defaultBackgroundSettings, ...options };
-      const images = (s.color ? colourFrames : frames)(w, h, 80, 31);
+      const images = (s.color ? colorFrames : frames)(w, h, 80, 31);
       const want = opencv(images, w, h, s);
       const model = new BackgroundModelCpu(s, w, h);
       let differ = 0;

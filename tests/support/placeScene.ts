@@ -2,7 +2,7 @@
 // tests in Node and the Chromium page: built in plain code, no Node module.
 import { bins } from '../../src/track/Track.js';
 import { Tracker } from '../../src/track/Tracker.js';
-import { trackerSettings, type TrackInfo } from '../../index.js';
+import { trackSettings, type TrackInfo } from '../../index.js';
 
 /** One blob's histogram (counts) and bin places (means; NaN where empty) from objects [bin, pixels, x, y]. */
 export function placedBlob(objects: [number, number, number, number][]): { h: Float64Array; x: Float64Array; y: Float64Array } {
@@ -27,7 +27,7 @@ export function placedBlob(objects: [number, number, number, number][]): { h: Fl
  */
 export function darkStopsInLight(withPlaces: boolean): TrackInfo[] {
   const darkAt = (f: number) => (f < 22 ? 80 + 2 * f : f < 62 ? 124 : 124 + 2 * (f - 62));
-  const tracker = new Tracker(trackerSettings({ maxUnseen: 2, placeByGray: true }));
+  const tracker = new Tracker(trackSettings({ maxUnseen: 2, placeByGray: true }));
   let tracks: TrackInfo[] = [];
   for (let f = 0; f < 60; f++) {
     const d = darkAt(f);

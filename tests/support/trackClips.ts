@@ -1,7 +1,7 @@
 // Tracking test clips, H.264 (30 frames/s unless asked otherwise) made by ffmpeg from seeded synthetic scenes with
 // known boxes (used by the CLI's tests in Node and the tracking tests in Chromium): `walk`, three objects crossing a gray scene; `dark`,
 // the same walk with objects darker than everything they pass (MOG2's shadow test on gray takes much of them for
-// shadow); `colour`, dark-blue objects casting shadows on a warm scene; `inView`, objects in view from the first frame.
+// shadow); `color`, dark-blue objects casting shadows on a warm scene; `inView`, objects in view from the first frame.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ const walk = { frames: 150, objects: 3, size: [40, 56] as [number, number], spee
 export const trackScenes = {
   walk: surveillanceScene(5, walk),
   dark: surveillanceScene(5, { ...walk, darkShare: 1 }),
-  colour: surveillanceScene(6, { ...walk, shadows: true, darkShare: 1 }),
+  color: surveillanceScene(6, { ...walk, shadows: true, darkShare: 1 }),
   // The walk with its objects in view in the first frame, half of them stopping on the way (some standing then).
   inView: surveillanceScene(5, { ...walk, inView: 1, stopAndGo: 0.5 }),
 };
@@ -25,11 +25,11 @@ function encodeRaw(dir: string, bytes: Buffer, format: 'gray' | 'rgb24', s: Surv
 }
 
 /**
- * The colour clip: the scene warm (R 1.1, G 1, B 0.85 of its gray), the objects dark blue (0.8, 1, 2.2 of theirs)
- * over their truth boxes. Cast shadows stay the scene's colour darkened; the objects' luma is a darker copy of
- * the scene's in places, their colour is not.
+ * The color clip: the scene warm (R 1.1, G 1, B 0.85 of its gray), the objects dark blue (0.8, 1, 2.2 of theirs)
+ * over their truth boxes. Cast shadows stay the scene's color darkened; the objects' luma is a darker copy of
+ * the scene's in places, their color is not.
  */
-function colourFrames(s: SurveillanceScene): Buffer {
+function colorFrames(s: SurveillanceScene): Buffer {
   const { width: W, height: H } = s;
   const rgb = Buffer.alloc(W * H * 3 * s.frames.length);
   s.frames.forEach((frame, t) => {
@@ -47,7 +47,7 @@ function colourFrames(s: SurveillanceScene): Buffer {
 export function makeTrackClips(dir: string, names: readonly (keyof typeof trackScenes)[], fps = 30): void {
   for (const name of names) {
     const s = trackScenes[name];
-    if (name === 'colour') encodeRaw(dir, colourFrames(s), 'rgb24', s, name, fps);
+    if (name === 'color') encodeRaw(dir, colorFrames(s), 'rgb24', s, name, fps);
     else encodeRaw(dir, Buffer.concat(s.frames.map((f) => Buffer.from(f))), 'gray', s, name, fps);
   }
 }

@@ -183,7 +183,7 @@ describe('flowmark/three on the GPU (offscreen)', () => {
       renderer.render(scene, pixelCamera(width, height));
     }), toArray()));
     const out = await drawn(ctx, renderer);
-    // The colour as the canvas shows it (sRGB bytes).
+    // The color as the canvas shows it (sRGB bytes).
     const hex = trackColor(3).getHex();
     const want = [hex >> 16, (hex >> 8) & 255, hex & 255];
     // The box's edge lies half a pixel outside its outer pixels: one of the two rows (columns) it passes between.

@@ -4,7 +4,7 @@
 // hysteresis, events, sizes from the board, refusals.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError, MarkerPoser, board, boardPose, cameraModel, gridBoard, poserSettings, projectPoints, reprojectionError, toNormalised, type Board, type DetectedMarker, type Mat3 } from '../../index.js';
+import { InvalidOptionError, MarkerPoser, board, boardPose, cameraModel, gridBoard, poseSettings, projectPoints, reprojectionError, toNormalised, type Board, type DetectedMarker, type Mat3 } from '../../index.js';
 import { ippeSquare, mul3, rotationBetween, rotationFromVector } from '../../extend.js';
 import { rng } from '../../reference.js';
 
@@ -187,7 +187,7 @@ describe('MarkerPoser with boards', () => {
     // Markers of the board seen per frame (indices into the board), and a marker on no board (id 40).
     const frames = [[0, 1, 2], [5], [11], [], [], [3, 4], [], [], [], [7]];
     const stray = projectPoints(camera, mul3(rotationFromVector([0.1, 0, 0]), truth.R), [0.1, 0, 0.5], grid.markers[0].corners.map((p) => [p[0] - 0.02, p[1] - 0.02, 0])) as [number, number][];
-    const poser = new MarkerPoser(poserSettings({ camera, boards: [grid], foundAfter: 2, lostAfter: 2, smoothing: false }));
+    const poser = new MarkerPoser(poseSettings({ camera, boards: [grid], foundAfter: 2, lostAfter: 2, smoothing: false }));
     const log = frames.map((on, f) => {
       const r = poser.update([...on.map((i) => marker(seen[i].id, seen[i].pixels)), marker(40, stray)], f * 33_333);
       // Without markerSize the stray marker, on no board, has no pose.
@@ -203,12 +203,12 @@ describe('MarkerPoser with boards', () => {
   });
 
   it('takes marker sides from the boards, and refuses boards that clash', () => {
-    const s = poserSettings({ camera, markerSize: 0.1, boards: [grid], sizes: { 3: 0.2 } });
+    const s = poseSettings({ camera, markerSize: 0.1, boards: [grid], sizes: { 3: 0.2 } });
     expect([s.sizes[10], s.sizes[21], s.sizes[3], s.markerSize].map((x) => x!.toFixed(12))).toEqual(['0.040000000000', '0.040000000000', '0.200000000000', '0.100000000000']);
-    expect(() => poserSettings({ camera })).toThrow(/markerSize/);
-    expect(() => poserSettings({ camera, boards: [grid], sizes: { 12: 0.05 } })).toThrow(/sizes gives marker 12/);
-    expect(() => poserSettings({ camera, boards: [grid, gridBoard({ name: 'other', columns: 2, rows: 1, markerSize: 0.04, separation: 0.01, firstId: 21 })] })).toThrow(/marker 21 is on boards/);
-    expect(() => poserSettings({ camera, boards: [grid, grid] })).toThrow(/two boards are named/);
-    expect(() => poserSettings({ camera, boards: {} as never })).toThrow(InvalidOptionError);
+    expect(() => poseSettings({ camera })).toThrow(/markerSize/);
+    expect(() => poseSettings({ camera, boards: [grid], sizes: { 12: 0.05 } })).toThrow(/sizes gives marker 12/);
+    expect(() => poseSettings({ camera, boards: [grid, gridBoard({ name: 'other', columns: 2, rows: 1, markerSize: 0.04, separation: 0.01, firstId: 21 })] })).toThrow(/marker 21 is on boards/);
+    expect(() => poseSettings({ camera, boards: [grid, grid] })).toThrow(/two boards are named/);
+    expect(() => poseSettings({ camera, boards: {} as never })).toThrow(InvalidOptionError);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { NearTracks } from '../../src/track/NearTracks.js';
 import { Track, observed } from '../../src/track/Track.js';
 import { splitRecent } from '../../src/track/inheritSides.js';
-import { defaultTrackerSettings } from '../../src/track/TrackerSettings.js';
+import { defaultTrackSettings } from '../../src/track/TrackSettings.js';
 import { rng } from '../../src/eval/images.js';
 
 type Rect = [number, number, number, number];
@@ -48,7 +48,7 @@ describe('NearTracks', () => {
         const [w, h] = [4 + r() * (wide && r() < 0.1 ? 400 : 40), 4 + r() * (wide && r() < 0.1 ? 300 : 60)];
         const [x, y, vx, vy] = [far + r() * 1920, r() * 1080, (r() - 0.5) * 6, (r() - 0.5) * 6];
         const first = Float64Array.from([x, y, x + w - 1, y + h - 1]);
-        const t = new Track(id + 1, first, 0, defaultTrackerSettings);
+        const t = new Track(id + 1, first, 0, defaultTrackSettings);
         const frames = Math.floor(r() * 15);
         for (let f = 1; f <= frames; f++) {
           t.predict(1 / 30, 1);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Track } from '../../src/track/Track.js';
 import { placeMembers } from '../../src/track/placeMembers.js';
-import { trackerSettings } from '../../index.js';
+import { trackSettings } from '../../index.js';
 import { darkStopsInLight, placedBlob } from '../support/placeScene.js';
 
 const blob = placedBlob;
@@ -11,7 +11,7 @@ const blob = placedBlob;
 /** A track made from a 20×40 blob with its left edge at x0, seen alone with its pixels (800) in bin `bin`. */
 function member(id: number, x0: number, bin: number): Track {
   const bb = Float64Array.from([x0, 50, x0 + 19, 89]);
-  const t = new Track(id, bb, 0, trackerSettings({}));
+  const t = new Track(id, bb, 0, trackSettings({}));
   t.state = 'confirmed';
   const own = blob([[bin, 800, x0 + 9.5, 69.5]]);
   t.observe(own.h, 0);
@@ -74,7 +74,7 @@ describe('placeMembers', () => {
   it('places by where each bin lay in the member\'s own blobs: a figure whose dark legs lie below its light body', () => {
     // Seen alone: body (bin 12, 600 px) centred 8 px above the box's centre, legs (bin 3, 200 px) 16 px below it.
     const bb = Float64Array.from([100, 50, 119, 89]);
-    const t = new Track(1, bb, 0, trackerSettings({}));
+    const t = new Track(1, bb, 0, trackSettings({}));
     t.state = 'confirmed';
     const own = blob([
       [12, 600, 109.5, 61.5],
@@ -101,7 +101,7 @@ describe('placeMembers', () => {
   it('through Tracker.update: a dark object that stops in a light one\'s blob keeps its track on it, which coasting loses', () => {
     // tests/support/placeScene.ts: a dark object stops 40 frames in front of a light one, in their one blob.
     const dark = (tracks: ReturnType<typeof darkStopsInLight>) => tracks.find((t) => t.id === 1)!;
-    expect(() => trackerSettings({ placeByGray: 1 as unknown as boolean })).toThrow(/placeByGray/);
+    expect(() => trackSettings({ placeByGray: 1 as unknown as boolean })).toThrow(/placeByGray/);
     const placed = dark(darkStopsInLight(true));
     const coasted = dark(darkStopsInLight(false));
     // At frame 59 the dark object's centre is at x 133.5, stopped.

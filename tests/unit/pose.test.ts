@@ -3,7 +3,7 @@
 // Euro filter's jitter and lag, and MarkerPoser's flips and hysteresis.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError, MarkerPoser, OneEuroFilter, cameraModel, defaultOneEuro, parseCamera, poserSettings, projectPoints, readOpenCvCalibration, reprojectionError, squareCorners, toNormalised, toPixels, type DetectedMarker, type Mat3 } from '../../index.js';
+import { InvalidOptionError, MarkerPoser, OneEuroFilter, cameraModel, defaultOneEuroSettings, parseCamera, poseSettings, projectPoints, readOpenCvCalibration, reprojectionError, squareCorners, toNormalised, toPixels, type DetectedMarker, type Mat3 } from '../../index.js';
 import { mul3, ippeSquare, quaternionFromRotation, refinePose, rotationBetween, rotationFromVector, vectorFromRotation } from '../../extend.js';
 import { rng } from '../../reference.js';
 
@@ -154,7 +154,7 @@ describe('One Euro filter', () => {
     const gauss = () => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
     const dt = 1 / 30;
     // At rest: 0.3 px of noise on a corner; 60 frames after 30 to settle.
-    const f = new OneEuroFilter(1, defaultOneEuro);
+    const f = new OneEuroFilter(1, defaultOneEuroSettings);
     const raw: number[] = [];
     const out: number[] = [];
     for (let i = 0; i < 90; i++) {
@@ -165,7 +165,7 @@ describe('One Euro filter', () => {
     const std = (a: number[]) => Math.sqrt(a.reduce((s, x) => s + (x - a.reduce((p, q) => p + q, 0) / a.length) ** 2, 0) / a.length);
     expect(std(raw) / std(out)).toBeGreaterThan(3);
     // In motion: a corner at 300 px/s (10 px a frame, a hand's slow move at half a metre) with the same noise.
-    const g = new OneEuroFilter(1, defaultOneEuro);
+    const g = new OneEuroFilter(1, defaultOneEuroSettings);
     let lag = 0;
     for (let i = 0; i < 60; i++) {
       const truth = 10 * i;
@@ -183,7 +183,7 @@ describe('MarkerPoser', () => {
     // A small far marker nearly facing the camera, turned slowly, with noisy corners: each frame alone picks
     // either flip; the poser holds the true one.
     const r = rng(8);
-    const poser = new MarkerPoser(poserSettings({ camera, markerSize: 0.03, smoothing: false }));
+    const poser = new MarkerPoser(poseSettings({ camera, markerSize: 0.03, smoothing: false }));
     let wrongAlone = 0;
     let wrongKept = 0;
     for (let i = 0; i < 100; i++) {
@@ -203,16 +203,16 @@ describe('MarkerPoser', () => {
   it('reports a marker after foundAfter frames, keeps it lostAfter frames unseen, with found and lost events', () => {
     const { R, t } = { R: rotationFromVector([Math.PI, 0, 0]), t: [0, 0, 0.5] };
     const seen = projectPoints(camera, R, t, squareCorners(0.05)) as [number, number][];
-    const poser = new MarkerPoser(poserSettings({ camera, markerSize: 0.05, foundAfter: 3, lostAfter: 2 }));
+    const poser = new MarkerPoser(poseSettings({ camera, markerSize: 0.05, foundAfter: 3, lostAfter: 2 }));
     const pattern = [1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 1];
     const log = pattern.map((on, i) => {
       const r = poser.update(on ? [marker(4, seen)] : [], i * 33_333);
       return `${r.markers.map((m) => (m.seen ? 'S' : 's')).join('')}${r.events.map((e) => e.type[0]).join('')}`;
     });
     expect(log).toEqual(['', '', 'Sf', 'S', 's', 's', 'S', 's', 's', 'l', '']);
-    expect(() => poserSettings({ camera, markerSize: 0 })).toThrow(InvalidOptionError);
-    expect(() => poserSettings({ camera, markerSize: 1, foundAfter: 0 })).toThrow(InvalidOptionError);
-    expect(() => poserSettings({ camera, markerSize: 1, smoothing: { minCutoff: -1 } })).toThrow(InvalidOptionError);
-    expect(() => poserSettings({ camera: { fx: 1 } as never, markerSize: 1 })).toThrow(InvalidOptionError);
+    expect(() => poseSettings({ camera, markerSize: 0 })).toThrow(InvalidOptionError);
+    expect(() => poseSettings({ camera, markerSize: 1, foundAfter: 0 })).toThrow(InvalidOptionError);
+    expect(() => poseSettings({ camera, markerSize: 1, smoothing: { minCutoff: -1 } })).toThrow(InvalidOptionError);
+    expect(() => poseSettings({ camera: { fx: 1 } as never, markerSize: 1 })).toThrow(InvalidOptionError);
   });
 });

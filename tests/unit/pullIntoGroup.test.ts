@@ -3,11 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { Track } from '../../src/track/Track.js';
 import { pullIntoGroup } from '../../src/track/pullIntoGroup.js';
-import { trackerSettings } from '../../index.js';
+import { trackSettings } from '../../index.js';
 
 /** A track made from a 20×40 blob at (100, 50), moving at (vx, vy) px/s. */
 function member(vx: number, vy: number): Track {
-  const t = new Track(1, Float64Array.from([100, 50, 119, 89]), 0, trackerSettings({}));
+  const t = new Track(1, Float64Array.from([100, 50, 119, 89]), 0, trackSettings({}));
   t.kf.setVelocity(0, vx);
   t.kf.setVelocity(1, vy);
   return t;

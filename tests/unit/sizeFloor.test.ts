@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { SizeFloor } from '../../src/track/SizeFloor.js';
 import { Track } from '../../src/track/Track.js';
-import { defaultTrackerSettings, seenTracks, trackerSettings, InvalidOptionError, type Box, type FrameResult, type TrackResults } from '../../index.js';
+import { defaultTrackSettings, seenTracks, trackSettings, InvalidOptionError, type Box, type FrameResult, type TrackResults } from '../../index.js';
 import { Tracker } from '../../extend.js';
 
 /** A confirmed track whose predicted box is `box` (bounds inclusive). */
 function trackAt(box: Box): Track {
-  const t = new Track(1, Float64Array.from(box), 0, defaultTrackerSettings);
+  const t = new Track(1, Float64Array.from(box), 0, defaultTrackSettings);
   t.state = 'confirmed';
   for (let k = 0; k < 4; k++) t.predicted[k] = box[k];
   return t;
@@ -68,7 +68,7 @@ const scene = (t: number): Box[] => {
 };
 
 function run(sizeFloor: number, frames: number): { results: TrackResults[]; boxes: Box[][] } {
-  const tracker = new Tracker(trackerSettings({ sizeFloor }));
+  const tracker = new Tracker(trackSettings({ sizeFloor }));
   const boxes = Array.from({ length: frames }, (_, t) => scene(t));
   return { results: boxes.map((b, t) => tracker.update(b, t * 33_333, null, { width: 320, height: 240 })), boxes };
 }
@@ -92,6 +92,6 @@ describe('Tracker with a size floor', () => {
   });
 
   it('refuses a share outside [0, 1) with InvalidOptionError', () => {
-    for (const sizeFloor of [-0.1, 1, Number.NaN, '0.2' as unknown as number]) expect(() => trackerSettings({ sizeFloor })).toThrow(InvalidOptionError);
+    for (const sizeFloor of [-0.1, 1, Number.NaN, '0.2' as unknown as number]) expect(() => trackSettings({ sizeFloor })).toThrow(InvalidOptionError);
   });
 });

@@ -2,7 +2,7 @@
 // occlusion of more than a second behind a pillar, through noise; counting lines by direction; zones; options.
 import { describe, expect, it } from 'vitest';
 import { boxIou } from '../../src/track/boxIou.js';
-import { countsAtEnd, defaultTrackerSettings, seenTracks, trackerSettings, InvalidFrameError, InvalidOptionError, type Box, type FrameResult, type TrackerSettings, type TrackResults } from '../../index.js';
+import { countsAtEnd, defaultTrackSettings, seenTracks, trackSettings, InvalidFrameError, InvalidOptionError, type Box, type FrameResult, type TrackSettings, type TrackResults } from '../../index.js';
 import { Tracker } from '../../extend.js';
 
 interface Mover {
@@ -43,8 +43,8 @@ function blobs(movers: Mover[], t: number, pillars: [number, number][] = []): Bo
  * The tracker's results over `frames` frames of blobs `at(t)`, `frameUs` apart (30 frames a second unless given);
  * `frame`: the frame's size, where boxes cut by its border matter.
  */
-function run(settings: Partial<TrackerSettings>, frames: number, at: (t: number) => Box[], frameUs = 33_333, frame?: { width: number; height: number }): TrackResults[] {
-  const tracker = new Tracker(trackerSettings(settings));
+function run(settings: Partial<TrackSettings>, frames: number, at: (t: number) => Box[], frameUs = 33_333, frame?: { width: number; height: number }): TrackResults[] {
+  const tracker = new Tracker(trackSettings(settings));
   return Array.from({ length: frames }, (_, t) => tracker.update(at(t), t * frameUs, null, frame));
 }
 
@@ -369,7 +369,7 @@ describe('Tracker', () => {
     expect(results[30].tracks[0].piece).toBe(-1);
     // Histograms too short for the caller's blobs are refused on a frame whose pieces are joined too (checked
     // against what was given, not the joined list).
-    const tracker = new Tracker(trackerSettings({ joinPieces: true }));
+    const tracker = new Tracker(trackSettings({ joinPieces: true }));
     for (let t = 0; t < 60; t++) {
       const b = visible(boxAt(t + 1));
       tracker.update(b, t * 33_333, b.flatMap((q) => histOf(3, q)), frame);
@@ -599,7 +599,7 @@ describe('Tracker', () => {
             .filter((b) => b[2] >= 0 && b[0] < frame.width)
             .map((b) => [Math.max(0, b[0]), b[1], Math.min(frame.width - 1, b[2]), b[3]]);
     for (const withSize of [true, false]) {
-      const tracker = new Tracker(trackerSettings({}));
+      const tracker = new Tracker(trackSettings({}));
       const results = Array.from({ length: 14 }, (_, t) => tracker.update(seen(t), t * 33_333, null, withSize ? frame : undefined));
       const lost = results[13].tracks.filter((k) => k.state === 'lost').sort((p, q) => p.cy - q.cy);
       expect(lost.map((k) => Math.round(k.cy))).toEqual([50, 130, 200]);
@@ -631,7 +631,7 @@ describe('Tracker', () => {
       return { boxes: [other, own], hists: [...histOf(12, other), ...histOf(3, own)] };
     };
     const follow = (appearance: boolean) => {
-      const tracker = new Tracker(trackerSettings({}));
+      const tracker = new Tracker(trackSettings({}));
       const results = Array.from({ length: 50 }, (_, t) => {
         const { boxes, hists } = frame(t);
         return tracker.update(boxes, t * 33_333, appearance ? hists : null);
@@ -664,7 +664,7 @@ describe('Tracker', () => {
       return { boxes, hists };
     };
     const follow = (appearance: boolean) => {
-      const tracker = new Tracker(trackerSettings({}));
+      const tracker = new Tracker(trackSettings({}));
       const results = Array.from({ length: 50 }, (_, t) => {
         const { boxes, hists } = frame(t);
         return tracker.update(boxes, t * 33_333, appearance ? hists : null);
@@ -1053,7 +1053,7 @@ describe('Tracker', () => {
       { x: 300, y: 110, vx: -4, vy: -0.5, w: 34, h: 64 },
       { x: 40, y: 20, vx: 2, vy: 1, w: 20, h: 40 },
     ];
-    const settings = trackerSettings({ placeByGray: true, lines: [{ id: 'l', a: [160, 239], b: [160, 0] }], zones: [{ id: 'z', polygon: [[0, 0], [100, 0], [100, 240], [0, 240]] }] });
+    const settings = trackSettings({ placeByGray: true, lines: [{ id: 'l', a: [160, 239], b: [160, 0] }], zones: [{ id: 'z', polygon: [[0, 0], [100, 0], [100, 240], [0, 240]] }] });
     const frame = { width: 320, height: 240 };
     const input = (t: number) => {
       const boxes = blobs(movers, t);
@@ -1097,7 +1097,7 @@ describe('Tracker', () => {
     for (let t = at; t < 90; t++) expect(step(tried, t), `frame ${t}`).toEqual(step(twin, t));
     // A frame with no histograms needs none, and places are looked at only with histograms and placeByGray.
     expect(() => new Tracker(settings).update(boxes, 0, null, frame, [], [])).not.toThrow();
-    expect(() => new Tracker(trackerSettings({})).update(boxes, 0, hists, frame, [], [])).not.toThrow();
+    expect(() => new Tracker(trackSettings({})).update(boxes, 0, hists, frame, [], [])).not.toThrow();
   });
 
   it('tracks a box far out of the frame (a detector gone wrong) apart, without a grid over the plane between', () => {
@@ -1130,7 +1130,7 @@ describe('Tracker', () => {
 
   it('refuses bad settings with InvalidOptionError', () => {
     const bad: unknown[] = [{ minHits: 0 }, { maxUnseen: -1 }, { trailLength: -1 }, { trailLength: 2.5 }, { iouWeight: 2 }, { appearanceWeight: -1 }, { gate: 0 }, { joinPieces: 'yes' }, { lines: [{ id: 'l', a: [0, 0], b: [0, 0] }] }, { lines: [{ id: 'l', a: [0], b: [1, 1] }] }, { zones: [{ id: 'z', polygon: [[0, 0], [1, 1]] }] }, { lines: [{ id: 'x', a: [0, 0], b: [1, 1] }], zones: [{ id: 'x', polygon: [[0, 0], [1, 0], [0, 1]] }] }, null];
-    for (const o of bad) expect(() => trackerSettings(o as Partial<TrackerSettings>), JSON.stringify(o)).toThrow(InvalidOptionError);
-    expect(trackerSettings({})).toEqual(defaultTrackerSettings);
+    for (const o of bad) expect(() => trackSettings(o as Partial<TrackSettings>), JSON.stringify(o)).toThrow(InvalidOptionError);
+    expect(trackSettings({})).toEqual(defaultTrackSettings);
   });
 });

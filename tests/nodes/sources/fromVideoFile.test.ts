@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastValueFrom, take, toArray } from 'rxjs';
-import { DecodeError, InvalidOptionError, features, fromVideo, label, probeMp4, readResults, threshold, type GpuContext } from '../../../index.js';
-import { fromVideoFile, probeVideo } from '../../../node.js';
-import { demuxMp4 } from '../../../nodes/sources/probeMp4.js';
+import { DecodeError, InvalidOptionError, features, fromVideo, label, probeVideo, readResults, threshold, type GpuContext } from '../../../index.js';
+import { fromVideoFile, probeVideoFile } from '../../../node.js';
+import { demuxMp4 } from '../../../nodes/sources/probeVideo.js';
 import { readMp4Index } from '../../../nodes/sources/readMp4Index.js';
 import { readRanges } from '../../../nodes/sources/readInput.js';
 import { testContext } from '../../support/gpu.js';
@@ -93,7 +93,7 @@ describe('flowmark label on videos', () => {
 describe('fromVideoFile (Node, ffmpeg)', () => {
   for (const name of [...Object.keys(clips), ...Object.keys(containers)]) {
     it(`decodes every frame of ${name} in order, with the container's timestamps and the right content`, async () => {
-      const info = await probeVideo(join(dir, name));
+      const info = await probeVideoFile(join(dir, name));
       expect(info.frames).toBe(frames);
       expect([info.width, info.height]).toEqual([64, 48]);
       expect(info.container).toBe(containerNames[name] ?? 'mp4');
@@ -115,7 +115,7 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
   }
 
   it('shows pixels that are not square at their shape: twice as wide as tall, a 64 px wide Matroska clip is 128 px wide', async () => {
-    const info = await probeVideo(join(dir, 'wide.mkv'));
+    const info = await probeVideoFile(join(dir, 'wide.mkv'));
     expect([info.width, info.height, info.storedWidth, info.storedHeight, info.frames]).toEqual([128, 48, 128, 48, frames]);
     const results = await lastValueFrom(fromVideoFile(ctx, join(dir, 'wide.mkv')).pipe(threshold({ level: 128 }), features(), readResults(), toArray()));
     expect(results).toHaveLength(frames);
@@ -133,7 +133,7 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     expect((err as Error).message).toMatch(/ffprobe \(part of ffmpeg\) was not found; install ffmpeg/);
     const beside = await lastValueFrom(fromVideoFile(ctx, join(dir, 'h264.mkv'), { ffmpeg: '/no/such/dir/ffmpeg' }).pipe(readResults(), toArray())).catch((e) => e);
     expect((beside as Error).message).toMatch(/ffprobe \(part of ffmpeg\) was not found/);
-    expect(await probeVideo(join(dir, 'h264.mkv'), { ffprobe: 'no-such-ffprobe' }).catch((e) => e)).toBeInstanceOf(DecodeError);
+    expect(await probeVideoFile(join(dir, 'h264.mkv'), { ffprobe: 'no-such-ffprobe' }).catch((e) => e)).toBeInstanceOf(DecodeError);
   });
 
   it("probes a recorder's AVI with frames left out by the times it keeps, and a longer one packet by packet", async () => {
@@ -141,14 +141,14 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     const gap = join(dir, 'gap.avi');
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=25', '-t', '2', '-vf', "select='not(between(n,10,14))'", '-fps_mode', 'vfr', '-c:v', 'mpeg4', gap]);
     const kept = Array.from({ length: 50 }, (_, n) => n).filter((n) => n < 10 || n > 14);
-    const info = await probeVideo(gap);
+    const info = await probeVideoFile(gap);
     expect([info.container, info.codec, info.width, info.height, info.frames]).toEqual(['avi', 'mpeg4', 64, 48, 45]);
     expect(info.timestampsUs).toEqual(kept.map((n) => n * 40_000));
     expect(info.durationUs).toBe(2_000_000);
     // The clip's packets copied 400 times over (18,000 frames, 13 minutes): every packet read, in order.
     const long = join(dir, 'long.avi');
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '399', '-i', gap, '-c', 'copy', long]);
-    const longer = await probeVideo(long);
+    const longer = await probeVideoFile(long);
     expect(longer.frames).toBe(400 * 45);
     expect(longer.durationUs).toBe(800_000_000);
     expect(longer.timestampsUs.slice(45, 50)).toEqual(kept.slice(0, 5).map((n) => 2_000_000 + n * 40_000));
@@ -167,7 +167,7 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     const names = [...Object.keys(clips), 'long.mp4', 'cut.mp4', 'mpeg4.mp4', ...turns.map(turnedName)];
     for (const name of names) {
       const whole = readFileSync(join(dir, name));
-      expect(await probeVideo(join(dir, name)), name).toEqual(probeMp4(whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer, join(dir, name)));
+      expect(await probeVideoFile(join(dir, name)), name).toEqual(probeVideo(whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer, join(dir, name)));
     }
   });
 
@@ -196,8 +196,8 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     const big = join(dir, 'big.mp4');
     const size = padMp4(join(dir, 'long.mp4'), big, 4.5 * 2 ** 30);
     expect(statSync(big).size).toBe(size);
-    const info = await probeVideo(big);
-    expect(info).toEqual(await probeVideo(join(dir, 'long.mp4')));
+    const info = await probeVideoFile(big);
+    expect(info).toEqual(await probeVideoFile(join(dir, 'long.mp4')));
     expect(info.frames).toBe(30);
     const centres = (file: string) =>
       lastValueFrom(fromVideoFile(ctx, file).pipe(threshold({ level: 128 }), features(), readResults(), toArray())).then((rs) => rs.map((r) => [r.timeUs, r.features!.cx[0], r.features!.cy[0]]));
@@ -208,14 +208,14 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
 
   it('takes the VideoInfo it is given (probed once by the caller) instead of probing again; a bad one is refused at once', async () => {
     const file = join(dir, 'h264.mkv');
-    const info = await probeVideo(file);
+    const info = await probeVideoFile(file);
     // Times a second later than the file's: what comes out says which info was used.
     const later = { ...info, timestampsUs: info.timestampsUs.map((t) => t + 1_000_000) };
     const results = await lastValueFrom(fromVideoFile(ctx, file, { info: later }).pipe(threshold({ level: 128 }), features(), readResults(), toArray()));
     expect(results.map((r) => r.timeUs)).toEqual(later.timestampsUs);
     expect(results.map((r) => r.features!.label.length)).toEqual(info.timestampsUs.map(() => 1));
     for (const bad of [null, {}, { ...info, width: 0 }, { ...info, timestampsUs: 'x' }]) {
-      expect(() => fromVideoFile(ctx, file, { info: bad as unknown as typeof info }), JSON.stringify(bad)).toThrow(/fromVideoFile: info must be what probeVideo gives for the file/);
+      expect(() => fromVideoFile(ctx, file, { info: bad as unknown as typeof info }), JSON.stringify(bad)).toThrow(/fromVideoFile: info must be what probeVideoFile gives for the file/);
     }
   });
 
@@ -269,7 +269,7 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     for (const t of turns) {
       const file = join(dir, turnedName(t));
       const want = turnedBoxAt(t);
-      const info = await probeVideo(file);
+      const info = await probeVideoFile(file);
       expect([info.width, info.height, info.storedWidth, info.storedHeight], file).toEqual([want.width, want.height, 64, 48]);
       const results = await lastValueFrom(fromVideoFile(ctx, file).pipe(threshold({ level: 128 }), features(), readResults(), toArray()));
       expect(results).toHaveLength(3);

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { DecodeError, InvalidOptionError, cameraPrime, medianImage, type PrimeImage } from '../../../index.js';
-import { probeVideo, videoFileBackground, type VideoFileBackgroundOptions } from '../../../node.js';
+import { probeVideoFile, videoFileBackground, type VideoFileBackgroundOptions } from '../../../node.js';
 import { decodeVideoFile } from '../../../nodes/sources/fromVideoFile.js';
 import { makeClips, turnedBoxAt, turnedName, turns } from '../../support/clips.js';
 
@@ -16,7 +16,7 @@ beforeAll(() => {
 /** Every frame of a clip as fromVideoFile decodes it, on the CPU. */
 async function allFrames(file: string, format: 'gray' | 'rgba'): Promise<PrimeImage[]> {
   const out: PrimeImage[] = [];
-  for await (const img of decodeVideoFile(file, await probeVideo(file), format, 'ffmpeg')) out.push(img);
+  for await (const img of decodeVideoFile(file, await probeVideoFile(file), format, 'ffmpeg')) out.push(img);
   return out;
 }
 
@@ -63,7 +63,7 @@ describe('videoFileBackground', () => {
 
   it('takes the VideoInfo it is given instead of probing again: the same image; a bad one refused at once', async () => {
     const file = join(dir, 'long.mp4');
-    const info = await probeVideo(file);
+    const info = await probeVideoFile(file);
     expect(await videoFileBackground(file, { info, seconds: 1, samples: 5 })).toEqual(await videoFileBackground(file, { seconds: 1, samples: 5 }));
     expect(() => videoFileBackground(file, { info: { ...info, height: -1 } })).toThrow(InvalidOptionError);
   });

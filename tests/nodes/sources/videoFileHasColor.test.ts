@@ -1,4 +1,4 @@
-// videoFileHasColor (Node, ffmpeg) over the colour test's clips (tests/support/colorClips.ts): colour footage from
+// videoFileHasColor (Node, ffmpeg) over the color test's clips (tests/support/colorClips.ts): color footage from
 // gray footage stored as YUV, each option's effect; bad options and undecodable files as typed errors. The browser's
 // videoHasColor answers the same on the same clips (tests/browser/videoHasColor.test.ts).
 import { describe, expect, it, beforeAll } from 'vitest';
@@ -16,7 +16,7 @@ const clip = (name: string) => join(dir, `${name}.mp4`);
 beforeAll(() => makeColorClips(dir));
 
 describe('videoFileHasColor', () => {
-  it('tells colour footage from gray footage stored as YUV, and looks at the frames, spread and share asked for', async () => {
+  it('tells color footage from gray footage stored as YUV, and looks at the frames, spread and share asked for', async () => {
     for (const { clip: name, options, want } of colorCases) expect(await videoFileHasColor(clip(name), options), `${name} ${JSON.stringify(options)}`).toBe(want);
   });
 
@@ -28,7 +28,7 @@ describe('videoFileHasColor', () => {
   });
 
   it("the browser's videoHasColor, called in Node, says to use this one", () => {
-    expect(() => videoHasColor(clip('colour'))).toThrow(InvalidOptionError);
-    expect(() => videoHasColor(clip('colour'))).toThrow(/videoFileHasColor from 'flowmark\/node'/);
+    expect(() => videoHasColor(clip('color'))).toThrow(InvalidOptionError);
+    expect(() => videoHasColor(clip('color'))).toThrow(/videoFileHasColor from 'flowmark\/node'/);
   });
 });

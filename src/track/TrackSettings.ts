@@ -22,7 +22,7 @@ export interface Zone {
   polygon: readonly (readonly [number, number])[];
 }
 
-export interface TrackerSettings {
+export interface TrackSettings {
   /** Frames in a row a new track must be matched before it is confirmed (and `entered` is emitted). */
   minHits: number;
   /** Seconds a confirmed track may go unseen (coasting) before it is dropped (`left`); sooner where its estimate has
@@ -82,7 +82,7 @@ export interface TrackerSettings {
   zones: readonly Zone[];
 }
 
-export const defaultTrackerSettings: Readonly<TrackerSettings> = {
+export const defaultTrackSettings: Readonly<TrackSettings> = {
   minHits: 3,
   maxUnseen: 2,
   iouWeight: 0.5,

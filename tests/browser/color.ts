@@ -3,7 +3,7 @@
 // 150 as tests/cliTrack.test.ts gives it) with the model videoHasColor picks, or gray; its tracks as a benchmark reads
 // them.
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, fromVideo, probeMp4, seenTracks, videoBackground, videoHasColor } from '../../index.js';
+import { GpuContext, fromVideo, probeVideo, seenTracks, videoBackground, videoHasColor } from '../../index.js';
 import { defaultBlobSettings, blobTracking } from '../../nodes/track/blobTracking.js';
 
 type Outcome = { value: boolean } | { error: { name: string; message: string } };
@@ -27,7 +27,7 @@ async function colorAnswers(cases: { url: string; options: object }[]): Promise<
 async function trackClip({ url, model }: { url: string; model: 'auto' | 'gray' }) {
   const bytes = await (await fetch(url)).arrayBuffer();
   const color = model === 'auto' && (await videoHasColor(bytes));
-  const { width, height } = probeMp4(bytes, url);
+  const { width, height } = probeVideo(bytes, url);
   // Primed as flowmark track primes its model (videoFileBackground there).
   const prime = await videoBackground(bytes, { format: color ? 'rgba' : 'gray' });
   const ctx = await GpuContext.create({ label: 'track-clip' });

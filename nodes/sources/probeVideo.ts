@@ -10,7 +10,7 @@ import { displayTransform, type DisplayTransform } from './displayTransform.js';
 export interface VideoInfo {
   /**
    * RFC 6381 codec string for MP4, e.g. `avc1.64000a`, `vp09.00.10.08`, `av01.0.00M.08`; for other containers (Node's
-   * `probeVideo` only) ffmpeg's codec name, e.g. `h264`, `msmpeg4v3`.
+   * `probeVideoFile` only) ffmpeg's codec name, e.g. `h264`, `msmpeg4v3`.
    */
   codec: string;
   /** `mp4` for MP4 and QuickTime files (read by mp4box); for others ffmpeg's format name, e.g. `avi`, `matroska,webm`, `mpegts`. */
@@ -40,7 +40,7 @@ interface ParsedMp4 {
   timeUs(cts: number): number;
 }
 
-export function probeMp4(bytes: ArrayBuffer, source: string): VideoInfo {
+export function probeVideo(bytes: ArrayBuffer, source: string): VideoInfo {
   return parseMp4(bytes, source).info;
 }
 
