@@ -6,7 +6,7 @@
  * corners, `aruco.calibrateCameraAruco`, its default 5 terms): the intrinsics' errors against the true lens, the RMS
  * reprojection error, and the largest error with which each calibrated lens places a board's corners across the frame.
  *
- *   node dist/bench/calibrateEval.js [--dawn backend=vulkan]
+ *   node dist/bench/calibrateEval.js [--python /usr/bin/python3] [--dawn backend=vulkan]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { boardPhotos } from '../reference.js';
 import { runMain } from './timing.js';
 import { benchArgs } from './args.js';
 
-const { values } = benchArgs(import.meta.url, { dawn: { type: 'string', multiple: true, default: [] } });
+const { values } = benchArgs(import.meta.url, { python: { type: 'string', default: '/usr/bin/python3' }, dawn: { type: 'string', multiple: true, default: [] } });
 const [width, height] = [640, 480];
 const dict = markerDictionary('DICT_4X4_50');
 const board = gridBoard({ name: 'print', columns: 6, rows: 4, markerSize: 0.04, separation: 0.01 });
@@ -71,7 +71,7 @@ for k in range(${n}):
     C += list(c); I += ids.ravel().tolist(); N.append(len(ids))
 err, K, dist, _, _ = cv2.aruco.calibrateCameraAruco(C, np.array(I, dtype=np.int32).reshape(-1, 1), np.array(N), b, (${width}, ${height}), None, None)
 print(json.dumps({'error': err, 'K': K.ravel().tolist(), 'd': dist.ravel().tolist()}))`;
-      const cv = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, dir]).toString());
+      const cv = JSON.parse(execFileSync(values.python as string, ['-c', script, dir]).toString());
       rmSync(dir, { recursive: true });
       const theirs = cameraModel({ fx: cv.K[0], fy: cv.K[4], cx: cv.K[2], cy: cv.K[5], distortion: cv.d.slice(0, 5) });
       for (const [by, c, error] of [['flowmark', ours.camera, ours.error], ['OpenCV (SUBPIX corners)', theirs, cv.error]] as const) {

@@ -7,7 +7,7 @@
  * (src/reference/detectMarkersCpu.ts, single-threaded JavaScript) and the GPU `markers()` operator (the same method;
  * its ms/frame is the wall time over the whole set, frames in flight as a file source runs them).
  *
- *   node dist/bench/markersEval.js [--frames 240] [--dictionary DICT_4X4_50] [--seed 1] [--keep DIR] [--dawn backend=vulkan]
+ *   node dist/bench/markersEval.js [--frames 240] [--dictionary DICT_4X4_50] [--seed 1] [--keep DIR] [--python /usr/bin/python3] [--dawn backend=vulkan]
  *                                  [--detectors opencv,cpu,gpu] [--details] [--windows 31,9]
  *
  * `--details` lists, for flowmark's detectors, every marker missed, wrong ID and false positive with its frame.
@@ -30,6 +30,7 @@ const { values } = benchArgs(import.meta.url, {
   seed: { type: 'string', default: '1' },
   keep: { type: 'string' },
   dawn: { type: 'string', multiple: true, default: [] },
+  python: { type: 'string', default: '/usr/bin/python3' },
   detectors: { type: 'string', default: 'opencv,cpu,gpu' },
   windows: { type: 'string', default: '31,9' },
   details: { type: 'boolean', default: false },
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
   const job = { dictionary: dict.name, frames: frames.map((f) => ({ path: f.path, width, height })), methods: ['NONE', 'SUBPIX', 'CONTOUR', 'APRILTAG'] };
   const script = new URL('../../scripts/opencv-aruco.py', import.meta.url).pathname;
   const out = detectors.includes('opencv')
-    ? JSON.parse(execFileSync('/usr/bin/python3', [script], { input: JSON.stringify(job), maxBuffer: 1 << 28 }).toString())
+    ? JSON.parse(execFileSync(values.python as string, [script], { input: JSON.stringify(job), maxBuffer: 1 << 28 }).toString())
     : { opencv: 'not run', results: {} };
   console.log(`marker evaluation — ${new Date().toISOString()}, ${dict.name}, ${frames.length} frames of ${width}×${height} (seed ${values.seed}),`);
   console.log(`${frames.reduce((s, f) => s + f.markers.length, 0)} markers, ${frames.filter((f) => !f.markers.length).length} frames without markers, ${frames.filter((f) => f.jpeg !== null).length} JPEG-compressed; OpenCV ${out.opencv}`);

@@ -11,7 +11,7 @@
  * (`boardPose` over flowmark's corners), by OpenCV's `estimatePoseBoard` on flowmark's corners and on its own, and by
  * the board's best single marker alone.
  *
- *   node dist/bench/poseEval.js [--frames 120] [--boards 60] [--seed 1] [--dawn backend=vulkan]
+ *   node dist/bench/poseEval.js [--frames 120] [--boards 60] [--seed 1] [--python /usr/bin/python3] [--dawn backend=vulkan]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ import { boardScene, cornersAtPose, markerScene, rng, type MarkerScene } from '.
 import { runMain } from './timing.js';
 import { benchArgs } from './args.js';
 
-const { values } = benchArgs(import.meta.url, { frames: { type: 'string', default: '120' }, boards: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' }, dawn: { type: 'string', multiple: true, default: [] } }, ['frames', 'boards', 'seed']);
+const { values } = benchArgs(import.meta.url, { frames: { type: 'string', default: '120' }, boards: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' }, python: { type: 'string', default: '/usr/bin/python3' }, dawn: { type: 'string', multiple: true, default: [] } }, ['frames', 'boards', 'seed']);
 const [width, height] = [640, 480];
 const camera = cameraModel({ fx: 600, fy: 600, cx: 319.5, cy: 239.5 });
 const side = 0.05;
@@ -81,7 +81,7 @@ for c in job:
     ok, rv, tv = cv2.solvePnP(obj, np.array(c, dtype=np.float64).reshape(4, 1, 2), K, None, flags=cv2.SOLVEPNP_IPPE_SQUARE)
     out.append({'rvec': rv.ravel().tolist(), 'tvec': tv.ravel().tolist()} if ok else None)
 print(json.dumps(out))`;
-  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify(corners), maxBuffer: 1 << 26 }).toString());
+  return JSON.parse(execFileSync(values.python as string, ['-c', script], { input: JSON.stringify(corners), maxBuffer: 1 << 26 }).toString());
 }
 
 /** A 4 × 3 grid board of 4 cm markers, 1 cm apart (ids 0–11), as OpenCV's GridBoard lays it out. */
@@ -132,7 +132,7 @@ for ms in job:
     n, rv, tv = cv2.aruco.estimatePoseBoard(corners, ids, b, K, None, None, None)
     out.append({'rvec': np.array(rv).ravel().tolist(), 'tvec': np.array(tv).ravel().tolist()} if n > 0 else None)
 print(json.dumps(out))`;
-  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify(frames), maxBuffer: 1 << 26 }).toString());
+  return JSON.parse(execFileSync(values.python as string, ['-c', script], { input: JSON.stringify(frames), maxBuffer: 1 << 26 }).toString());
 }
 
 function score(name: string, truths: Truth[], poses: Pose[]): void {
@@ -161,7 +161,7 @@ function opencvAruco(scenes: MarkerScene[]): { opencv: string; results: { SUBPIX
   scenes.forEach((s, f) => writeFileSync(join(dir, `${f}.gray`), s.gray));
   try {
     return JSON.parse(
-      execFileSync('/usr/bin/python3', [new URL('../../scripts/opencv-aruco.py', import.meta.url).pathname], {
+      execFileSync(values.python as string, [new URL('../../scripts/opencv-aruco.py', import.meta.url).pathname], {
         input: JSON.stringify({ dictionary: dict.name, frames: scenes.map((_, f) => ({ path: join(dir, `${f}.gray`), width, height })), methods: ['SUBPIX'] }),
         maxBuffer: 1 << 28,
       }).toString(),

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The figures of BENCHMARKS.md, on the GPU machine. Prepare here with `bash scripts/device-pack.sh` (builds dist/,
+# fills .carry/), then run there with .carry and dist carried:
+#   source .carry/remote.sh; bash scripts/device-bench.sh gpu     # labeling, features, latency, markers, dots, surveillance
+#   source .carry/remote.sh; bash scripts/device-bench.sh eval    # pose and calibration accuracy, tracker host time
+# (bench/markersEval.js needs ffmpeg and bench/ar.js three, which the machine lacks: they run on a development machine.)
+# Every program's output (its tables) goes to $OUT/<group>.md under a heading naming the program and its flags, its
+# errors to $OUT/<group>.err, and one line a program (exit status, seconds) to stdout. OpenCV references run with the
+# machine's python3 (opencv-python-headless).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-out/device}
+mkdir -p "$out"
+py=$(command -v python3 || echo /usr/bin/python3)
+run() {
+  local name=$1 t0 status
+  shift
+  t0=$(date +%s)
+  printf '\n## `node dist/bench/%s.js %s`\n\n' "$name" "$*" >>"$out/$group.md"
+  timeout "${LIMIT:-240}" node "dist/bench/$name.js" "$@" >>"$out/$group.md" 2>>"$out/$group.err"
+  status=$?
+  echo "$name: exit $status in $(($(date +%s) - t0)) s" | tee -a "$out/$group.md"
+}
+group=${1:-gpu}
+: >"$out/$group.md"
+: >"$out/$group.err"
+echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1), node $(node --version), $(date -u +%F)" >>"$out/$group.md"
+case $group in
+  gpu)
+    run verify --dawn backend=vulkan
+    run labeling --dawn backend=vulkan --reps 20 --passes 8 --repeat 20
+    run features --dawn backend=vulkan
+    run latency --dawn backend=vulkan
+    run markers --dawn backend=vulkan --python "$py"
+    run dots --dawn backend=vulkan
+    run surveillance --dawn backend=vulkan --python "$py"
+    run compile --dawn backend=vulkan
+    ;;
+  eval)
+    run poseEval --dawn backend=vulkan --python "$py"
+    run calibrateEval --dawn backend=vulkan --python "$py"
+    run tracker --frames 2000 --digest yes
+    ;;
+  *)
+    echo "usage: device-bench.sh gpu|eval" >&2
+    exit 2
+    ;;
+esac
