@@ -21,6 +21,15 @@ run() {
   status=$?
   echo "$name: exit $status in $(($(date +%s) - t0)) s" | tee -a "$out/$group.md"
 }
+# The labeling references (cupy on the GPU, OpenCV on the CPU), run by the machine's python3.
+baselines() {
+  local t0 status
+  t0=$(date +%s)
+  printf '\n## `python3 scripts/label-baselines.py`\n\n' >>"$out/$group.md"
+  timeout "${LIMIT:-240}" "$py" scripts/label-baselines.py >>"$out/$group.md" 2>>"$out/$group.err"
+  status=$?
+  echo "label-baselines: exit $status in $(($(date +%s) - t0)) s" | tee -a "$out/$group.md"
+}
 group=${1:-gpu}
 : >"$out/$group.md"
 : >"$out/$group.err"
@@ -35,6 +44,10 @@ case $group in
     run dots --dawn backend=vulkan
     run surveillance --dawn backend=vulkan --python "$py"
     run compile --dawn backend=vulkan
+    baselines
+    ;;
+  baselines)
+    baselines
     ;;
   eval)
     run poseEval --dawn backend=vulkan --python "$py"
@@ -42,7 +55,7 @@ case $group in
     run tracker --frames 2000 --digest yes
     ;;
   *)
-    echo "usage: device-bench.sh gpu|eval" >&2
+    echo "usage: device-bench.sh gpu|eval|baselines" >&2
     exit 2
     ;;
 esac
