@@ -1,12 +1,13 @@
 // The package as a user gets it: `npm pack`, installed into a fresh project (the packed package.json's dependencies and
 // optional peer, three, linked from this checkout's node_modules, as npm would install them; no network), type-checked with strict
-// settings and no skipLibCheck under `node16` and `bundler` resolution, then run on the GPU; and README.md's
-// snippets, as a user would paste them.
+// settings and no skipLibCheck under `node16` and `bundler` resolution, then run on the GPU; and every snippet of
+// README.md and docs/, as a user would paste them: ```ts snippets run in Node and print what their last comment
+// says; ```ts browser snippets are type-checked for a page (no Node types), their pages run by the Chromium tests.
 import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { labelCpu } from '../src/reference/labelCpu.js';
@@ -44,6 +45,30 @@ export async function start(canvas: HTMLCanvasElement): Promise<void> {
 }
 `;
 
+/** Markdown files whose snippets are run: README.md and docs/ (the frozen history aside). */
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return name === 'history' ? [] : markdownFiles(p);
+    return p.endsWith('.md') ? [p] : [];
+  });
+}
+interface Snippet {
+  where: string;
+  file: string;
+  code: string;
+  browser: boolean;
+}
+const snippets: Snippet[] = [join(repo, 'README.md'), ...markdownFiles(join(repo, 'docs'))].flatMap((md) => {
+  const where = relative(repo, md);
+  return [...readFileSync(md, 'utf8').matchAll(/```ts( browser)?\n([\s\S]*?)```/g)].map((m, i) => ({
+    where: `${where} snippet ${i}`,
+    file: `${where.replace(/[^A-Za-z0-9]/g, '_')}_${i}.ts`,
+    code: m[2],
+    browser: m[1] !== undefined,
+  }));
+});
+
 const tsconfig = (resolution: 'node16' | 'bundler') => ({
   compilerOptions: {
     target: 'ES2022',
@@ -71,6 +96,8 @@ beforeAll(() => {
     mkdirSync(dirname(join(modules, name)), { recursive: true });
     symlinkSync(join(repo, 'node_modules', name), join(modules, name), 'dir');
   }
+  // The snippets read the shipped samples by their paths in the repository.
+  symlinkSync(join(repo, 'examples'), join(project, 'examples'), 'dir');
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   writeFileSync(join(project, 'main.ts'), program);
   writeFileSync(join(project, 'browser.ts'), browserProgram);
@@ -79,6 +106,19 @@ beforeAll(() => {
   mask.forEach((v, p) => png.data.set([v, v, v, 255], 4 * p));
   writeFileSync(join(project, 'in.png'), PNG.sync.write(png, { colorType: 0 }));
 }, 120_000);
+
+/** Writes every snippet into the project and compiles the Node ones into out-docs/ (once); tsc's complaints. */
+let compiled: string | undefined;
+function compileDocs(): string {
+  if (compiled === undefined) {
+    for (const s of snippets) writeFileSync(join(project, s.file), s.code);
+    const node = { compilerOptions: { ...tsconfig('node16').compilerOptions, outDir: 'out-docs' }, files: snippets.filter((s) => !s.browser).map((s) => s.file) };
+    writeFileSync(join(project, 'tsconfig.docs.json'), JSON.stringify(node));
+    const check = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.docs.json'], { cwd: project, encoding: 'utf8' });
+    compiled = check.stdout + check.stderr;
+  }
+  return compiled;
+}
 
 describe('the packed package in a new project', () => {
   it('type-checks a browser program without Node types (bundler resolution)', () => {
@@ -89,27 +129,28 @@ describe('the packed package in a new project', () => {
     expect(check.status).toBe(0);
   });
 
-  it("runs every TypeScript snippet of README.md, type-checked, printing what its last comment says", () => {
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-    const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
-    expect(snippets.length).toBeGreaterThanOrEqual(2);
-    const files = snippets.map((code, i) => {
-      writeFileSync(join(project, `readme${i}.ts`), code);
-      return `readme${i}.ts`;
-    });
-    const config = { compilerOptions: { ...tsconfig('node16').compilerOptions, outDir: 'out-readme' }, files };
-    writeFileSync(join(project, 'tsconfig.readme.json'), JSON.stringify(config));
-    const check = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.readme.json'], { cwd: project, encoding: 'utf8' });
-    expect(check.stdout + check.stderr).toBe('');
-    snippets.forEach((code, i) => {
-      const said = /\/\/ prints: (.*)\n*$/.exec(code)?.[1];
-      expect(said, `README snippet ${i} ends with "// prints: …"`).toBeDefined();
-      const run = spawnSync(process.execPath, [join('out-readme', `readme${i}.js`)], { cwd: project, encoding: 'utf8', timeout: 120_000 });
-      expect(run.status, run.stderr).toBe(0);
-      expect(run.stderr.replace(/^Warning: .*\n/gm, ''), `README snippet ${i}`).toBe('');
-      expect(run.stdout.trim(), `README snippet ${i}`).toBe(said);
-    });
+  it('type-checks every snippet of README.md and docs/: Node ones with Node types, browser ones without', () => {
+    expect(snippets.filter((s) => !s.browser).length).toBeGreaterThanOrEqual(20);
+    expect(snippets.filter((s) => s.browser).length).toBeGreaterThanOrEqual(2);
+    expect(compileDocs()).toBe('');
+    const browser = { compilerOptions: { ...tsconfig('bundler').compilerOptions, types: [], noEmit: true }, files: snippets.filter((s) => s.browser).map((s) => s.file) };
+    writeFileSync(join(project, 'tsconfig.docs-browser.json'), JSON.stringify(browser));
+    const checkBrowser = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.docs-browser.json'], { cwd: project, encoding: 'utf8' });
+    expect(checkBrowser.stdout + checkBrowser.stderr).toBe('');
   });
+
+  // Each Node snippet runs on its own and prints what its last comment says.
+  for (const s of snippets.filter((s) => !s.browser)) {
+    it(`runs ${s.where}, printing what its last comment says`, () => {
+      expect(compileDocs()).toBe('');
+      const said = /\/\/ prints: (.*)\n*$/.exec(s.code)?.[1];
+      expect(said, `${s.where} ends with "// prints: …"`).toBeDefined();
+      const run = spawnSync(process.execPath, [join('out-docs', s.file.replace(/\.ts$/, '.js'))], { cwd: project, encoding: 'utf8', timeout: 100_000 });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr.replace(/^Warning: .*\n/gm, ''), s.where).toBe('');
+      expect(run.stdout.trim(), s.where).toBe(said);
+    }, 110_000);
+  }
 
   for (const resolution of ['node16', 'bundler'] as const) {
     it(`type-checks with moduleResolution ${resolution}, strict, no skipLibCheck, and runs`, () => {
