@@ -34,18 +34,9 @@ export interface BlobSettings {
 }
 
 /**
- * `flowmark track`'s defaults for the blob chain (bench/trackEval.ts runs with them unless told otherwise). A pixel
- * inside a plain object walking along its own height (toward or away from the camera) or stopping sees one gray for
- * many frames and the model takes it in, leaving the object's ends: foreground learns at half the rate, and the
- * closing is taller than wide, joining an upright figure's pieces but not neighbours side by side (BENCHMARKS.md,
- * issue 12, forty-first session). Without a prime (`flowmark track --prime 0`), the first 60 frames learn at OpenCV's
- * starting rate where that is faster (background()'s warmup): what stood in view when the video began and left is
- * learnt away, not tracked as a ghost (fifty-seventh session: the only warmup tried that kept issue 12's goals on clips
- * with objects in view at the start). With a prime (the default in `flowmark track`, fifty-eighth session) there is
- * no warmup: the model starts from the scene behind what moves. The smallest blob kept on the GPU is 20 px, low
- * enough for objects 14 px tall: the tracker leaves out the smaller pieces of larger objects it tracks by their own
- * size (track()'s sizeFloor; a floor of 100 px, the default before, dropped such objects whole: BENCHMARKS.md,
- * sixty-first session).
+ * The blob chain's measured defaults: the model learns at 1/history, what it finds foreground at half that, a 3×3
+ * opening and a closing taller than wide, a warmup of 60 frames where there is no prime, blobs from 20 px (the
+ * tracker's size floor leaves out the pieces). Why each: docs/decisions/background.md.
  */
 export const defaultBlobSettings: Required<Pick<BlobSettings, 'history' | 'open' | 'close' | 'foregroundLearning' | 'warmup' | 'minArea'>> = { history: 500, open: 3, close: { size: [5, 9] }, foregroundLearning: 0.5, warmup: 60, minArea: 20 };
 
@@ -63,12 +54,9 @@ export interface BlobTrackerChoice {
 }
 
 /**
- * The chain `flowmark track` runs on each video (bench/trackEval.ts runs it too). The background model learns at
- * 1/history once its warmup is over: OpenCV's default goes on faster (1/(2·frame) until 2·frame reaches the
- * history), which takes in the insides of slow, plain objects in the first seconds of any clip and splits them into
- * fragments (BENCHMARKS.md); started from the first frame with no warmup, an object already in it would leave a ghost
- * for about 0.1·history/foregroundLearning frames (`prime`, an image of the scene behind what moves, avoids it). Lighting is compensated: a camera's exposure or the light changing over the whole scene
- * would otherwise be foreground everywhere (a brighter step) until the model learns it.
+ * The surveillance chain: `blobFeatures` then `track()` with `blobTrackOptions`. The background model learns at
+ * 1/history after its warmup (OpenCV's fast start takes in slow plain objects), starts from `prime` where one is given
+ * (no ghost of what stood in view at the start), and compensates the light (docs/decisions/background.md).
  */
 export function blobTracking(cmd: BlobSettings & BlobTrackerChoice): OperatorFunction<GpuFrame, FrameResult> {
   return (frames) => frames.pipe(blobFeatures({ ...cmd, histogram: cmd.placeByGray ? 'spatial' : (cmd.histogram ?? true) }), track(blobTrackOptions(cmd)));

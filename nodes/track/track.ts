@@ -18,6 +18,7 @@ import type { FrameResult, TrackEvent, TrackResults } from '../../src/core/resul
 import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js';
 import { boxShare } from '../../src/track/boxShare.js';
 import { defaultTrackSettings, Tracker, type Box, type TrackSettings } from '../../src/track/Tracker.js';
+import { memberInside } from '../../src/track/tuning.js';
 
 export type TrackOptions = Partial<TrackSettings>;
 
@@ -93,14 +94,6 @@ export function countsAtEnd(r: TrackResults): TrackResults['counts'] {
   }
   return out;
 }
-
-/**
- * Share of a group member's estimated box that must lie inside its group's blob for seenTracks to report it. A member
- * coasts on its estimate; one that has drifted out of the blob is no longer where its object is seen, and reported
- * there it is a false positive (sixteen seeds of bench/trackEval.js: MOTA 0.378 with every member reported, 0.406 with
- * this rule; 0.392 at a half, 0.400 at 0.6, 0.404 at 0.9, where 2 % more of the objects' frames went unreported).
- */
-const memberInside = 0.75;
 
 /** Blob j's box, or with `piece` (≥ 0: the other piece of an object joined across an occluder) the two boxes' union. */
 function blobBox(f: ComponentFeatures, j: number, piece: number): [number, number, number, number] {

@@ -9,85 +9,10 @@ import { boxAcross, crosses, LINE_WORDS, note, side } from './lineSides.js';
 import { turnCoasting, turnReset, turnSeen, turnToward, turnWatchesBlob } from './lineTurn.js';
 import type { Track } from './Track.js';
 import type { CountingLine } from './TrackSettings.js';
+import { awayShare, awaySpeed, backShare, centreClear, centreFor, holdAfter, holdFor, wholeHoldUnder } from './tuning.js';
 
-/**
- * Seconds lost after which a track found again, and seconds seen within which a new one, holds back a crossing it then
- * counts, until `holdFor` of its own blobs show whether it walks on the way it crossed (CountingLines.#settleHeld):
- * - a lost track coasts on at its object's last velocity, and one that had lost its object long before (the object
- *   stopped, or turned behind a pillar) took the blob of another object that came its way, often on the line's other
- *   side, and counted a crossing nobody made. On the street scenes of bench/trackEval.js (`--geometry street`, seeds
- *   1–8), 19 of the 30 counts made by tracks lost 0.6 s or more were wrong (14 of 73 on the flat scenes, where most are
- *   objects that crossed behind a pillar at the line). The eight line figures of trackEval's four seed sets (both
- *   lines): 821 → 809 errors; after 0.3 / 1 s, 811 / 813; over 4 / 15 blobs, 811 / 810; any motion back (no share), 807.
- * - a new track counts from the sides it inherited (inheritSides) or saw in its first frames, and more than half of
- *   the counts of tracks under 10 frames old matched no crossing (90 of 161: the four sets' middle lines and the street
- *   scenes' second lines): pieces of one object that the foreground showed apart (a shadow's edge, noise) inherit its
- *   sides, count its crossing again, and join its blob again (a group member waits) before they have walked on for
- *   `holdFor` blobs. With new tracks held too: 809 → 795, every figure better or the same; tracks seen for under
- *   0.3 s, or 5 / 20 frames, 795 / 795 / 796; only tracks that inherited sides, 799.
- * - a held crossing waits for its `holdFor` blobs through any loss: a track lost again before them, and never found
- *   again, takes it with it. Settled at that loss instead (as before; the velocity then known only from 3 blobs
- *   on), such counts were mostly wrong: matched to the truth crossings by way, time (60 frames) and place (the
- *   crossing object's box touching the track's), 82 % of those settled after fewer than 3 blobs matched none (58 of
- *   71 on the four seed sets' middle lines and the street scenes' second lines). The eight line figures of
- *   bench/trackEval.js's four seed sets (flat 1–16 and 17–19, street 1–8 and 9–12): 773 → 766, the street
- *   scenes 238 → 222 and the flat ones 535 → 544 (their lines count fewer than the truth, and wrong counts made up
- *   for missed ones); crossings not counted and counts given to none (the middle lines, bench/crossingViews.ts)
- *   1174 → 1137, every set better. Waiting only where fewer than 3 blobs were seen: 766 errors too.
- * Tracks and their scores are unchanged (counting only). Such a count comes `holdFor` blobs late.
- */
-const holdAfter = 0.6;
 /** Whether track t, found again after `holdAfter` lost or seen for less than that, holds back a crossing it shows now. */
 const holdsBack = (t: Track) => t.gap >= holdAfter || t.life < holdAfter;
-/**
- * Seconds seen within which a group member holds back a crossing it shows by its group's blob lying wholly on a side
- * (CountingLines.count), as new tracks do theirs (holdAfter): tracks of fragments that joined an object's group soon
- * after they were made (the street scenes' objects seen as a column of pieces, a frame border cutting one) counted the
- * object's crossing with it. Of such counts by members seen for under 2 s, 32 of 44 matched no truth crossing (the
- * four seed sets' middle lines and the street scenes' second lines; under 1 s, 14 of 18), of those by members owning
- * an edge 22 of 100. Line errors of the four seed sets 766 → 758 (the street scenes 222 → 214, the flat ones even);
- * crossings not counted and counts given to none (middle lines, bench/crossingViews.ts) 1137 → 1119. Under 0.6 / 1 /
- * 2 s: 765 / 763 / 766 errors (1133 / 1124 / 1115); members owning an edge held too (2 s), 790; such counts
- * dropped rather than held (1 / 2 s), 766 / 798.
- */
-const wholeHoldUnder = 1.5;
-/**
- * Own blobs in a row, and the share of its box's half-extent across the line, for a centre past it
- * (CountingLines.#centrePast).
- */
-const centreFor = 20;
-const centreClear = 0.25;
-/**
- * Own blobs a held crossing waits for (holdAfter) at 30 frames a second: as many as take as long at a slower rate (4
- * at 15 frames a second, 3 at 10; CountingLines.startFrame). bench/trackEval.js `--frame-step 2` and `3`, the two
- * lines' errors: flat scenes' seeds 1–8 at 15 frames a second 207 / 197 → 201 / 194, at 10 329 / 295 → 308 / 282;
- * street scenes' 1–4 at 15 44 / 61 → 48 / 59, at 10 68 / 92 → 62 / 94; flat 17–19 at 15 101 / 74 → 100 / 74.
- * The centre-past run (centreFor) held in blobs: in thirds at 10 frames a second (7), the street scenes' horizontal
- * line 94 → 101 errors. Faster streams wait as many blobs as at 30 frames a second: at 60 (`--frame-step 0.5`, the
- * flat scenes' seeds 1–8 and the street's 1–2), waiting as long (16 blobs), line errors 119 / 81 → 121 / 86 and
- * 19 / 25 → 17 / 25.
- */
-const holdFor = 8;
-/** Share of its speed a track found again may move back across a line at and still count its crossing (holdAfter). */
-const backShare = 0.3;
-/**
- * A track whose first blob lay over a line (its segment; Track.bornAcross), then seen clearly on one of its sides,
- * holds back a crossing onto that side. Where that blob's centre lay on the other side, the track saw its object's
- * centre cross, as the truth counts crossings, and the crossing settles as those of tracks found again do (holdAfter:
- * counted unless it walks back). Otherwise it is counted after `holdFor` of its own blobs if it walks away from the
- * line: its velocity across the line `awayShare` of its speed at least, and its speed `awaySpeed` of its height a
- * second at least. Such a track is an object whose crossing the tracker did not see: it came out from behind a
- * pillar standing on the line, out of a group's blob over it, or was lost there and found again as a new track (a
- * track made from a piece of a tracked object's blob takes that track's sides instead, inheritSides, and is not one
- * of these). An object that first appears on a line (a door there) and walks off counts as having crossed it the way
- * it walks. bench/trackEval.js's replays of the six seed sets (flat 1–16, 17–19, 20–22; street 1–8, 9–12, 13–15;
- * both lines, twelve figures): errors 936 → 895, no figure worse by more than one; with every such track held to the
- * walking-away test, 904; counted without that test, 1001 (blobs born on a line that stay there or go back); a share
- * of 0.3 / 0.7, 905 / 904 and a speed of 0.1 / 0.6 heights a second, 902 / 907 (those four with every such track
- * held to it). Tracks and their scores are unchanged (counting only).
- */
-const awayShare = 0.5;
-const awaySpeed = 0.3;
 
 export class CountingLines {
   readonly #lines: readonly CountingLine[];

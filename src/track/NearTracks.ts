@@ -12,8 +12,9 @@
  * found are the same as looking at every track gives, in the same order, so are the tracker's results.
  */
 import { BoxGrid } from './BoxGrid.js';
-import { observed, type Track } from './Track.js';
-import { splitRecent } from './inheritSides.js';
+import { type Track } from './Track.js';
+import { observed } from './tuning.js';
+import { splitRecent } from './tuning.js';
 import { coastedOver } from './partOfTracked.js';
 import { atLeast } from './scratch.js';
 

@@ -26,10 +26,8 @@
  * (8228 / 2838); only left and right pieces: 8137 / 2822.
  */
 import type { Box } from './TrackSettings.js';
+import { extentShare, minTolerance } from './tuning.js';
 
-/** Tolerance, as a share of the shared extent (at least `minTolerance` px), on the pieces' ends across the gap. */
-const extentShare = 0.4;
-const minTolerance = 2;
 /** Edges are remembered on whole pixels from 0 up to this; a box with a bound elsewhere joins nothing. */
 const maxEdge = 1 << 14;
 /** The frame counter's period. */

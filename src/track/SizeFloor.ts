@@ -22,20 +22,7 @@
 import { median } from './median.js';
 import { bins, type Track } from './Track.js';
 import type { Box } from './TrackSettings.js';
-
-/** Box areas of own blobs kept, and how many are needed before the floor applies (about a second of one object). */
-const remembered = 512;
-const needed = 32;
-/** How far from a track's predicted box a small blob lies near it: this share of the box's size on each side. */
-const reach = 1;
-/**
- * A blob under the floor is a piece of a track near it only where it is under this share of that track's box: the
- * track of a small object is near its own blob. Without it (the floor near tracks only, before the tenth anywhere),
- * seeds 1–2 of the flat scenes (fourteen clips) gave the same figures (MOTA 0.433 both; switches 127 both; line
- * errors 54 against 52), but a small object standing far from others lost its blob to the floor, once the larger
- * objects had set it, through its own track.
- */
-const pieceShare = 0.5;
+import { floorPieceShare, needed, reach, remembered } from './tuning.js';
 
 export interface FlooredBlobs {
   boxes: Box[];
@@ -94,7 +81,7 @@ export class SizeFloor {
       const p = t.predicted;
       const w = p[2] - p[0] + 1;
       const h = p[3] - p[1] + 1;
-      if (a >= pieceShare * w * h) continue;
+      if (a >= floorPieceShare * w * h) continue;
       const gx = reach * w;
       const gy = reach * h;
       if (b[0] <= p[2] + gx && b[2] >= p[0] - gx && b[1] <= p[3] + gy && b[3] >= p[1] - gy) return true;

@@ -7,28 +7,8 @@ import { boxOverSegment, LINE_WORDS, side } from './lineSides.js';
 import { median } from './median.js';
 import type { TrackInfo } from '../core/results.js';
 import type { TrackSettings } from './TrackSettings.js';
+import { appearanceRate, observed, observedEnough, observedFor, shrinkPerFrame, shrinkRate } from './tuning.js';
 
-/**
- * Own observations a track keeps for its coasting velocity, and how many it needs for one (Track.coast): a second's
- * (observedFor) at up to 60 frames a second. At 60 (bench/trackEval.js `--frame-step 0.5`, the flat scenes' seeds 1–8
- * and the street's 1–2), 30 kept (half a second) against 60: ID switches 649 → 599 and 142 → 134, IDF1 0.532 → 0.549
- * and 0.662 → 0.663, MOTA 0.398 → 0.393 and 0.555 → 0.550, the two lines' errors 112 / 88 → 119 / 81 and 20 / 27 →
- * 19 / 25; at 30 frames a second and slower nothing changes (the window is a second's), nor the tracker's time
- * (bench/tracker.js).
- */
-export const observed = 60;
-const observedEnough = 5;
-/**
- * Seconds of its newest own observations a track's coasting velocity is taken over (Track.coast), at most `observed`
- * of them: a second, 30 at 30 frames a second as the rule was worked out (BENCHMARKS.md, thirty-eighth session), 15 at
- * 15. Counted in observations instead, a camera at 15 frames a second looked 2 s back, into stops and turns the object
- * had left behind: bench/trackEval.js `--frame-step 2` and `3` (the same situations at 15 and 10 frames a second), ID
- * switches and the two lines' errors: flat scenes' seeds 1–8 at 15, 1531 → 1373, 234 / 206 → 206 / 195 (10 / 20
- * observations: 1334 / 1411 switches); at 10, 2688 → 2281, 331 / 299 → 294 / 276; street scenes' seeds 1–4 at 15,
- * 575 → 544, 56 / 67 → 51 / 75; at 10, 999 → 820, 74 / 102 → 77 / 101. Past 60 frames a second the window is the
- * last 60.
- */
-const observedFor = 1;
 /**
  * Work arrays of Track.#observedSpeed, one set for all tracks (they run one at a time): an axis's followed values and
  * times in order, and the slopes between every two of them.
@@ -36,30 +16,12 @@ const observedFor = 1;
 const values = new Float64Array(observed);
 const times = new Float64Array(observed);
 const slopes = new Float64Array((observed * (observed - 1)) / 2);
-/**
- * How much a track's size may shrink from one frame to the next at 30 frames a second (`shrinkRate` frames a second;
- * compounded over the time since its last observation at other rates) before its blob is taken for part of its
- * object (Track.#contain). Objects' sizes change by a few hundredths a frame at most (walking toward or away from the
- * camera); a blob losing its object shrinks far faster. bench/trackEval.js replays of the cached blobs (BENCHMARKS.md,
- * fiftieth session), the twelve sets of seeds and frame rates: 0.04 / 0.06 / 0.08 / 0.1 gave ID switches 7640 / 7384
- * / 7282 / 7269 and line errors 2445 / 2405 / 2411 / 2435 against 7450 and 2427 without; not compounded, at 10
- * frames a second 0.06 raised the flat scenes' switches 1598 → 1817.
- */
-const shrinkPerFrame = 0.08;
-const shrinkRate = 30;
 /** Whether either edge of a blob on `axis` lies on the frame's border (`border`: bits x0, y0, x1, y1, as Track.measure). */
 const onBorder = (border: number, axis: 0 | 1) => (((border >> axis) | (border >> (axis + 2))) & 1) !== 0;
-/** Bins of a blob's histogram (`features({ histogram: true })`), and how fast a track's average follows its blobs. */
+/** Bins of a blob's histogram (`features({ histogram: true })`). */
 export const bins = 16;
-const appearanceRate = 0.1;
 
-/**
- * The first value of a track's fields that count seconds or sizes and start at 0 (`unseen`, `gap`, `pulledBy`), set
- * to 0 at once in the constructor. V8 keeps a field that first held a small integer as one, and the first fraction
- * stored there later (the first track lost, the first found again, often minutes into a stream) changes every track's
- * hidden class: every step of the tracker's optimised code was thrown away and ran several times slower for tens to
- * hundreds of frames (bench/tracker.js: bailouts 54–329 → 22–27 a run, p99 930–1050 → 510–525 µs a frame).
- */
+/** A fraction stored first in fields that count seconds or sizes, so V8 keeps them as doubles from the start. */
 const asDouble = 0.5;
 
 export class Track {

@@ -55,6 +55,7 @@ import { bins, extendTrail, Track, trackInfo } from './Track.js';
 import { inside, zoneBounds, zoneResult } from './zoneResult.js';
 import type { TrackEvent, TrackResults } from '../core/results.js';
 import type { Box, TrackSettings } from './TrackSettings.js';
+import { groupShare, intervalRate, lookApart, modelRate, nearShare } from './tuning.js';
 
 export { defaultTrackSettings, type Box, type CountingLine, type TrackSettings, type Zone } from './TrackSettings.js';
 
@@ -75,77 +76,6 @@ function borderOf(bb: Float64Array, at: number, frame: FrameSize | undefined): n
 function outside(p: Float64Array, frame: FrameSize): boolean {
   return p[2] < 0 || p[3] < 0 || p[0] > frame.width - 1 || p[1] > frame.height - 1;
 }
-
-/**
- * How far apart (earth mover's distance between the two histograms, each as shares of its pixels, in bins) a lost
- * track's look and a blob's may lie for the track to take the blob: 6 bins, the whole of one shifted by 96 of 256
- * gray levels (a dark object for a light one). The appearance term is only a cost, and a pair alone in its row and
- * column is taken whatever it costs: a lost track took the blob of another object that came into view near its
- * estimate, the only blob there. A distance between shares, so that the part of its object a pillar leaves is as
- * near as the whole; and far, so that light that steps (×0.8 on a level of 220 is under 3 bins) or a track that has
- * seen its object only in part keeps its object. Sixteen seeds of bench/trackEval.js: ID switches 1374 → 1344, IDF1
- * 0.531 → 0.539, MOTA 0.404 → 0.405, line error 15.6 → 15.0 %; 5 / 8 bins: 1348 / 1340 switches, 15.2 / 14.9 %; the
- * street scenes (`--geometry street`, eight seeds): ID switches 615 → 593, IDF1 0.649 → 0.652, MOTA 0.525 → 0.528
- * (BENCHMARKS.md). For tracks seen last frame too: MOTA 0.396, line error 15.8 % (at 4 bins): their motion says more.
- */
-const lookApart = 6;
-/**
- * Share of a track's predicted box a blob must hold, more than any other blob does, for the track to be one of that
- * blob's group. A member coasts on its estimate, which drifts from its object while the group lasts (two objects that
- * stop together, one that turns): at a half, members fell out of their group one by one, and the blob went to the one
- * left as if it were its object's alone, while the others were lost or took a neighbour's blob. Sixteen seeds of
- * bench/trackEval.js, with seenTracks reporting only members whose estimate lies in the blob: ID switches 1609 → 1392,
- * IDF1 0.520 → 0.534, MOTA 0.398 → 0.406, line error 18.1 → 17.1 % (a quarter, 0.4, a half: 1402, 1470, 1547
- * switches; MOTA 0.403, 0.406, 0.412). Only the blob holding the most: at a third, a track beside a group whose box
- * overlaps its own would join the group and leave its own blob to a new track.
- */
-const groupShare = 0.3;
-/**
- * Frames a second the motion model's `acceleration` stands for. A slower stream's process noise is scaled so that,
- * counted in frames (positions in pixels, velocities in pixels a frame), it is the one worked out at this rate:
- * the density scaled by the rate cubed (Q's position term q·dt³/3 then the same each frame), the acceleration by the
- * rate to the power 1.5 (141 px/s² at 15 frames a second and 77 at 10 for the default 400). The filter's predicted
- * spread widens each track's gate: unscaled, 3σ of a track seen every frame was 12 px at 30 frames a second, 21 at 15
- * and 34 at 10 (measurement noise 2 px), and at 10 a second the gates of objects walking past each other took each
- * other's blobs. bench/trackEval.js `--frame-step 2` and `3` (the same situations at 15 and 10 frames a second), ID
- * switches, IDF1, MOTA and the two lines' errors, unscaled → the acceleration scaled with the rate (the density with
- * its square; forty-sixth session): flat scenes' seeds 1–8 at 15, 1373 → 1308, 0.523 → 0.525, 0.475 → 0.473,
- * 206 / 195 → 207 / 197; at 10, 2281 → 1950, 0.500 → 0.508, 0.473 → 0.486, 294 / 276 → 329 / 295; street scenes'
- * seeds 1–4 at 15, 544 → 457, 0.696 → 0.706, 0.636 → 0.643, 51 / 75 → 44 / 61; at 10, 820 → 708, 0.671 → 0.693,
- * 0.641 → 0.644, 77 / 101 → 68 / 92. Then, with `nearShare`, the density scaled with the rate squared → cubed →
- * to the fourth: flat 1–8 at 10, 1673 → 1647 → 1652 switches, 314 / 257 → 307 / 248 → 304 / 260 line errors;
- * flat 9–12 at 10, 944 → 937 → 898, 136 / 145 → 135 / 135 → 139 / 131; street 1–4 at 10, 664 → 616 → 613,
- * 69 / 92 → 61 / 95 → 54 / 84; street 9–10 at 10, 370 → 350 → 341; flat 1–8 at 15, 1227 → 1214 → 1212,
- * 191 / 193 → 215 / 175 → 200 / 179; flat 17–19 at 15, 508 → 465 → 446; street 1–4 at 15, 479 → 468 → 450,
- * 46 / 66 → 51 / 59 → 35 / 59 (to the fourth: the flat scenes' misses up, MOTA 0.486 → 0.481 on seeds 1–8 at 10).
- * At 30 frames a second nothing changes, and faster streams keep its value: at 60 frames a second (`--frame-step 0.5`,
- * the flat scenes' seeds 1–8 and the street's 1–2) the noise scaled up with the rate cubed too, ID switches 599 → 609
- * and 134 → 136, IDF1 0.549 → 0.544 and 0.663 → 0.662, line errors 119 / 81 → 112 / 84 and 19 / 25 → 25 / 28.
- */
-const modelRate = 30;
-/**
- * Share of its predicted box's narrower side that a blob not overlapping that box may lie from it, besides the
- * prediction's uncertainty (3σ), for a track seen last frame to take it (Tracker.#matchRound, `nearBox`). A confirmed
- * track's prediction already carries its velocity and that velocity's uncertainty: with half the side and the frame's
- * move added too (as before), at 10 frames a second a track whose object the foreground lost for a frame took a blob
- * of the object walking past it, one move or more away (bench/trackEval.js `--frame-step 3`, flat scenes' seeds 1–8:
- * of the ID switches, tracks that had been on another object within 5 frames taking an object from a track still seen
- * elsewhere were 402 of 1950, against 32 of 580 at 30 frames a second). Replays (the process noise then scaled with
- * the rate squared; modelRate), ID switches, IDF1 and the two lines' errors, before → after: flat scenes' seeds 1–8
- * at 10 frames a second 1950 → 1673, 0.508 → 0.525, 308 / 282 → 314 / 257; seeds 9–12 at 10, 1034 → 944,
- * 0.506 → 0.518, 142 / 139 → 136 / 145; 1–8 at 15, 1308 → 1227, 0.525 → 0.531, 201 / 194 → 191 / 193; 17–19 at 15,
- * 536 → 508, 100 / 74 → 93 / 71; 1–8 at 30, 580 → 556, 0.556 → 0.561, 112 / 91 → 112 / 95; 9–16 at 30, 583 → 576,
- * 124 / 116 → 124 / 114; 17–19 at 30, 203 → 197, 47 / 31 → 48 / 34; street scenes' seeds 1–4 at 10, 708 → 664,
- * 0.693 → 0.699, 62 / 94 → 69 / 92; 9–10 at 10, 358 → 370, 27 / 54 → 29 / 57; 1–4 at 15, 457 → 479, 48 / 59 →
- * 46 / 66; 1–8 at 30, 490 → 483, 55 / 75 → 59 / 69; 9–12 at 30, 236 → 249, 23 / 42 → 24 / 41 (the flat scenes better
- * everywhere, the street's even: 2249 → 2245 switches; every set's line errors 2500 → 2479). In a trial build: without
- * the move alone (half the side kept), 1778 switches on the flat seeds 1–8 at 10 frames a second; a quarter of the
- * side alone (the move kept), 1836; no share of the side, 1664 and every line figure within a few errors; tentative
- * tracks at half the side, the same figures.
- */
-const nearShare = 0.25;
-/** How fast the stream's frame interval follows its frames' (Tracker.#interval): over about ten frames. */
-const intervalRate = 0.1;
 
 export class Tracker {
   readonly #s: TrackSettings;

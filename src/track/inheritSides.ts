@@ -1,18 +1,9 @@
 /** A new track that came apart from another's blob takes that track's first sides of the lines (inheritSides). */
 import { boxShare } from './boxShare.js';
 import { LINE_WORDS } from './lineSides.js';
-import { observed, type Track } from './Track.js';
-
-/** Share of a new track's blob inside another's recent box from which it came apart from that one (inheritSides). */
-const splitShare = 0.3;
-/**
- * Seconds since the track a new one came apart from counted its crossing of a line within which the new one takes
- * that line's side (inheritSides): only a crossing the two could have made together.
- */
-const inheritWithin = 2;
-
-/** How many of a track's newest own observations cameFrom looks through (of the `observed` it keeps; NearTracks too). */
-export const splitRecent = 10;
+import { type Track } from './Track.js';
+import { observed } from './tuning.js';
+import { inheritWithin, splitRecent, splitShare } from './tuning.js';
 
 /**
  * Whether `splitShare` of blob j lies inside one of track u's own observations of the last `splitRecent`: its box

@@ -13,6 +13,7 @@
  * State per line, TURN_WORDS numbers from `at` in the track's array: the stage and, once seen again, how far its blob
  * reached from the line, when, and how near it came to it.
  */
+import { awayStep, awayWithin, towardSpeed } from './tuning.js';
 export const TURN_WORDS = 4;
 
 /** Stages: nothing to watch; walking toward the line; its estimate reached the line while coasting; seen again. */
@@ -20,24 +21,6 @@ const NONE = 0;
 const TOWARD = 1;
 const REACHED = 2;
 const AGAIN = 3;
-
-/**
- * Walking toward the line: at least a quarter of its height a second across it, seen in its own blob; as fast away
- * from it is walking away. Slower is standing about.
- */
-const towardSpeed = 0.25;
-/**
- * Walking away once seen again: its blob's edges farthest from and nearest to the line both a quarter of its height
- * farther from it than where it came out, within a second (as fast on average as walking is, above): the blob moves
- * away as a whole. Not the centre: a blob that only shrinks toward its far side (an object fading into the
- * background) moves its centre, not its far edge; one that only grows at its far side (the foreground finding again
- * the part of a figure it had lost, as after a light step) moves its far edge, not its near one. The far edge alone
- * counted such growth as a turn: the eight line figures of bench/trackEval.js's four seed sets (flat 1–16 and 17–19,
- * street 1–8 and 9–12, each line's errors summed) 783 → 773, the street scenes' horizontal line 154 → 146; with
- * the near edge asked to move half the step or not toward the line, 775 / 776; twice the step, 781; no turns, 799.
- */
-const awayStep = 0.25;
-const awayWithin = 1;
 
 /** Whether the track walked toward the line when last seen (and turnCoasting has anything to look at). */
 export function turnToward(turn: Float64Array, at: number): boolean {

@@ -1,12 +1,7 @@
 import { covered } from './boxShare.js';
 import type { Track } from './Track.js';
+import { insideShare } from './tuning.js';
 
-/**
- * Share of a blob inside the predicted box of a confirmed track with a blob of its own this frame from which the blob
- * is a piece of that track's object (partOfTracked). Sixteen seeds of bench/trackEval.js: 0.5 / 0.75 / 0.9 gave line
- * errors 17.9 / 17.8 / 17.9 % (18.1 % without); held-out seeds 17–19 15.6 / 15.6 / 16.3 % (16.3 %).
- */
-const pieceShare = 0.75;
 /**
  * Track t's predicted box, written into `box`, widened back over where it would be had it not been drawn into its
  * groups' blobs (pullIntoGroup): the object of a member drawn back while a pillar hid its front may be where it
@@ -26,7 +21,7 @@ export function coastedOver(t: Track, box: Float64Array): Float64Array {
  * Whether blob j (its bounds at bb[4j .. 4j + 4)) is a piece of an object a track already has, not a new object:
  * - at least half of it inside the box of a track an occluder cuts: the rest of that object, seen on the occluder's
  *   other side (sixteen seeds: 2011 → 1959 ID switches, MOTA 0.385 → 0.388);
- * - most of it (`pieceShare`) inside the predicted box of a confirmed track (coastedOver): a piece of the object the
+ * - most of it (`insideShare`) inside the predicted box of a confirmed track (coastedOver): a piece of the object the
  *   foreground shows apart (noise, a shadow's edge across it). Made a track, such a piece was confirmed within three
  *   frames, followed the object as a second track (in its blob as a group of two once the pieces joined) and counted
  *   it a second time at a line (sixteen seeds: line error 18.1 → 17.8 %, ID switches 1402 → 1374, MOTA 0.402 → 0.404, IDF1
@@ -41,7 +36,7 @@ export function partOfTracked(held: readonly Track[], bb: Float64Array, j: numbe
   for (const t of held) {
     if (t.cutSide[0] !== 0 || t.cutSide[1] !== 0) {
       if (covered(blob, t.box(box), 0) >= 0.5) return true;
-    } else if (t.state === 'confirmed' && covered(blob, coastedOver(t, box), 0) >= pieceShare) {
+    } else if (t.state === 'confirmed' && covered(blob, coastedOver(t, box), 0) >= insideShare) {
       return true;
     }
   }

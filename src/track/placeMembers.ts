@@ -1,22 +1,5 @@
 import { bins, type Track } from './Track.js';
-
-/**
- * A bin is a member's where the member's average histogram (pixels a bin in its own blobs) holds this share of the
- * group's members' averages summed in that bin.
- */
-const ownBin = 0.8;
-/**
- * A member is placed only where its own bins hold `ownShare` of its histogram (grays the others do not share) and the
- * group's blob shows between `seenShare` and `seenMost` of the pixels it showed alone in them: the mean of a member
- * hidden in part behind another lies off its centre, toward the part that shows, and more pixels than its own in its
- * bins are another object's (one no track follows, or a shadow's). Placements checked against the truth
- * (bench/trackEval.js, flat scenes, seeds 1–4; off the object's centre, in its widths, median / 90th percentile):
- * seen 0.5–0.7 of its pixels 0.12 / 0.32, 0.7–0.85 0.08 / 0.24, 0.85–1 0.04 / 0.19, 1–1.2 0.02 / 0.17, over 1.2
- * 0.07 / 0.55; coasting members were off by 0.06 / 0.27.
- */
-const seenShare = 0.85;
-const seenMost = 1.2;
-const ownShare = 0.5;
+import { ownBin, ownShare, seenMost, seenShare } from './tuning.js';
 
 /**
  * Places the members of a group by their grays. With spatial histograms (`features({ histogram: 'spatial' })`) a

@@ -1,20 +1,5 @@
 import type { Track } from './Track.js';
-
-/**
- * Sizes a second by which a group member's estimate is drawn back into its group's blob: 0.03 of its size a frame at
- * 30 frames a second. A member coasts at the velocity it had before the group formed, and an object that slows down,
- * stops or speeds up in the group leaves that estimate ahead of it or behind, outside the blob; when the group parts,
- * the estimate lies nearer another object, which it takes. Slowly, so that a member whose object really left the
- * blob (behind a pillar, faded) is not held on another's; in seconds, so that a faster stream does not draw harder
- * (drawn 0.03 a frame whatever the rate, without the limit: at 60 frames a second MOTA 0.413 → 0.397, flat scenes).
- */
-const pullRate = 0.9;
-/**
- * Sizes, summed over the frames since the track last had a blob of its own, by which it may be drawn back in all:
- * a member that keeps running out of the blob is likely not in it (its object hidden, gone, or walking away behind
- * another), and after half its size it coasts on as before.
- */
-const pullLimit = 0.5;
+import { pullLimit, pullRate } from './tuning.js';
 
 /**
  * Draws group member t's estimate back toward its group's blob, bb[at .. at + 4) (inclusive pixel bounds), on the

@@ -3,8 +3,9 @@
 // own observations) overlaps the blob is among them, in the order of the list indexed.
 import { describe, expect, it } from 'vitest';
 import { NearTracks } from '../../src/track/NearTracks.js';
-import { Track, observed } from '../../src/track/Track.js';
-import { splitRecent } from '../../src/track/inheritSides.js';
+import { Track } from '../../src/track/Track.js';
+import { observed } from '../../src/track/tuning.js';
+import { splitRecent } from '../../src/track/tuning.js';
 import { defaultTrackSettings } from '../../src/track/TrackSettings.js';
 import { rng } from '../../src/eval/images.js';
 
