@@ -38,6 +38,13 @@ fi
 node -e '
   const fs = require("fs");
   const r = JSON.parse(fs.readFileSync("out/vitest.json", "utf8"));
+  // The time of each tier (docs/testing.md): the durations of its files summed, one file at a time.
+  const tiers = {};
+  for (const f of r.testResults) {
+    const tier = (/\/tests\/(\w+)\//.exec(f.name) || [, "other"])[1];
+    tiers[tier] = (tiers[tier] || 0) + (f.endTime - f.startTime) / 1000;
+  }
+  console.log("seconds per tier: " + Object.entries(tiers).map(([k, s]) => `${k} ${s.toFixed(0)}`).join(", "));
   console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
   if (fs.existsSync("out/vitest-rerun.json")) {
     const again = JSON.parse(fs.readFileSync("out/vitest-rerun.json", "utf8"));

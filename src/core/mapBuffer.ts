@@ -1,9 +1,8 @@
 /**
  * Buffer mappings the library makes, remembered until they settle, so that a buffer is never destroyed while its
- * mapAsync is pending. WebGPU allows it (the promise rejects with an AbortError), but with Dawn's Node bindings
- * (`webgpu` 0.6) it crashed the process now and then: a segfault in `napi_reject_deferred` rejecting the map's promise,
- * in 3 of 46 runs of tests/nodes/markers/markers.test.ts after a browser test (a core dump of the test process;
- * none in 70 since; BENCHMARKS.md, fifty-fourth session). Tests: tests/unit/mapBuffer.test.ts, tests/stream.test.ts.
+ * mapAsync is pending. WebGPU allows it (the promise rejects with an AbortError), but Dawn's Node bindings (`webgpu`
+ * 0.6) can crash the process rejecting that promise (a segfault in `napi_reject_deferred`). Tests:
+ * tests/unit/core/mapBuffer.test.ts, tests/gpu/core/stream.test.ts.
  */
 
 /** The promise of each buffer's pending mapAsync made through mapBuffer. */

@@ -76,16 +76,10 @@ export class CountingLines {
     // where it was last seen clearly on one side, and its way between the two crosses the line's segment. Not
     // while coasting, not from a jitter about the line (see "clearly" below), and a crossing
     // while tentative counts once the track is confirmed. In a group, a member counts where it owns an edge of the
-    // group's blob across the line (its estimate there agrees with what is seen): objects that walk together over
-    // the line and stay together past the clip's end or a track's loss were not counted before (sixteen seeds:
-    // line error 18.8 → 17.7 %; any member counting by its estimate, also 17.7 % but with more counts over the
-    // truth, 89 against 68: a member coasting on at the speed of an object that stopped in the group). A member
-    // owning no edge across the line is seen on a side where the group's blob lies wholly on that side and its
-    // estimate clearly does too: every object in the blob is there, whichever edges are whose (the middle one of
-    // three walking over the line together; the eight line figures of trackEval's four seed sets, 862 → 839
-    // errors; the blob alone, without the estimate, 847). Otherwise a crossing in a group counts when the object is
-    // seen again. A track that comes out of a meeting at the line following the other object counts that object's
-    // crossing (lineTurn.ts).
+    // group's blob across the line (its estimate there agrees with what is seen), or where the group's blob and its
+    // estimate lie wholly on one side (docs/decisions/counting.md#member-counts). Otherwise a crossing in a group
+    // counts when the object is seen again. A track that comes out of a meeting at the line following the other
+    // object counts that object's crossing (lineTurn.ts).
     if (t.blob < 0 && t.state !== 'tentative') {
       for (let k = 0; k < lines.length; k++) {
         if (!turnToward(t.lineSide, LINE_WORDS * k + 3)) continue;
@@ -115,9 +109,8 @@ export class CountingLines {
       }
       const d = side(l, cx, cy) / this.#lineLength[k];
       // Clearly on a side: its box clear of the line (the centre farther from it than half the box's extent
-      // across it), and a tenth of its height at least. With a tenth of the height alone, thin fragments of
-      // objects stopped at the line flipped sides on a pixel's jitter and counted both ways (sixteen seeds: line
-      // error 16.9 → 15.6 %, counts over the truth 130 → 84; BENCHMARKS.md).
+      // across it), and a tenth of its height at least: with the tenth alone, thin fragments of objects stopped at
+      // the line flipped sides on a pixel's jitter (docs/decisions/counting.md#clear-side).
       // Or its centre past the line for long enough, its box still across it (#centrePast).
       const half = this.#halfAcross(t, k);
       const least = 0.1 * t.kf.p(3);
@@ -202,11 +195,7 @@ export class CountingLines {
    * it was last seen clearly on (or on none yet), by `past` (a quarter of its box's half-extent across the line, a
    * tenth of its height at least), it is seen on that side. The blobs in a row keep out a blob's centre jittering
    * about the line, and a track's blob made of several objects whose centre moves as one of them leaves it.
-   * bench/trackEval.js's replays (line errors, flat scenes' seeds 1–16 middle / second line, street's 1–8): 255 / 208,
-   * 67 / 87 → 255 / 208, 67 / 77; 10 / 15 / 30 blobs in a row, the street's second line 79 / 79 / 81; half the
-   * half-extent, 82. Seen on a side at once instead wherever the centre lies half the half-extent past the line (any
-   * track, no blobs in a row): 266 / 202, 71 / 73, the flat scenes' middle line counting jitter and blobs of several
-   * objects.
+   * Why, and the replays: docs/decisions/counting.md#centre-run.
    */
   #centrePast(t: Track, k: number, d: number, past: number): boolean {
     const sign = Math.sign(d);

@@ -2,13 +2,8 @@
  * The tracks a leftover blob could be a piece of (partOfTracked) or have come apart from (inheritSides), found without
  * looking at every track: both ask whether part of the blob lies inside a box of the track's (its estimate, its
  * prediction widened by its pulls, one of its last own observations), and no part of a blob lies inside a box it does
- * not overlap. Looked at one by one, the tracks of a frame times its leftover blobs grew with the square of the
- * blobs: a frame of 4096 blobs of noise (features' `maxResults`) took 17 % of the tracker's time in partOfTracked and
- * as much in the new tracks' inheritSides, about 100 ms a frame in all; 32–52 ms with this (BENCHMARKS.md,
- * fifty-sixth session). The tracks are bucketed by those boxes, each in every cell its box covers (BoxGrid): by their
- * centres (CentreGrid), a search reached as far as the largest track's half-size, and with 50 objects among such a
- * flood (thousands of tracks of noise, a few of objects 160 px tall) each leftover blob was checked against hundreds
- * of tracks far from it: 1.6 s a frame, 0.21–0.22 s bucketed by box (BENCHMARKS.md, sixty-third session). The tracks
+ * not overlap. Looked at one by one, the tracks of a frame times its leftover blobs grow with the square of
+ * the blobs (a flood of noise blobs); the tracks are bucketed by their boxes, each in every cell its box covers (BoxGrid). The tracks
  * found are the same as looking at every track gives, in the same order, so are the tracker's results.
  */
 import { BoxGrid } from './BoxGrid.js';

@@ -16,14 +16,7 @@
  * The joined blob is the two boxes' union (the object's box across the occluder) with both histograms summed. Both
  * axes: a post cuts objects into left and right pieces, a railing into upper and lower ones.
  *
- * Before, the tracker followed one piece at a time (by the edge it could see, Track.#occluded) and a wide object's
- * other piece made a second track or took a lost one. bench/trackEval.js, cached blobs of eighteen sets of people-
- * shaped boxes and people (fifty-fifth session, BENCHMARKS.md): ID switches 8548 → 8059, line errors (both lines)
- * 2944 → 2801; vehicles (`--walkers vehicles`, flat 1–8 / street 1–4): MOTA 0.326 → 0.402 / 0.604 → 0.667, ID
- * switches 518 → 395 / 166 → 115. Worked out with a first form that asked for last frame's pair of facing blobs
- * (8114 / 2829): ends within 0.1 / 0.2 / 0.3 / 0.6 of the extent gave switches 8307 / 8269 / 8194 / 8081, line errors
- * 2889 / 2881 / 2848 / 2838; both outer edges moving the same way (rather than either): fewer joins and less gain
- * (8228 / 2838); only left and right pieces: 8137 / 2822.
+ * Why, and the replays that chose it: docs/decisions/tracking.md#join-pieces.
  */
 import type { Box } from './TrackSettings.js';
 import { extentShare, minTolerance } from './tuning.js';

@@ -5,11 +5,8 @@
  * tracker looks at it, as `features({ minArea })` would leave it out on the GPU.
  *
  * `features()`'s `minArea` is in pixels, and which number is right depends on how large the objects appear, which a
- * camera's user seldom knows. On the tracking evaluation (bench/trackEval.ts; BENCHMARKS.md, sixty-first session) a
- * floor of 100 px, `flowmark track`'s old default, dropped objects 14–24 px tall whole (many small objects: MOTA
- * 0.582 → 0.528, the line errors doubled), and one of 20 px let through the slivers that a pillar, a shadow's edge or
- * a change of light leaves of objects 40–70 px tall, each a false track (MOTA 0.436 → 0.354 on the flat scenes). A
- * floor learnt from the tracked objects' size gives what a floor fitted to each scene's objects gave, or more.
+ * camera's user seldom knows. A floor learnt from the tracked objects' size
+ * follows them (docs/decisions/tracking.md#size-floor).
  *
  * Two levels: the slivers of an object lie by it, and are left out up to `share` (0.2 by default) of the objects'
  * size; elsewhere only what is under half that, so that a small object far from others (a person far off in a street

@@ -208,16 +208,12 @@ export class Track {
   /**
    * Speed on an axis over `n` observations from ring entry `from` on: the median of the slopes between every two of
    * them (Theil and Sen's estimator), which a few blobs that jumped (a shadow or another object joining, a split, a
-   * frame of noise) do not move. The slope from the oldest observation to the one before the newest, taken before,
-   * followed such jumps: on the sixteen seeds of bench/trackEval.js, the tracks that came out of a group on another
-   * object than the one they went in on had coasted at a velocity off by a third of the object's speed (median; those
-   * that came out on their own, a tenth). Over the last 30 observations (a second at 30 frames/s) rather than 10: ID
-   * switches 1344 → 1198, IDF1 0.539 → 0.569 (street scenes 593 → 510, 0.652 → 0.661; their MOTA 0.528 → 0.516, lost
-   * tracks coasting on behind pillars into other objects' groups; BENCHMARKS.md).
+   * frame of noise) do not move (docs/decisions/tracking.md#coast-velocity).
    * A box cut by the frame's border on one side of the axis (an object coming into view or leaving it) has its
    * centre moving at half the object's speed, or less; its other edge moves with the object, so that edge is followed
    * where any of the observations is cut. Every object walks in through a border, and a track that joins a group or is
-   * lost soon after would otherwise coast at half speed, fall behind its object and lose it (2042 → 2010 ID switches).
+   * lost soon after would otherwise coast at half speed, fall behind its object and lose it
+   * (docs/decisions/tracking.md#border-cut).
    */
   #observedSpeed(axis: 0 | 1, from: number, n: number): number {
     const b = this.seenBox;
@@ -398,10 +394,7 @@ export class Track {
     kf.update(0, (b[e] + b[e + 2]) / 2);
     kf.update(1, (b[e + 1] + b[e + 3]) / 2);
     // A cut axis's size is held where it is, as a coasting track's is (Track.coast): left to its velocity, a size
-    // unmeasured for as long as the cut lasts drifted without end. An object coming into view whose blob's bottom
-    // edge came down for a few frames, its top edge still, had its y axis cut for its whole walk across (the top
-    // edge stays still), and its box grew 64 px in 5 s on the street scenes of bench/trackEval.js until its track
-    // lost the object (BENCHMARKS.md, forty-ninth session).
+    // unmeasured for as long as the cut lasts drifts without end (docs/decisions/tracking.md#occluder).
     if (cutX) kf.setVelocity(2, 0);
     else kf.update(2, b[e + 2] - b[e] + 1);
     if (cutY) kf.setVelocity(3, 0);
@@ -437,9 +430,8 @@ export class Track {
    * edge moving its way at about its speed (a jump is a blob joining another's), and that edge then for as long as it
    * stays still. Where one is cut, the observation at seenBox entry e becomes the object's box, at the track's size
    * from the edge that is its own. Measured as it is, the visible part's centre moves at half the object's speed or
-   * less, its size shrinks to nothing, and a track coming out of the pillar's far side is new: most crossings of a
-   * counting line placed at a pillar were missed (bench/trackEval.js, sixteen seeds: line error 23.8 → 19.5 %, IDF1
-   * 0.471 → 0.491, ID switches 2010 → 2011, MOTA 0.390 → 0.385).
+   * less, its size shrinks to nothing, and a track coming out of the pillar's far side is new
+   * (docs/decisions/tracking.md#occluder).
    */
   #occluded(axis: 0 | 1, border: number, e: number): number {
     const b = this.seenBox;

@@ -5,7 +5,7 @@ export type Box = readonly [number, number, number, number];
 
 /**
  * A line counting the tracks that cross it, each way: a track counts when it is seen clearly on the other side from
- * where it was last seen clearly on one (README.md's `track()` row gives every rule). An object first seen over the
+ * where it was last seen clearly on one (docs/operators/track.md lists every rule). An object first seen over the
  * line counts the way it walks off it: it came out from behind something standing on the line, or out of a group,
  * or appeared there (a door on the line).
  */
@@ -38,16 +38,14 @@ export interface TrackSettings {
   /**
    * With spatial histograms (`features({ histogram: 'spatial' })`): a group member whose grays the other members do
    * not share, 85–120 % of whose pixels show in them, is measured where they lie in the group's blob (placeMembers.ts).
-   * Off by default: on four sets of the evaluation (flat and street scenes, boxes and people-shaped walkers) ID
-   * switches 3–12 % fewer and line errors 1–7 % fewer, but MOTA −0.011 to +0.004 (BENCHMARKS.md, fifty-third
-   * session).
+   * Off by default: fewer ID switches, MOTA about the same, more GPU time (docs/decisions/tracking.md#place-by-gray).
    */
   placeByGray: boolean;
   /**
    * Two blobs that are one object's pieces on either side of something fixed in front of it (a post, a pillar, a
    * railing: their facing edges stand still while the object moves) are tracked as one blob, their boxes' union
-   * (PieceJoiner.ts); the results' `blob` and `group` name the larger piece, `piece` and `groupPiece` the other. On by default: on every set of the
-   * tracking evaluation fewer ID switches, fewer line errors and MOTA up (BENCHMARKS.md, fifty-fifth session).
+   * (PieceJoiner.ts); the results' `blob` and `group` name the larger piece, `piece` and `groupPiece` the other. On by default
+   * (docs/decisions/tracking.md#join-pieces).
    */
   joinPieces: boolean;
   /**
@@ -56,7 +54,7 @@ export interface TrackSettings {
    * sliver a pillar, a shadow's edge or the light leaves), and one under half the share anywhere is too small to be
    * an object: both are left out, as `features({ minArea })` leaves out blobs on the GPU (SizeFloor.ts); 0 leaves
    * every blob in. A floor in pixels fits only objects of one size; this one follows the objects tracked, so that
-   * `minArea` can stay low enough for small ones (BENCHMARKS.md, sixty-first session). Objects of interest far
+   * `minArea` can stay low enough for small ones (docs/decisions/tracking.md#size-floor). Objects of interest far
    * smaller than most of what is tracked (people far off beyond near cars) want 0.
    */
   sizeFloor: number;

@@ -264,10 +264,8 @@ export class Tracker {
     this.#py = places && !joined ? placesY! : null;
     this.#formGroups(n, tracks, this.#px ? look : null);
     // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
-    // tentative ones (DeepSORT's and ByteTrack's order), then lost ones. In one round, a tentative track made last
-    // frame from a fragment (a blob split by a gap in the foreground) took the object's whole blob back from its own
-    // track where their costs came near, and the track was lost: sixteen seeds, ID switches 1701 → 1613, IDF1
-    // 0.508 → 0.519, MOTA 0.390 → 0.397, line error 17.7 → 18.4 %.
+    // tentative ones (DeepSORT's and ByteTrack's order), then lost ones: in one round, a tentative track made from a
+    // fragment took the object's whole blob from its own track (docs/decisions/tracking.md#cascade).
     for (let round = 0; round < 3; round++) this.#matchRound(round, n, tracks, look, dt, frame);
     // Not kept past the frame: the stage's tracks are referenced only through #tracks.
     this.#stage.length = 0;
@@ -280,9 +278,7 @@ export class Tracker {
     this.#tracks = kept;
     // Trails, lines, zones: confirmed (and coasting) tracks only.
     if (s.trailLength > 0) for (const t of kept) extendTrail(t, s.trailLength);
-    // Counting in a method of its own (CountingLines.count): written in this loop, V8 optimised the steps above worse
-    // (bench/tracker.js, development machine: the trails-and-lines phase 9 → 12 µs a frame and the pairs' 21 → 25 µs,
-    // with 50 blobs).
+    // Counting in a method of its own (CountingLines.count): written in this loop, V8 optimised the steps above worse.
     const lines = this.#lines;
     lines.startFrame(scale);
     if (s.lines.length > 0) for (const t of kept) lines.count(t, this.#bounds, events, timeUs);
@@ -446,17 +442,15 @@ export class Tracker {
       // The gate widens with the prediction's uncertainty (long-lost tracks may have drifted), by half the track's
       // diagonal at most: the uncertainty's 3σ grows past 200 px within a second unseen at the default acceleration,
       // and a lost track with such a gate takes whatever blob appears anywhere near, often another object coming
-      // into view (bench/trackEval.js, sixteen seeds: IDF1 +0.02, ID switches −5 % with the bound).
+      // into view (docs/decisions/tracking.md#gate).
       const widen = Math.min(3 * t.spread, 0.5 * diag);
       // A track knows where its object is to within its motion: a blob that neither overlaps its prediction nor
       // lies near it is another object, however near the centres (a tall track's diagonal reaches far: one
       // jumped 180 px to a sliver of another object beside a pillar). Near: for a track seen last frame, `nearShare`
       // of the prediction's narrower side plus the prediction's uncertainty, and for a tentative one its move this
       // frame too (its velocity is known from a blob or two); for a lost one, a whole side plus its move since it
-      // was last seen (its object may have sped up behind a pillar) and its uncertainty (sixteen seeds: ID
-      // switches 1959 → 1728 for the confirmed tracks seen last frame, → 1701 with the lost ones; line error
-      // 20.4 → 19.1 → 18.8 %; with tentative ones too, after the confirmed-first order below, 1613 → 1609 and
-      // 18.4 → 18.1 %).
+      // was last seen (its object may have sped up behind a pillar) and its uncertainty
+      // (docs/decisions/tracking.md#near-box).
       const nearBox = (recent ? nearShare * t.narrowSide + (t.state === 'tentative' ? t.move(dt) : 0) : t.narrowSide + t.move(t.unseen + dt)) + widen;
       const px = (p[0] + p[2]) / 2;
       const py = (p[1] + p[3]) / 2;
@@ -540,8 +534,8 @@ export class Tracker {
         t.state = 'lost';
         // Gone: unseen too long, or walked out of the frame (its estimate wholly past the border, given the frame's
         // size). Left to coast out there for `maxUnseen`, a lost track's gate, which widens with its time unseen,
-        // reached the next object to come in through that border and took it under the old id (bench/trackEval.js,
-        // twelve sets of cached blobs: ID switches 7574 → 7450, IDF1 at 10 frames a second 0.532 → 0.573).
+        // reached the next object to come in through that border and took it under the old id
+        // (docs/decisions/tracking.md#out-of-frame).
         if (t.unseen > s.maxUnseen || (frame !== undefined && outside(t.predicted, frame))) {
           events.push({ type: 'left', id: t.id, timeUs });
           for (const z of t.zonesIn) events.push({ type: 'zoneLeft', id: t.id, timeUs, zone: s.zones[z].id });

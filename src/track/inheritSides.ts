@@ -24,20 +24,10 @@ function cameFrom(u: Track, bb: Float64Array, j: number): boolean {
  * blob of its own this frame (cameFrom), is an object that came apart from that track's: two objects that came in side
  * by side, or met and walked on together, make one blob under one track, and that track's one count at a line was the
  * only one for both. Such a track takes the other's first sides of the lines as where it was last seen clearly, so that it
- * counts the crossings it made with it once it is seen clearly on their other sides. Sixteen seeds of
- * bench/trackEval.js (counts only; tracks unchanged): line error 17.8 → 16.9 % at the middle line, 15.2 → 13.6 % at a
- * quarter of the width; held-out seeds 17–19: 15.6 → 13.9 % and 14.4 → 11.2 %. A share of 0.1 / 0.5 / 0.75: 16.9 /
- * 17.3 / 17.3 % at the middle line, 13.8 / 13.5 / 13.1 % at the quarter; against the track's predicted box instead of
- * its recent boxes, 17.3 % (the prediction has shrunk to the object it kept one frame after they come apart).
+ * counts the crossings it made with it once it is seen clearly on their other sides.
  *
  * Only the lines that track counted a crossing of within the last `inheritWithin` seconds: an object that joined it
- * after its crossing (most of the counts it made that matched no crossing: the other's first side was long behind
- * both) came apart with nothing to count. On the flat scenes this rule was worked out on, its counts were a third wrong
- * but made up for crossings missed elsewhere in the clip; on the street scenes (`--geometry street`, where fewer
- * crossings are merged) they were 40 % wrong and over the truth. Middle line and second line, errors (street scenes
- * eight seeds and held-out 9–12; flat sixteen seeds and held-out 17–19): street 103 / 144 → 88 / 127 and 46 / 74 →
- * 43 / 65; flat 230 / 214 → 237 / 216 and 44 / 37 → 48 / 38 (892 → 862 in all); within 1 / 1.5 / 3 / 4 s: 866 / 865 /
- * 879 / 887; only where it ever counted, 892; never inheriting, 888.
+ * after its crossing came apart with nothing to count. Why, and the replays: docs/decisions/counting.md#inherit-sides.
  */
 export function inheritSides(t: Track, held: readonly Track[], bb: Float64Array, j: number): void {
   for (const u of held) {

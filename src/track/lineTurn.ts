@@ -8,7 +8,7 @@
  * An object that truly turns back at the line while hidden is counted too: rarer in surveillance footage than two
  * objects meeting there.
  *
- * Sixteen seeds of bench/trackEval.js: line error 17.1 → 16.6 %; held-out seeds 17–19: 17.4 → 13.6 % (BENCHMARKS.md).
+ * Why: docs/decisions/counting.md#turn.
  *
  * State per line, TURN_WORDS numbers from `at` in the track's array: the stage and, once seen again, how far its blob
  * reached from the line, when, and how near it came to it.

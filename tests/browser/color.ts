@@ -1,6 +1,6 @@
 // Runs in headless Chromium (see videoHasColor.test.ts): videoHasColor over served clips, and a served tracking
 // clip through fromVideo and the chain `flowmark track` runs in Node (nodes/track/blobTracking.ts, its defaults and its prime, --min-area
-// 150 as tests/cliTrack.test.ts gives it) with the model videoHasColor picks, or gray; its tracks as a benchmark reads
+// 150 as tests/programs/cliTrack.test.ts gives it) with the model videoHasColor picks, or gray; its tracks as a benchmark reads
 // them.
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromVideo, probeVideo, seenTracks, videoBackground, videoHasColor } from '../../index.js';

@@ -86,7 +86,7 @@ async function runFlowmarkTests(): Promise<BrowserSummary> {
     });
   }
   // The tracker with placeByGray (CPU only, as in Node): a dark object stopped in a light one's blob is placed where
-  // its grays are (tests/unit/placeMembers.test.ts has the same scene).
+  // its grays are (tests/unit/track/placeMembers.test.ts has the same scene).
   const dark = darkStopsInLight(true).find((t) => t.id === 1);
   if (!dark || Math.abs(dark.cx - 133.5) >= 3) failures.push(`placeByGray: the dark object's track at x ${dark?.cx}, not 133.5`);
   // Threshold from RGBA: Otsu and adaptive, on a noisy gradient with dark discs; morphology on the adaptive mask.

@@ -55,7 +55,7 @@ it('tracks a color clip with the color model it picks, as flowmark track does in
   expect(color.result.color).toBe(true);
   const [c, g] = [scored(trackScenes.color, color.result.rows), scored(trackScenes.color, gray.result.rows)];
   console.log(`Chromium, color clip: color model MOTA ${c.mota.toFixed(3)} IDF1 ${c.idf1.toFixed(3)} (${c.idSwitches} ID switches), gray MOTA ${g.mota.toFixed(3)}`);
-  // As tests/cliTrack.test.ts asks of `flowmark track` in Node (there MOTA 0.93 in color, 0.53 on gray), but for
+  // As tests/programs/cliTrack.test.ts asks of `flowmark track` in Node (there MOTA 0.93 in color, 0.53 on gray), but for
   // IDF1: Chromium decodes the clip a little differently, and one ID switch midway (IDF1 0.83) passes.
   expect(c.mota, JSON.stringify(c)).toBeGreaterThan(0.85);
   expect(c.idf1, JSON.stringify(c)).toBeGreaterThan(0.75);

@@ -1,0 +1,94 @@
+// `flowmark calibrate` as a user runs it: eight PNG photos of a printed grid board, rendered through a known lens
+// (intrinsics and distortion) at known tilts, in; OpenCV's calibration YAML out, which OpenCV's own FileStorage
+// reads back (Debian's python3-opencv, a test-time reference) to the lens the photos were taken with. Markers are
+// found on the GPU (Dawn); bad arguments are refused with the usage.
+import { describe, expect, it, beforeAll } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PNG } from 'pngjs';
+import { cameraModel, gridBoard, markerDictionary, projectPoints, readOpenCvCalibration } from '../../index.js';
+import { rotationFromVector } from '../../extend.js';
+import { boardPhotos } from '../../reference.js';
+
+const cli = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'flowmark-cli-calibrate-'));
+const [width, height] = [640, 480];
+const lens = cameraModel({ fx: 604, fy: 596, cx: 323.5, cy: 236.5, distortion: [-0.16, 0.05, 0, 0, 0] });
+const board = gridBoard({ name: 'print', columns: 6, rows: 4, markerSize: 0.04, separation: 0.01 });
+const dict = markerDictionary('DICT_4X4_50');
+const photos: string[] = [];
+
+function writeGrayPng(path: string, s: { width: number; height: number; gray: Uint8Array }) {
+  const png = new PNG({ width: s.width, height: s.height, colorType: 0, inputColorType: 6 });
+  for (let p = 0; p < s.width * s.height; p++) png.data.set([s.gray[p], s.gray[p], s.gray[p], 255], 4 * p);
+  writeFileSync(path, PNG.sync.write(png, { colorType: 0, inputColorType: 6 }));
+}
+
+const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 180_000 });
+
+beforeAll(() => {
+  expect(existsSync(cli), 'build first: npm run build').toBe(true);
+  // Eight views: 0.45–0.6 m away, tilted 20–40° every way, every corner in the frame.
+  const views = boardPhotos(lens, board, 8, 77, { width, height, markerSize: 4, bits: (id) => dict.bits(id), tilt: [20, 40], distance: [0.45, 0.6], blur: 0.6, noise: 2 });
+  views.forEach((v, k) => {
+    const path = join(dir, `view-${k}.png`);
+    writeGrayPng(path, v.scene);
+    photos.push(path);
+  });
+});
+
+describe('flowmark calibrate', () => {
+  it('writes the lens of the photos as OpenCV calibration YAML, which OpenCV reads back', () => {
+    const out = join(dir, 'calibration.yml');
+    const r = run(['calibrate', ...photos, '--dictionary', 'DICT_4X4_50', '--board', '6,4,0.04,0.01', '--out', out]);
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^8 views of 8 frames/);
+    const yaml = readFileSync(out, 'utf8');
+    const script = `
+import cv2, json, sys
+fs = cv2.FileStorage(sys.argv[1], cv2.FILE_STORAGE_READ)
+print(json.dumps({'K': fs.getNode('camera_matrix').mat().ravel().tolist(), 'd': fs.getNode('distortion_coefficients').mat().ravel().tolist(), 'w': fs.getNode('image_width').real(), 'e': fs.getNode('avg_reprojection_error').real()}))`;
+    const cv = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, out]).toString());
+    const ours = readOpenCvCalibration(yaml);
+    expect([ours.fx, ours.cx, ours.fy, ours.cy]).toEqual([cv.K[0], cv.K[2], cv.K[4], cv.K[5]]);
+    expect(ours.distortion).toEqual(cv.d);
+    expect(cv.w).toBe(width);
+    // The lens the photos were taken with: focal lengths within 0.3 %, principal point within 1.5 px, k1 within 0.01,
+    // and the corners fit to a fraction of a pixel (measured: 0.01 %, 0.07 px, 0.0011, 0.04 px).
+    expect(Math.abs(ours.fx - lens.fx) / lens.fx).toBeLessThan(0.003);
+    expect(Math.abs(ours.fy - lens.fy) / lens.fy).toBeLessThan(0.003);
+    expect(Math.hypot(ours.cx - lens.cx, ours.cy - lens.cy)).toBeLessThan(1.5);
+    expect(Math.abs(ours.distortion[0] - lens.distortion[0])).toBeLessThan(0.01);
+    expect(cv.e).toBeLessThan(0.2);
+    // Where it matters: the calibrated lens puts the board's corners where the true one does, across the frame.
+    const R = rotationFromVector([0.3, -0.25, 0.05]);
+    const t = [-0.14, -0.09, 0.5];
+    const points = board.markers.flatMap((m) => m.corners);
+    const a = projectPoints(ours, R, t, points);
+    const b = projectPoints(lens, R, t, points);
+    expect(Math.max(...a.map((p, i) => Math.hypot(p[0] - b[i][0], p[1] - b[i][1])))).toBeLessThan(1.5);
+  });
+
+  it('refuses arguments it cannot use, with the usage, and too few views with a reason', () => {
+    const out = join(dir, 'x.yml');
+    for (const args of [
+      ['calibrate', photos[0], '--dictionary', 'DICT_4X4_50', '--out', out],
+      ['calibrate', photos[0], '--dictionary', 'DICT_4X4_50', '--board', '6,4,0.04', '--out', out],
+      ['calibrate', photos[0], '--dictionary', 'DICT_4X4_50', '--board', '6,4,0.04,0.01', '--out', out, '--terms', '3'],
+      ['calibrate', photos[0], '--dictionary', 'DICT_9X9_1', '--board', '6,4,0.04,0.01', '--out', out],
+      ['calibrate', photos[0], '--board', '6,4,0.04,0.01', '--out', out],
+    ]) {
+      const r = run(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('Usage: flowmark calibrate');
+    }
+    const one = run(['calibrate', photos[0], '--dictionary', 'DICT_4X4_50', '--board', '6,4,0.04,0.01', '--out', out]);
+    expect(one.status).toBe(1);
+    expect(one.stderr).toMatch(/1 of 1 frames show at least 4 of the board's markers/);
+    expect(existsSync(out)).toBe(false);
+  });
+});

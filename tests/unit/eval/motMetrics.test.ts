@@ -1,0 +1,73 @@
+// The tracking scores on hand-made cases whose CLEAR-MOT and IDF1 values follow from their definitions (as
+// py-motmetrics computes them): perfect tracks, a miss, a false positive, an identity switch, a swap kept by
+// continuity, ignored truth.
+import { describe, expect, it } from 'vitest';
+import { lineCrossingEvents, lineCrossings, motScores, type MotBox } from '../../../src/eval/motMetrics.js';
+
+const box = (frame: number, id: number, x: number, extra: Partial<MotBox> = {}): MotBox => ({ frame, id, x0: x, y0: 0, x1: x + 9, y1: 9, ...extra });
+
+describe('motScores', () => {
+  const truth = [0, 1, 2, 3].flatMap((f) => [box(f, 1, 0), box(f, 2, 50)]);
+
+  it('scores perfect tracks 1 whatever the hypothesis ids', () => {
+    const s = motScores(truth, truth.map((b) => ({ ...b, id: b.id + 100 })));
+    expect(s).toMatchObject({ misses: 0, falsePositives: 0, idSwitches: 0, mota: 1, idf1: 1 });
+  });
+
+  it('counts a miss, a false positive and a box off by too much', () => {
+    const hyp = truth.filter((b) => !(b.frame === 2 && b.id === 2)).concat([box(3, 9, 120)]);
+    // Frame 1, object 1: shifted 6 px of 10 (IoU 4/16 < 0.5): a miss and a false positive.
+    hyp[2] = { ...hyp[2], x0: hyp[2].x0 + 6, x1: hyp[2].x1 + 6 };
+    const s = motScores(truth, hyp);
+    expect(s.misses).toBe(2);
+    expect(s.falsePositives).toBe(2);
+    expect(s.mota).toBeCloseTo(1 - 4 / 8);
+    // IDF1: ids 1 and 2 keep their hypotheses: 6 shared frames of 8 truth and 8 hypotheses.
+    expect(s.idf1).toBeCloseTo((2 * 6) / 16);
+  });
+
+  it('counts an identity switch when a truth object changes hypothesis, and IDF1 keeps the longer part', () => {
+    const hyp = truth.map((b) => ({ ...b, id: b.id === 1 ? (b.frame < 3 ? 11 : 12) : 22 }));
+    const s = motScores(truth, hyp);
+    expect(s.idSwitches).toBe(1);
+    expect(s.mota).toBeCloseTo(1 - 1 / 8);
+    expect(s.idf1).toBeCloseTo((2 * 7) / 16);
+  });
+
+  it('keeps a correspondence while it still matches, even when another pair would cost less', () => {
+    // Frames 0-1: hypothesis 5 on object 1; frame 2: hypothesis 6 fits object 1 better, but 5 still matches.
+    const t = [0, 1, 2].map((f) => box(f, 1, 0));
+    const h = [box(0, 5, 0), box(1, 5, 0), box(2, 5, 3), box(2, 6, 0)];
+    const s = motScores(t, h);
+    expect(s.idSwitches).toBe(0);
+    expect(s.falsePositives).toBe(1);
+  });
+
+  it('leaves ignored truth out, with the hypotheses on it', () => {
+    const t = [...truth, box(0, 3, 200, { ignore: true }), box(1, 3, 200, { ignore: true })];
+    const s = motScores(t, [...truth, box(0, 7, 200), box(1, 7, 200)]);
+    expect(s).toMatchObject({ truth: 8, hypotheses: 8, mota: 1, idf1: 1 });
+  });
+
+  it('counts crossings of a vertical line by each id\'s centre, each way, in frame order whatever the input order', () => {
+    // Id 1's centre (x + 4.5): 4.5, 24.5, 44.5 then back to 14.5; id 2 stays left; id 3 starts on the line.
+    const boxes = [box(3, 1, 10), box(0, 1, 0), box(2, 1, 40), box(1, 1, 20), box(0, 2, 0), box(1, 2, 5), box(0, 3, 25), box(1, 3, 40)];
+    expect(lineCrossings(boxes, 29.5)).toEqual({ forward: 1, backward: 1 });
+    expect(lineCrossings(boxes, 24.5)).toEqual({ forward: 1, backward: 1 });
+    expect(lineCrossings(boxes, 50)).toEqual({ forward: 0, backward: 0 });
+    // Each crossing with the frame its centre is first on the new side.
+    expect(lineCrossingEvents(boxes, 29.5)).toEqual([
+      { frame: 2, id: 1, direction: 'forward' },
+      { frame: 3, id: 1, direction: 'backward' },
+    ]);
+  });
+
+  it('counts crossings of a horizontal line by each id\'s centre, forward downward', () => {
+    // The same walks turned a quarter: id 1's centre y 4.5, 24.5, 44.5, 14.5.
+    const turned = (b: MotBox): MotBox => ({ ...b, x0: b.y0, x1: b.y1, y0: b.x0, y1: b.x1 });
+    const boxes = [box(3, 1, 10), box(0, 1, 0), box(2, 1, 40), box(1, 1, 20), box(0, 2, 0), box(1, 2, 5)].map(turned);
+    expect(lineCrossings(boxes, 29.5, 'y')).toEqual({ forward: 1, backward: 1 });
+    expect(lineCrossings(boxes, 29.5, 'x')).toEqual({ forward: 0, backward: 0 });
+    expect(lineCrossingEvents(boxes, 40, 'y')).toEqual([{ frame: 2, id: 1, direction: 'forward' }, { frame: 3, id: 1, direction: 'backward' }]);
+  });
+});
