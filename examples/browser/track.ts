@@ -7,7 +7,7 @@
  * and served by `npm run example:browser` (scripts/serve-example.mjs). Public entry point only.
  */
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, countsAtEnd, features, fromVideo, morphology, probeVideo, readResults, track, videoBackground, videoHasColor, type FrameResult } from 'flowmark';
+import { GpuContext, blobTracking, countsAtEnd, defaultBlobSettings, fromVideo, probeVideo, videoBackground, videoHasColor, type FrameResult } from 'flowmark';
 
 const status = document.getElementById('status')!;
 const countsText = document.getElementById('counts')!;
@@ -80,16 +80,9 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   try {
     results = await lastValueFrom(
       fromVideo(ctx, bytes).pipe(
-        // As `flowmark track` runs it: learning at 1/history, what is found foreground at half that, the light over
-        // the whole scene compensated, and a closing taller than wide (an upright figure's pieces joined).
-        background({ history: 500, learningRate: 1 / 500, foregroundLearning: 0.5, compensateLighting: true, prime, color: color && 'shadows' }),
-        morphology({ open: 3, close: { size: [5, 9] } }),
-        // With each blob's gray histogram: the tracker tells objects apart by it after they meet.
-        // Blobs of 20 px and up: the tracker leaves out the smaller pieces of the objects it tracks by their size.
-        features({ minArea: 20, histogram: true }),
-        readResults({ framesPerSubmit: 4 }),
+        // The surveillance chain as `flowmark track` runs it (docs/operators/blobTracking.md), with trails to draw.
         // Forward: from the line's left to its right, seen going from a to b (here bottom to top: left to right).
-        track({ lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }] }),
+        blobTracking({ ...defaultBlobSettings, warmup: 0, prime, color: color ? 'shadows' : false, lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], maxUnseen: 2, trailLength: 60 }),
         toArray(),
       ),
     );

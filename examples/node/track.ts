@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, background, countsAtEnd, features, morphology, readResults, seenTracks, track, type FrameResult } from 'flowmark';
+import { GpuContext, blobTracking, countsAtEnd, defaultBlobSettings, seenTracks, type FrameResult } from 'flowmark';
 import * as reference from 'flowmark/reference';
 import { fromVideoFile, probeVideoFile, videoFileBackground, videoFileHasColor } from 'flowmark/node';
 
@@ -33,18 +33,10 @@ async function main(): Promise<void> {
     const prime = await videoFileBackground(file, { seconds: 30, format });
     const results: FrameResult[] = await lastValueFrom(
       fromVideoFile(ctx, file, { format }).pipe(
-        // As `flowmark track` runs it. Learning at 1/history (OpenCV's default learns faster for seconds and takes in
-        // slow objects), and what is found foreground at half that: a plain object walking toward the camera is not
-        // eaten away from inside. A change of the whole scene's light (exposure, clouds) is not foreground.
-        background({ history: 500, learningRate: 1 / 500, foregroundLearning: 0.5, compensateLighting: true, prime, color: color ? 'shadows' : false }),
-        // A closing taller than wide joins an upright figure's pieces, not neighbours side by side.
-        morphology({ open: 3, close: { size: [5, 9] } }),
-        // With each blob's gray histogram: the tracker tells objects apart by it after they meet.
-        // Blobs of 20 px and up: the tracker leaves out the smaller pieces of the objects it tracks by their size.
-        features({ minArea: 20, histogram: true }),
-        readResults({ framesPerSubmit: 4 }),
-        // Forward: from the line's left to its right, seen going from a to b (here bottom to top: left to right).
-        track({ lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }] }),
+        // The surveillance chain as `flowmark track` runs it, with its measured defaults (docs/operators/blobTracking.md):
+        // background model, cleanup, blobs with their gray histograms, then the tracker. Started from the prime, no
+        // warmup. Forward: from the line's left to its right, seen going from a to b (here bottom to top).
+        blobTracking({ ...defaultBlobSettings, warmup: 0, prime, color: color ? 'shadows' : false, lines: [{ id: 'middle', a: [width / 2, height - 1], b: [width / 2, 0] }], maxUnseen: 2 }),
         toArray(),
       ),
     );

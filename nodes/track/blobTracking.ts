@@ -49,6 +49,8 @@ export interface BlobTrackerChoice {
   maxUnseen: number;
   /** track()'s placeByGray: group members placed by where their grays lie (the chain then reads spatial histograms). */
   placeByGray?: boolean;
+  /** track()'s trailLength (default 0: `flowmark track` writes boxes and counts; a page drawing trails wants some). */
+  trailLength?: number;
   /** track()'s sizeFloor (its default where not given). */
   sizeFloor?: number;
 }
@@ -78,7 +80,7 @@ export function blobFeatures(cmd: BlobSettings): OperatorFunction<GpuFrame, Fram
     );
 }
 
-/** blobTracking's tracker. No trails: the CLI writes boxes and counts, and a trail is copied into every frame's result. */
+/** blobTracking's tracker. No trails unless asked: a trail is copied into every frame's result. */
 export function blobTrackOptions(cmd: BlobTrackerChoice): TrackOptions {
-  return { lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: 0, placeByGray: cmd.placeByGray ?? false, ...(cmd.sizeFloor === undefined ? {} : { sizeFloor: cmd.sizeFloor }) };
+  return { lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: cmd.trailLength ?? 0, placeByGray: cmd.placeByGray ?? false, ...(cmd.sizeFloor === undefined ? {} : { sizeFloor: cmd.sizeFloor }) };
 }
