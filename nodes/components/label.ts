@@ -45,8 +45,8 @@ export interface LabelOptions {
   readLabels?: boolean;
   /**
    * HA4 only: where segments come from: `'bits'` (default: one invocation packs 32 pixels per word from byte
-   * reads) or `'ballot'` (subgroup ballots; needs the `subgroups` feature). On the H100 the byte path measured
-   * 0.02 ms faster at 2048×2048 (BENCHMARKS.md), so it is the default everywhere.
+   * reads) or `'ballot'` (subgroup ballots; needs the `subgroups` feature). The byte path measured faster on the
+   * GPUs tried, so it is the default everywhere.
    */
   ha4Segments?: 'ballot' | 'bits';
 }

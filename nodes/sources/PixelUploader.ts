@@ -1,8 +1,7 @@
 /**
  * Pixels from the CPU into a source's per-slot GPU buffers, through staging buffers of our own that stay mapped
- * between frames. `queue.writeBuffer` copies into staging memory Dawn allocates for each call: one frame at a time
- * on an H100 a 2048² frame took 1.36 ms of wall time that way against 0.89 ms this way, and a third of the frames
- * took twice the median (BENCHMARKS.md).
+ * between frames. `queue.writeBuffer` copies into staging memory Dawn allocates for each call, which made the wall
+ * time per frame larger and uneven one frame at a time.
  * Here each slot keeps a few MAP_WRITE buffers: a frame writes its pixels into a mapped one, its encoder copies
  * them into the slot's storage buffer, and when the frame is released (its last submission has completed) the
  * staging buffer is mapped again for a later frame. A frame that finds none mapped gets a new one, mapped at

@@ -20,8 +20,8 @@ export interface GpuContextOptions {
   dawnFlags?: readonly string[];
   /**
    * Time every pass with timestamp queries written by the passes themselves (`FrameResult.timings`), when the device
-   * has `timestamp-query` (default false). Timing costs the host 0.05–0.11 ms of a 720p frame one at a time on the
-   * H100 (writing, resolving and reading the timestamps; BENCHMARKS.md), so a camera's chain runs untimed unless asked.
+   * has `timestamp-query` (default false). Writing, resolving and reading the timestamps costs the host a tenth of a
+   * millisecond or so a frame, so a camera's chain runs untimed unless asked.
    */
   profile?: boolean;
   label?: string;

@@ -14,8 +14,8 @@ export const pushOut = 0.7;
 
 /**
  * Small markers need a small window (a large window's mean is pulled down by the border itself), large ones a large
- * window. Two cover the evaluation's 12–200 px markers: 31, 15, 9 and 5 found one marker more in 1040 on each of two
- * seeded sets (BENCHMARKS.md), at twice the work.
+ * window. Two cover the evaluation's 12–200 px markers; four found about one marker more in a thousand, at twice the
+ * work.
  */
 export const defaultWindows = [31, 9];
 /**

@@ -19,8 +19,9 @@ export const algorithms: Readonly<Record<LabelAlgorithm, LabelingAlgorithm<unkno
 };
 
 /**
- * What `algorithm: 'auto'` picks. The benchmark (BENCHMARKS.md) measured c2fl fastest on the H100 at every
- * density and granularity at 2048×2048 and at 1280×720, and it is exact for any image with a fixed number of
+ * What `algorithm: 'auto'` picks. The labeling benchmark (BENCHMARKS.md#labeling) measured c2fl fastest on average
+ * over densities at every granularity, at 2048×2048 and at 1280×720 (block union-find is a little faster on some
+ * fine-grained mid densities), and it is exact for any image with a fixed number of
  * dispatches, so it is the choice on every device and frame size until a measurement says otherwise.
  */
 export function autoAlgorithm(): LabelAlgorithm {

@@ -8,9 +8,8 @@
  * 'until-converged'` records a batch, checks once, and goes on with doubling batches only while needed (one host
  * round trip per batch, not per pass).
  *
- * Every dispatch is direct, over the labeling bind group. (Passes used to be indirect dispatches that the control
- * kernel shrank to nothing: Dawn validates each indirect dispatch with a dispatch of its own, and that made
- * Shibata the slowest algorithm per frame by far; BENCHMARKS.md.)
+ * Every dispatch is direct, over the labeling bind group: Dawn validates each indirect dispatch with a dispatch of its
+ * own, which would cost more than the passes.
  */
 import { dispatch } from '../../../src/core/kernels.js';
 import { wgslConstant } from '../../../src/core/uniforms.js';
