@@ -1,7 +1,7 @@
 /**
  * AR frame time: a camera frame to a rendered AR frame, offscreen in Node (flowmark/three), one frame at a time (a
  * camera's case: the next frame is uploaded when the previous one's results are read). Frames of `--size` RGBA with
- * `--markers` markers (seeded scenes, src/reference/markerScene.ts) go through `markers()` → `readResults()` →
+ * `--markers` markers (seeded scenes, src/eval/markerScene.ts) go through `markers()` → `readResults()` →
  * `pose()` alone (the reference, in the same run) and then with the picture captured on the GPU
  * (`CameraBackground`) and three.js's WebGPURenderer drawing it with a cube on each marker. For each it prints the
  * wall time from a frame's upload to its rendered frame done on the GPU (p50, p99), the interval between rendered

@@ -1,7 +1,7 @@
 /**
  * Calibration evaluation: photos of a printed 6 × 4 grid board (4 cm DICT_4X4_50 markers, 1 cm apart) rendered
  * through known lenses (intrinsics and Brown–Conrady distortion) at 0.45–0.6 m, tilted 20–40° every way, blur and
- * noise (src/reference/boardPhotos.ts). For each lens and view count: flowmark (`markers()` on the GPU, `boardViews`,
+ * noise (src/eval/boardPhotos.ts). For each lens and view count: flowmark (`markers()` on the GPU, `boardViews`,
  * `calibrateCamera`, 5 terms) beside OpenCV 4.6's own pipeline on the same photos (ArUco detection with SUBPIX
  * corners, `aruco.calibrateCameraAruco`, its default 5 terms): the intrinsics' errors against the true lens, the RMS
  * reprojection error, and the largest error with which each calibrated lens places a board's corners across the frame.
@@ -14,8 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, boardViews, calibrateCamera, cameraModel, fromPixels, gridBoard, markerDictionary, markers, projectPoints, readResults, type CameraModel } from '../index.js';
-import { rotationFromVector } from '../extend.js';
-import { defaultDawnFlags } from '../extend.js';
+import { rotationFromVector, defaultDawnFlags } from '../extend.js';
 import { boardPhotos } from '../reference.js';
 import { runMain } from './timing.js';
 import { benchArgs } from './args.js';

@@ -13,11 +13,8 @@
  * `label` (threshold → label() with each of the six algorithms, 8-connectivity, then features()).
  */
 import { lastValueFrom, toArray, type OperatorFunction } from 'rxjs';
-import { GpuContext, background, features, fromPixels, label, morphology, readResults, threshold, type FrameResult, type GpuFrame } from '../index.js';
-import { markersWith } from '../extend.js';
-import { labelAlgorithms } from '../index.js';
-import { defaultDawnFlags } from '../extend.js';
-import { markerDictionary } from '../index.js';
+import { GpuContext, background, features, fromPixels, label, morphology, readResults, threshold, type FrameResult, type GpuFrame, labelAlgorithms, markerDictionary } from '../index.js';
+import { markersWith, defaultDawnFlags } from '../extend.js';
 import { markerScene } from '../reference.js';
 import { benchArgs } from './args.js';
 import { runMain } from './timing.js';

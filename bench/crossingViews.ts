@@ -20,9 +20,8 @@
  * - untracked: no track on one side or both;
  * - uncounted: one track on both sides, which counted nothing that way (the counting rules missed it).
  */
-import { lineCrossingEvents, type MotBox } from '../reference.js';
+import { lineCrossingEvents, type MotBox, boxShare } from '../reference.js';
 import type { FrameResult } from '../index.js';
-import { boxShare } from '../reference.js';
 
 export type CrossingView = 'alone' | 'shared' | 'hidden';
 

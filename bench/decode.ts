@@ -1,6 +1,6 @@
 /**
  * Host cost of reading features back: decoding a compacted results buffer of N components into struct-of-arrays
- * features (nodes/features/results.ts), on the CPU only, beside the old comparator sort it replaced (the
+ * features (nodes/components/features/results.ts), on the CPU only, beside the old comparator sort it replaced (the
  * reference measured in the same run). One frame at a time pays this per frame after its readback.
  *
  *   node dist/bench/decode.js [--counts 64,1024,4096] [--reps 2000] [--histogram]

@@ -1,6 +1,6 @@
 /**
  * Dots benchmark: `threshold → label → features → dots` on frames of `--size` with about `--dots` bright blobs
- * (src/reference/dotScene.ts: discs, ellipses, squares), GPU time per part (timestamp queries, median per frame),
+ * (src/eval/dotScene.ts: discs, ellipses, squares), GPU time per part (timestamp queries, median per frame),
  * wall time per frame one at a time (uploaded, submitted alone, read back before the next), and the centres' error
  * against the exact ones.
  *

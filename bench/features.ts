@@ -14,9 +14,7 @@
  */
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromGpuBuffers, readResults, threshold, type LabelAlgorithm } from '../index.js';
-import { labelWith } from '../extend.js';
-import { featuresWith } from '../extend.js';
-import { defaultDawnFlags } from '../extend.js';
+import { labelWith, featuresWith, defaultDawnFlags } from '../extend.js';
 import { randomBlocks } from '../reference.js';
 import { gpuMs, runMain } from './timing.js';
 import { benchArgs } from './args.js';
@@ -47,7 +45,7 @@ const frames = function* (buffer: GPUBuffer) {
   for (let i = 0; i <= reps; i++) yield { buffer, width: size, height: size, format: 'gray' as const };
 };
 
-/** The one-labeling kernels (nodes/features/fromMask.ts), timed one by one with --split. */
+/** The one-labeling kernels (nodes/components/features/fromMask.ts), timed one by one with --split. */
 const stages = ['tile', 'merge', 'resolve', 'scan', 'compact'];
 
 /** Labels and features in one labeling: GPU ms per repetition, and per kernel with --split. */

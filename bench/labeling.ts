@@ -15,11 +15,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { GpuContext, fromGpuBuffers, fromPixels, labelAlgorithms, readResults, threshold, type FrameResult, type LabelAlgorithm, type PixelImage } from '../index.js';
-import { labelWith } from '../extend.js';
-import { defaultDawnFlags } from '../extend.js';
+import { labelWith, defaultDawnFlags } from '../extend.js';
 import { gpuMs, runMain } from './timing.js';
-import { labelCpu } from '../reference.js';
-import { randomBlocks } from '../reference.js';
+import { labelCpu, randomBlocks } from '../reference.js';
 import { benchArgs } from './args.js';
 
 const { values } = benchArgs(import.meta.url, {

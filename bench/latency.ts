@@ -27,10 +27,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { GpuContext, fromGpuBuffers, fromPixels, readResults, threshold, type FrameResult, type GpuFrame, type LabelAlgorithm, type PixelImage } from '../index.js';
-import { labelWith } from '../extend.js';
-import { featuresWith } from '../extend.js';
+import { labelWith, featuresWith, defaultDawnFlags } from '../extend.js';
 import { tap, type Observable, type OperatorFunction } from 'rxjs';
-import { defaultDawnFlags } from '../extend.js';
 import { randomBlocks } from '../reference.js';
 import { grayBuffer, quantile, runMain, watchGcs } from './timing.js';
 import { GpuClock } from './gpuClock.js';

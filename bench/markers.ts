@@ -1,6 +1,6 @@
 /**
  * Marker speed: `markers()` on frames of `--size` with `--markers` markers each (seeded scenes: tilt to 50°, blur,
- * noise, clutter; src/reference/markerScene.ts), beside OpenCV's ArUco `detectMarkers` on the same frames on the same
+ * noise, clutter; src/eval/markerScene.ts), beside OpenCV's ArUco `detectMarkers` on the same frames on the same
  * machine's CPU (scripts/opencv-aruco.py, in the same run). For flowmark it prints the GPU time of each part of the
  * chain in steady state (timestamp queries, median per frame: thresholds, labelings, candidates, fit), the frames
  * per second when frames stream (`maxInFlight` 2), and the wall time per frame one at a time (a camera's case:

@@ -1,5 +1,5 @@
 /**
- * Marker evaluation on a seeded synthetic set whose corners are exact (src/reference/markerScene.ts): markers of
+ * Marker evaluation on a seeded synthetic set whose corners are exact (src/eval/markerScene.ts): markers of
  * 12–200 px, tilted up to 70°, blurred (σ 0–2), noised (σ 0–10), some frames JPEG-compressed (ffmpeg), over
  * cluttered backgrounds, plus marker-free frames. Prints, per size bin, the detection rate, corner RMSE and p95,
  * wrong IDs and false positives, for OpenCV's ArUco detector with each corner refinement (`scripts/opencv-aruco.py`,
@@ -20,8 +20,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, fromPixels, markerDictionary, markers, readResults } from '../index.js';
 import { defaultDawnFlags } from '../extend.js';
 import { runMain } from './timing.js';
-import { detectMarkersCpu, markerScene, rng, type MarkerScene } from '../reference.js';
-import { centreOf, type Point } from '../reference.js';
+import { detectMarkersCpu, markerScene, rng, type MarkerScene, centreOf, type Point } from '../reference.js';
 import { benchArgs } from './args.js';
 
 const { values } = benchArgs(import.meta.url, {

@@ -2,10 +2,10 @@
  * Tracking evaluation: flowmark's background → morphology → features → track, the chain `flowmark track` runs
  * (cli/track.ts, its defaults), beside the usual CPU baseline
  * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, scripts/opencv-sort.py), both run on the same
- * H.264 clips in the same run, scored against the clips' truth with CLEAR-MOT and IDF1 (src/reference/motMetrics.ts,
+ * H.264 clips in the same run, scored against the clips' truth with CLEAR-MOT and IDF1 (src/eval/motMetrics.ts,
  * as py-motmetrics, IoU 0.5; objects less than 40 % visible are ignored) and by a counting line down the middle (the
  * issue's line error), and by a second line at a quarter of the width, clear of the pillar near the middle.
- * The clips are seeded synthetic fixed-camera scenes (src/reference/surveillanceScene.ts), one per situation:
+ * The clips are seeded synthetic fixed-camera scenes (src/eval/surveillanceScene.ts), one per situation:
  * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
  * Under the table: which truth crossings of each line flowmark counted, by what the blobs showed of the crossing object
  * (alone in its blob, sharing one with another object, hidden) and, for those it missed, by what tracked the object
@@ -75,18 +75,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions } from '../index.js';
-import { blobFeatures, defaultBlobSettings, blobWarmup, blobTrackOptions } from '../index.js';
-import { elementArg, elementText, learningArg } from '../cli/args.js';
-import { integerArg } from '../cli/args.js';
+import { GpuContext, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions, blobFeatures, defaultBlobSettings, blobWarmup, blobTrackOptions } from '../index.js';
+import { elementArg, elementText, learningArg, integerArg } from '../cli/args.js';
 import { fromVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../extend.js';
-import { lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores } from '../reference.js';
-import { defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions } from '../reference.js';
+import { lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores, defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions, rng } from '../reference.js';
 import { addCrossingViews, crossingViews, describeViews, noCrossingViews } from './crossingViews.js';
 import { countBounds, type Counts } from './countBounds.js';
 import { runMain } from './timing.js';
-import { rng } from '../reference.js';
 import { totalsPrefix, type EvalTotals } from './evalTotals.js';
 import { benchArgs } from './args.js';
 

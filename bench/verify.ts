@@ -10,12 +10,9 @@
  */
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, type ComponentFeatures, type PixelImage } from '../index.js';
-import { featuresCpu } from '../reference.js';
+import { featuresCpu, labelCpu, labelCorpus, randomBlocks, zigzagSpiral } from '../reference.js';
 import { defaultDawnFlags } from '../extend.js';
 import { runMain } from './timing.js';
-import { labelCpu } from '../reference.js';
-import { labelCorpus } from '../reference.js';
-import { randomBlocks, zigzagSpiral } from '../reference.js';
 import { benchArgs } from './args.js';
 
 const { values } = benchArgs(import.meta.url, { dawn: { type: 'string', multiple: true, default: [] } });

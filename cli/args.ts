@@ -17,6 +17,7 @@ export function integerArg(name: string, value: string | boolean | undefined, fa
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer ${min}..${max}, got "${value}"`);
   return n;
 }
+
 /**
  * `--open` / `--close` (also bench/trackEval.ts's): N, a square of odd side N, or WxH, a rectangle W wide and H tall
  * (morphology()'s `{ size: [W, H] }`), each odd 1..31.

@@ -12,23 +12,24 @@ cd "$(dirname "$0")/.."
 out=${OUT:-out/device}
 mkdir -p "$out"
 py=$(command -v python3 || echo /usr/bin/python3)
-run() {
-  local name=$1 t0 status
-  shift
+# One step: its command under a heading, its output appended to the group's file, its exit status and seconds said.
+step() {
+  local title=$1 name=$2 t0 status
+  shift 2
   t0=$(date +%s)
-  printf '\n## `node dist/bench/%s.js %s`\n\n' "$name" "$*" >>"$out/$group.md"
-  timeout "${LIMIT:-240}" node "dist/bench/$name.js" "$@" >>"$out/$group.md" 2>>"$out/$group.err"
+  printf '\n## `%s`\n\n' "$title" >>"$out/$group.md"
+  timeout "${LIMIT:-240}" "$@" >>"$out/$group.md" 2>>"$out/$group.err"
   status=$?
   echo "$name: exit $status in $(($(date +%s) - t0)) s" | tee -a "$out/$group.md"
 }
+run() {
+  local name=$1
+  shift
+  step "node dist/bench/$name.js $*" "$name" node "dist/bench/$name.js" "$@"
+}
 # The labeling references (cupy on the GPU, OpenCV on the CPU), run by the machine's python3.
 baselines() {
-  local t0 status
-  t0=$(date +%s)
-  printf '\n## `python3 scripts/label-baselines.py`\n\n' >>"$out/$group.md"
-  timeout "${LIMIT:-240}" "$py" scripts/label-baselines.py >>"$out/$group.md" 2>>"$out/$group.err"
-  status=$?
-  echo "label-baselines: exit $status in $(($(date +%s) - t0)) s" | tee -a "$out/$group.md"
+  step 'python3 scripts/label-baselines.py' label-baselines "$py" scripts/label-baselines.py
 }
 group=${1:-gpu}
 : >"$out/$group.md"

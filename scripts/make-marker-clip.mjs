@@ -1,5 +1,5 @@
 // Makes the markers sample shipped in examples/data: markers.mp4, 3 s at 30 frames/s of four DICT_4X4_50 markers
-// moving, turning and tilting over a cluttered desk under uneven light (rendered by src/reference/markerScene.ts,
+// moving, turning and tilting over a cluttered desk under uneven light (rendered by src/eval/markerScene.ts,
 // 8× supersampled, so the corners are exact), H.264 by ffmpeg; and markers.json, each frame's true corners, so the
 // main job can say how near its corners are. Seeded: re-running gives the same files. Needs `npm run build` first.
 import { writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // Makes the tracking sample shipped in examples/data: street.mp4, 10 s at 30 frames/s of a fixed camera over a
 // textured scene with eight objects walking across it (some crossing, one stopping a while, a pillar in front, cast
-// shadows, sensor noise; rendered by src/reference/surveillanceScene.ts), H.264 by ffmpeg; and street.json, each
+// shadows, sensor noise; rendered by src/eval/surveillanceScene.ts), H.264 by ffmpeg; and street.json, each
 // frame's true boxes and ids and the fraction of each that is visible, so the main job can score its tracks.
 // Seeded: re-running gives the same files. Needs `npm run build` first.
 import { writeFileSync } from 'node:fs';

@@ -20,7 +20,7 @@ set -e
 # A test process that dies (seen now and then under Dawn on lavapipe: "Worker exited unexpectedly", the file's tests
 # left pending, no assertion failed) is run again once, that file alone, and said so; a failed assertion is not.
 # One cause was found and removed (a segfault in Dawn's bindings when a buffer was destroyed while its mapping was
-# pending: src/mapBuffer.ts); the rerun stays for any other.
+# pending: src/core/mapBuffer.ts); the rerun stays for any other.
 if [ "$status" -ne 0 ] && grep -q "Worker exited unexpectedly" out/vitest.log; then
   crashed=$(node -e '
     const r = JSON.parse(require("fs").readFileSync("out/vitest.json", "utf8"));

@@ -1,7 +1,7 @@
 /**
  * Dots: round blobs (retro-reflective dots, circular markers) among the components `features()` kept, each with a
  * gray-weighted subpixel centre and the ellipse of its second moments. After `threshold()` → `label()` →
- * `features()`: one workgroup per kept component measures it again over its box on the GPU (shaders/dots.wgsl),
+ * `features()`: one workgroup per kept component measures it again over its box on the GPU (shaders/components/dots.wgsl),
  * with the gray image and the labels; the host keeps those whose boundary follows their ellipse (`isRoundDot`).
  *
  * @example

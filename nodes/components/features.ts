@@ -9,10 +9,10 @@
  * - **From the mask** (`threshold() → features()`, fastest): `features()` labels the mask itself with C2FL tiles
  *   and accumulates each tile's parts of components while the tile is labelled; parts meet at their roots after
  *   the border merge, and kept components get their canonical labels from the roots' ranks. No label image is
- *   relabelled. `connectivity` chooses 4 or 8 (nodes/features/fromMask.ts).
+ *   relabelled. `connectivity` chooses 4 or 8 (nodes/components/features/fromMask.ts).
  * - **From labels** (`label() → features()`, any algorithm, canonical labels): one set of atomics per run piece of
  *   the label image (`method: 'runs'`), or `method: 'per-pixel'`, the naive pass with every atomic for every
- *   pixel (nodes/features/fromLabels.ts).
+ *   pixel (nodes/components/features/fromLabels.ts).
  *
  * @example
  * fromPixels(ctx, images).pipe(threshold({ method: 'otsu' }), features({ minArea: 20 }), readResults())

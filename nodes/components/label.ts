@@ -53,7 +53,7 @@ export interface LabelOptions {
 
 /** Enough for typical camera frames (blobs and markers converge in 2–4 passes); maze-like images need more. */
 export const defaultPasses = 4;
-/** Pixels per invocation of the canonical kernels (PPT in shaders/label/canonical.wgsl). */
+/** Pixels per invocation of the canonical kernels (PPT in shaders/components/label/canonical.wgsl). */
 const canonicalPixelsPerThread = wgslConstant('components/label/canonical', 'PPT');
 
 /** The `info` words every algorithm leaves (shaders/common/labeling.wgsl): all zero means converged, no passes. */
@@ -97,7 +97,7 @@ function validate(options: LabelOptions, analysis: Analysis): LabelChoices {
   return o;
 }
 
-/** The shared compression and canonical kernels (shaders/label/canonical.wgsl). */
+/** The shared compression and canonical kernels (shaders/components/label/canonical.wgsl). */
 function canonicalKernels(): Record<'compress' | 'scan' | 'rank' | 'relabel', KernelSpec> {
   const kernel = (entryPoint: string): KernelSpec => ({ shader: 'components/label/canonical', entryPoint, bindings: labelingBindings });
   return { compress: kernel('compress'), scan: kernel('scanBlocks'), rank: kernel('rankRoots'), relabel: kernel('relabel') };

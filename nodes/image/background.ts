@@ -5,7 +5,7 @@
  * (darker copies of the background) as `frame.shadow`, ready for `morphology()`, `label()` and `features()`.
  * `color: true` models RGBA frames' color as OpenCV does; `color: 'shadows'` runs a gray model and a color one
  * side by side and takes the foreground from gray, the color model deciding only which of gray's shadows are
- * objects (shaders/backgroundShadows.wgsl).
+ * objects (shaders/image/backgroundShadows.wgsl).
  *
  * @example
  * fromVideoFile(ctx, 'street.mp4').pipe(background({ history: 500 }), morphology({ open: 3, close: 5 }),
@@ -145,7 +145,7 @@ export function background(options: BackgroundOptions = {}): OperatorFunction<Gp
     foregroundLearning: s.foregroundLearning,
     compensate: s.compensateLighting ? 1 : 0,
   });
-  // 'shadows': a gray model and a color one side by side (shaders/backgroundShadows.wgsl says why); without shadow
+  // 'shadows': a gray model and a color one side by side (shaders/image/backgroundShadows.wgsl says why); without shadow
   // detection gray has no shadows to ask the color model about, and the gray model alone gives the same masks.
   const both = s.color === 'shadows' && s.detectShadows;
   return gpuNode('background', async (node) => {

@@ -6,7 +6,7 @@
  * height (`size: [width, height]`, OpenCV's MORPH_RECT and MORPH_ELLIPSE of that Size): a closing taller than wide
  * joins the pieces of an upright person without joining neighbours beside them. Pixels outside the frame are ignored,
  * as OpenCV's default border. The mask is packed 32 pixels to a word and every step works a word at a time
- * (shaders/morphology.wgsl).
+ * (shaders/image/morphology.wgsl).
  *
  * @example
  * fromVideo(ctx, 'street.mp4').pipe(background(), morphology({ open: 3, close: { shape: 'disk', size: 5 } }),

@@ -14,9 +14,7 @@ import type { DetectedMarker, MarkerResults } from '../../src/core/results.js';
 import type { MarkerDictionary } from './MarkerDictionary.js';
 import { listHead } from './markerCandidates.js';
 import { distinctMarkers } from '../../src/markers/distinctMarkers.js';
-import { blurGate, blurRatio, blurSigmaGate, cellMargin, cellSamples, deblurMargin, deblurStep, deblurSteps, defaultDoubt, printedOrder } from '../../src/markers/params.js';
-import { pushOut } from '../../src/markers/params.js';
-import { minStepReach, stepDamping, stepIterations, stepSpacing } from '../../src/markers/params.js';
+import { blurGate, blurRatio, blurSigmaGate, cellMargin, cellSamples, deblurMargin, deblurStep, deblurSteps, defaultDoubt, printedOrder, pushOut, minStepReach, stepDamping, stepIterations, stepSpacing } from '../../src/markers/params.js';
 
 export interface FitSettings {
   readonly dictionary: MarkerDictionary;

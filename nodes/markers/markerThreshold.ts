@@ -1,5 +1,5 @@
 /**
- * The inverted adaptive threshold at every window of `markers()` in one pass (shaders/threshold.wgsl: the row prefix
+ * The inverted adaptive threshold at every window of `markers()` in one pass (shaders/image/threshold.wgsl: the row prefix
  * sums once, then one `adaptive` dispatch per window), the masks stacked one below the other with an empty row
  * between them, so that one labeling and one candidate search serve all windows: a frame pays the fixed cost of
  * each pass once rather than once per window, and the empty rows keep components of different windows apart.

@@ -26,8 +26,7 @@ import { markerDictionary, MarkerDictionary } from './MarkerDictionary.js';
 import { markerCandidates } from './markerCandidates.js';
 import { markerThreshold } from './markerThreshold.js';
 import { markerFit } from './markerFit.js';
-import { defaultWindows } from '../../src/markers/params.js';
-import { defaultMinContrast } from '../../src/markers/params.js';
+import { defaultWindows, defaultMinContrast } from '../../src/markers/params.js';
 
 export interface MarkersOptions {
   /** A dictionary, or its name as OpenCV spells it (any case): `'DICT_4X4_50'`, `'DICT_APRILTAG_36h11'`… */

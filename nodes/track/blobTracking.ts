@@ -7,7 +7,7 @@ import type { OperatorFunction } from 'rxjs';
 import type { GpuFrame } from '../../src/core/GpuFrame.js';
 import type { FrameResult } from '../../src/core/results.js';
 import type { PrimeImage } from '../../src/image/backgroundSettings.js';
-import type { CountingLine } from '../../src/track/Tracker.js';
+import type { CountingLine } from '../../src/track/TrackSettings.js';
 import { background } from '../image/background.js';
 import { morphology, type MorphElement } from '../image/morphology.js';
 import { features } from '../components/features.js';

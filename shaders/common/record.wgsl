@@ -1,4 +1,4 @@
-// The per-component features record, shared by features.wgsl and components.wgsl (nodes/features/results.ts reads
+// The per-component features record, shared by features.wgsl and components.wgsl (nodes/components/features/results.ts reads
 // these constants), how two records of one component merge, and the GPU filter. Needs `params` with the filter
 // fields (minArea … dropBorder, width, height).
 // Results: HEAD words (passed, component count, overflow flag, 0), then (label, record) per kept component.

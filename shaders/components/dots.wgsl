@@ -3,7 +3,7 @@
 // rim, half covered, counts less than the core), the second moments of its pixels (the ellipse), and how far its
 // boundary pixels stray from that ellipse (the spread of their normalised radius, ~0 for a disc or an ellipse,
 // 0.11 for a square). Sums are per invocation in f32 over coordinates relative to the box, then reduced in
-// workgroup memory. The host keeps the round ones (nodes/dots.ts); the CPU reference is src/reference/dotsCpu.ts.
+// workgroup memory. The host keeps the round ones (nodes/components/dots.ts); the CPU reference is src/reference/dotsCpu.ts.
 const FW = 256u;
 const OUT: u32 = 8u;   // words per component in `out`, after one word (the features' count of kept components, copied there)
 

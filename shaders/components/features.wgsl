@@ -53,7 +53,7 @@ const MERGE_Y0: bool = true;
 @compute @workgroup_size(WG)
 fn clear(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linearIndex(gid, nwg);
-  // The histograms too (nodes/features/fromLabels.ts runs enough invocations for the larger of the two).
+  // The histograms too (nodes/components/features/fromLabels.ts runs enough invocations for the larger of the two).
   if (HIST && i < params.capacity * HIST_BINS * histWords()) { atomicStore(&hist[i], 0u); }
   if (i >= params.capacity * REC) { return; }
   atomicStore(&records[i], identity(i % REC));

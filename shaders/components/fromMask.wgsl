@@ -28,7 +28,7 @@ struct Params {
   tilesX: u32,
   tilesY: u32,
   capacity: u32,     // parts `records` holds
-  // Where the regions of `book` start (nodes/features/fromMask.ts lays them out after BOOK_HEAD).
+  // Where the regions of `book` start (nodes/components/features/fromMask.ts lays them out after BOOK_HEAD).
   bookTiles: u32,    // per tile: first part, parts
   bookBands: u32,    // per band of 32 rows: its roots
   bookRoots: u32,    // per tile and row: a bit word of the roots (a tile's 32 words contiguous)

@@ -1,6 +1,6 @@
 /**
  * A dot from its measured moments, and which dots are round enough: the one rule shared by `dots()`'s decoding
- * (nodes/dots.ts) and the CPU reference (reference/dotsCpu.ts).
+ * (nodes/components/dots.ts) and the CPU reference (reference/dotsCpu.ts).
  */
 import type { DetectedDot } from '../core/results.js';
 

@@ -213,7 +213,7 @@ export class GpuContext {
   /**
    * Destroys the buffers, profiler and (if created here) the device. Idempotent. Streams still running on the
    * context end first, each with one `DisposedError`. Buffers being mapped, and the device where any are, go once
-   * those mappings have settled (a second at most; src/mapBuffer.ts).
+   * those mappings have settled (a second at most; src/core/mapBuffer.ts).
    */
   destroy(): void {
     if (this.#destroyed) return;
@@ -234,7 +234,7 @@ export class GpuContext {
       void device.lost.then(() => setTimeout(() => releaseGpu(node), 20));
     };
     // Destroying the device rejects the mappings still pending (frames in flight), which crashed Dawn's Node bindings
-    // now and then (src/mapBuffer.ts): where some are, the device goes once they have settled, a second at most.
+    // now and then (src/core/mapBuffer.ts): where some are, the device goes once they have settled, a second at most.
     const settled = mappingsSettled(1000);
     if (settled) void settled.then(destroyDevice);
     else destroyDevice();

@@ -18,7 +18,7 @@ export interface MorphStep {
 
 /**
  * Half-width of the element's row dy (|dy| <= ry): rx for a square; round(rx·sqrt(ry² - dy²)/ry) for a disk, as
- * OpenCV's MORPH_ELLIPSE of size (2rx + 1, 2ry + 1) (the GPU computes the same in shaders/morphology.wgsl, in f32:
+ * OpenCV's MORPH_ELLIPSE of size (2rx + 1, 2ry + 1) (the GPU computes the same in shaders/image/morphology.wgsl, in f32:
  * no value lies within 2e-4 of a rounding tie for radii up to 15, so both round alike). A disk one row tall (ry = 0)
  * is a line 2rx + 1 wide (OpenCV's is one pixel).
  */

@@ -2,7 +2,7 @@
  * The background model on the CPU: Zivkovic's adaptive Gaussian mixture (MOG2) per pixel, gray or color, step for
  * step as OpenCV's BackgroundSubtractorMOG2 updates one channel or three and as shaders/common/mog2.wgsl does, every
  * operation rounded to f32 (Math.fround) as the GPU computes it. The reference of `background()`
- * (nodes/background.ts).
+ * (nodes/image/background.ts).
  */
 
 import { grayFromRgba } from '../image/grayFromRgba.js';
@@ -79,7 +79,7 @@ export class BackgroundModelCpu {
     if (this.#color) {
       const gray = this.#own(grayFromRgba(data, this.#pixels));
       const color = this.#color.apply(data);
-      // As shaders/backgroundShadows.wgsl: gray's shadow that the color model finds foreground is foreground.
+      // As shaders/image/backgroundShadows.wgsl: gray's shadow that the color model finds foreground is foreground.
       for (let p = 0; p < this.#pixels; p++) {
         if (gray.shadow[p] && color.mask[p]) {
           gray.mask[p] = 255;

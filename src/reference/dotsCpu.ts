@@ -1,5 +1,5 @@
 /**
- * Dots on the CPU: the reference for `dots()` (shaders/dots.wgsl), the same measurements in f64 for each component
+ * Dots on the CPU: the reference for `dots()` (shaders/components/dots.wgsl), the same measurements in f64 for each component
  * features() kept: the gray-weighted centre (weights: gray above the component's darkest pixel), the central second
  * moments of its pixels, and the spread of its boundary pixels' normalised radius; then the same rule (`isRoundDot`).
  */

@@ -1,5 +1,5 @@
 /**
- * Binary morphology on the CPU, pixel by pixel: the reference for `morphology()` (nodes/morphology.ts). Masks hold
+ * Binary morphology on the CPU, pixel by pixel: the reference for `morphology()` (nodes/image/morphology.ts). Masks hold
  * 0 or any nonzero value per pixel; results 0 or 255. Pixels outside the frame are ignored (OpenCV's default
  * border for erode and dilate).
  */

@@ -1,5 +1,5 @@
 /**
- * CPU reference threshold: the same integer formulas as shaders/threshold.wgsl, written plainly. Masks are 0/255.
+ * CPU reference threshold: the same integer formulas as shaders/image/threshold.wgsl, written plainly. Masks are 0/255.
  */
 
 export function thresholdFixed(gray: ArrayLike<number>, level: number, invert = false): Uint8Array {

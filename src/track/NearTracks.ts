@@ -8,8 +8,7 @@
  */
 import { BoxGrid } from './BoxGrid.js';
 import { type Track } from './Track.js';
-import { observed } from './tuning.js';
-import { splitRecent } from './tuning.js';
+import { observed, splitRecent } from './tuning.js';
 import { coastedOver } from './partOfTracked.js';
 import { atLeast } from './scratch.js';
 

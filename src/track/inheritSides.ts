@@ -2,8 +2,7 @@
 import { boxShare } from './boxShare.js';
 import { LINE_WORDS } from './lineSides.js';
 import { type Track } from './Track.js';
-import { observed } from './tuning.js';
-import { inheritWithin, splitRecent, splitShare } from './tuning.js';
+import { observed, inheritWithin, splitRecent, splitShare } from './tuning.js';
 
 /**
  * Whether `splitShare` of blob j lies inside one of track u's own observations of the last `splitRecent`: its box

@@ -1,7 +1,7 @@
 /**
  * Features from a frame's canonical labels (`label()` before `features()`): one invocation per PPI pixels of a row
  * flushes one set of atomics per run piece (or, `method: 'per-pixel'`, the naive pass with every atomic for
- * every pixel), then the compact kernel filters and writes the results (shaders/features.wgsl).
+ * every pixel), then the compact kernel filters and writes the results (shaders/components/features.wgsl).
  */
 import type { NodeScope, ProcessFrame } from '../../../src/core/gpuNode.js';
 import { uniformLayout, wgslConstant } from '../../../src/core/uniforms.js';
@@ -10,7 +10,7 @@ import { PassRecorder, type Analysis } from '../../../src/core/PassRecorder.js';
 import { binWords, featureResults, histogramConstants, histogramCounts, record } from './results.js';
 import { filterParams, type FeaturesSettings } from './settings.js';
 
-/** Pixels per invocation of the run-piece kernel (PPI in shaders/features.wgsl). */
+/** Pixels per invocation of the run-piece kernel (PPI in shaders/components/features.wgsl). */
 const PPI = wgslConstant('components/features', 'PPI');
 const bindings = ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'storage', 'storage'] as const;
 

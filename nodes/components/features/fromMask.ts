@@ -1,5 +1,5 @@
 /**
- * Components and their features from a mask, in one labeling (shaders/components.wgsl): C2FL tiles in workgroup
+ * Components and their features from a mask, in one labeling (shaders/components/fromMask.wgsl): C2FL tiles in workgroup
  * memory accumulate each tile-local part's features while the tile is labelled, the border merge unites the
  * tiles, parts are added into their roots' parts, roots are counted per band of rows, and roots are filtered and
  * numbered canonically. No label image is relabelled or read back; the labeling exists as the union-find forest

@@ -1,7 +1,7 @@
 /**
  * What a labeling algorithm is to `label()`: a record of its kernels and how it records one frame. Every algorithm
  * leaves each foreground pixel of the forest L in a tree whose root is its component's first pixel (raster order);
- * `label()` then runs the shared compression and canonical kernels (shaders/label/canonical.wgsl). Settings come
+ * `label()` then runs the shared compression and canonical kernels (shaders/components/label/canonical.wgsl). Settings come
  * as values, never read back from pipeline keys.
  */
 import type { Kernel, KernelSpec } from '../../../src/core/PipelineCache.js';

@@ -62,7 +62,7 @@ export const ha4: LabelingAlgorithm = {
   },
 };
 
-/** Boundaries at odd multiples of t below extent (as `boundaries` in shaders/label/tiles.wgsl). */
+/** Boundaries at odd multiples of t below extent (as `boundaries` in shaders/components/label/tiles.wgsl). */
 function boundaries(extent: number, t: number): number {
   return extent <= t ? 0 : Math.floor((extent - 1 - t) / (2 * t)) + 1;
 }

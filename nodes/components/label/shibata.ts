@@ -2,7 +2,7 @@
  * Fixed-pass labeling in the manner of Shibata & Yamamoto (JIP 22(1), 2014) as a labeling algorithm: a fixed
  * number of propagation passes recorded back to back with no host round trip, and a flag when they were not
  * enough. The preparation labels every 32×32 tile in workgroup memory (C2FL's first stage); each pass joins the
- * tiles' parts across their borders with bounded work (shaders/label/shibata.wgsl). The last workgroup of each
+ * tiles' parts across their borders with bounded work (shaders/components/label/shibata.wgsl). The last workgroup of each
  * pass marks the labeling converged once a pass changed nothing, and the passes left return at once, so converged
  * frames stop early on the GPU and `info` says whether the last pass changed anything. `passes:
  * 'until-converged'` records a batch, checks once, and goes on with doubling batches only while needed (one host

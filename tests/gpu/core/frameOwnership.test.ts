@@ -1,4 +1,4 @@
-// A frame owns its buffers until its last submission has completed (src/FrameLease.ts, src/PerFrame.ts): frames
+// A frame owns its buffers until its last submission has completed (src/core/FrameLease.ts, src/core/PerFrame.ts): frames
 // of one size and different content, for every algorithm, pass mode, in-flight bound and submission batching,
 // each equal to the CPU reference of that frame. An asynchronous step between the labeling and the sink (any user
 // operator that waits) lets later frames record and submit while earlier ones are still pending: with buffers

@@ -194,7 +194,7 @@ describe('streams', () => {
 
   it('ctx.destroy() while frames are in flight ends the stream with one DisposedError; later streams get it too', async () => {
     // The device itself is destroyed only once the frames' mappings have settled: destroying it rejects those still
-    // pending, as destroying their buffers does, which crashed Dawn's Node bindings now and then (src/mapBuffer.ts).
+    // pending, as destroying their buffers does, which crashed Dawn's Node bindings now and then (src/core/mapBuffer.ts).
     const globals = globalThis as unknown as { GPUBuffer: { prototype: GPUBuffer }; GPUDevice: { prototype: GPUDevice } };
     const [bufferProto, deviceProto] = [globals.GPUBuffer.prototype, globals.GPUDevice.prototype];
     const [mapAsync, destroyDevice] = [bufferProto.mapAsync, deviceProto.destroy];
@@ -309,7 +309,7 @@ describe('streams', () => {
 
   it('destroys no buffer while its mapping is pending: at completion, on a size change, on unsubscribe', async () => {
     // Destroying a buffer whose mapAsync was pending crashed this process now and then under Dawn's Node bindings
-    // (src/mapBuffer.ts): the staging buffers of uploads and readbacks, and Shibata's check, wait for their mappings.
+    // (src/core/mapBuffer.ts): the staging buffers of uploads and readbacks, and Shibata's check, wait for their mappings.
     const proto = (globalThis as unknown as { GPUBuffer: { prototype: GPUBuffer } }).GPUBuffer.prototype;
     const destroy = proto.destroy;
     const whilePending: string[] = [];

@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { NearTracks } from '../../../src/track/NearTracks.js';
 import { Track } from '../../../src/track/Track.js';
-import { observed } from '../../../src/track/tuning.js';
-import { splitRecent } from '../../../src/track/tuning.js';
+import { observed, splitRecent } from '../../../src/track/tuning.js';
 import { defaultTrackSettings } from '../../../src/track/TrackSettings.js';
 import { rng } from '../../../src/eval/images.js';
 
