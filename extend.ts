@@ -19,8 +19,12 @@ export { labelWith } from './nodes/components/label.js';
 export { featuresWith } from './nodes/components/features.js';
 export { decodeFeatures, record as featureRecord } from './nodes/components/features/results.js';
 export { markersWith } from './nodes/markers/markers.js';
-// Building blocks the operators are made of: the tracker alone on boxes, assignment, the pose solvers and rotations.
+// Building blocks the operators are made of: the tracker alone on boxes and its parts (each `apply`s to its results,
+// in the order of the operators), assignment, the pose solvers and rotations.
 export { Tracker } from './src/track/Tracker.js';
+export { CountingLines } from './src/count/CountingLines.js';
+export { Zones } from './src/count/Zones.js';
+export { Trails } from './src/track/Trails.js';
 export { assign } from './src/track/assign.js';
 export { ippeSquare } from './src/pose/ippeSquare.js';
 export { refinePose } from './src/pose/refinePose.js';

@@ -25,9 +25,14 @@ export { morphology, morphologySteps, maxElementSize, type MorphologyOptions, ty
 export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from './nodes/components/label.js';
 export { features, type FeaturesOptions } from './nodes/components/features.js';
 export { readResults, type ReadResultsOptions } from './nodes/sinks/readResults.js';
-export { track, trackEvents, trackSettings, seenTracks, countsAtEnd, type TrackOptions } from './nodes/track/track.js';
+export { track, trackEvents, trackSettings, seenTracks, type TrackOptions } from './nodes/track/track.js';
 export { blobTracking, blobFeatures, blobTrackOptions, blobWarmup, defaultBlobSettings, type BlobSettings, type BlobTrackerChoice } from './nodes/track/blobTracking.js';
-export { defaultTrackSettings, type TrackSettings, type CountingLine, type Zone, type Box } from './src/track/Tracker.js';
+export { defaultTrackSettings, type TrackSettings, type Box } from './src/track/Tracker.js';
+export { countLines, countLinesSettings, countsAtEnd, type CountLinesOptions } from './nodes/track/countLines.js';
+export { zones, zonesSettings, type ZonesOptions } from './nodes/track/zones.js';
+export { trails, type TrailsOptions } from './nodes/track/trails.js';
+export type { CountingLine } from './src/count/CountingLine.js';
+export type { Zone } from './src/count/Zones.js';
 export { pose, poseEvents, poseSettings, type PoseOptions } from './nodes/pose/pose.js';
 export { MarkerPoser, type PoseSettings } from './src/pose/MarkerPoser.js';
 export { cameraModel, parseCamera, readOpenCvCalibration, writeOpenCvCalibration, toNormalised, toPixels, projectPoints, type CameraModel, type CameraSpec } from './src/pose/CameraModel.js';

@@ -26,7 +26,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type CountingLine, type FrameResult, type TrackOptions, blobFeatures, defaultBlobSettings, blobTrackOptions } from '../index.js';
+import { GpuContext, countLines, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type CountingLine, type FrameResult, type TrackOptions, blobFeatures, defaultBlobSettings, blobTrackOptions } from '../index.js';
 import { fromVideoFile, probeVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
 import { lineCrossings, motBoxesFromRows, type MotBox } from '../reference.js';
 import { benchArgs } from './args.js';
@@ -97,7 +97,8 @@ async function main(): Promise<void> {
       const results: FrameResult[] = await lastValueFrom(
         fromVideoFile(ctx, video, { format }).pipe(
           blobFeatures({ ...defaultBlobSettings, warmup, prime, minArea, color: color ? 'shadows' : false }),
-          track({ ...blobTrackOptions({ lines, maxUnseen: 2 }), ...trackerExtra }),
+          track({ ...blobTrackOptions({ maxUnseen: 2 }), ...trackerExtra }),
+          countLines({ lines }),
           toArray(),
         ),
       );

@@ -75,7 +75,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions, blobFeatures, defaultBlobSettings, blobWarmup, blobTrackOptions } from '../index.js';
+import { GpuContext, countLines, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions, blobFeatures, defaultBlobSettings, blobWarmup, blobTrackOptions } from '../index.js';
 import { elementArg, elementText, learningArg, integerArg } from '../cli/args.js';
 import { fromVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
 import { defaultDawnFlags } from '../extend.js';
@@ -318,8 +318,8 @@ async function main(): Promise<void> {
       const { width: W, height: H } = blobs[0];
       // The second line: down the flat scenes at a quarter of the width, across the street scenes (forward downward).
       const second: CountingLine = street ? { id: 'second', a: [0, acrossAt * H], b: [W - 1, acrossAt * H] } : { id: 'second', a: [W / 4, H - 1], b: [W / 4, 0] };
-      const tracker: TrackOptions = { ...blobTrackOptions({ maxUnseen: 2, lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }, second] }), ...(JSON.parse(values.tracker as string) as TrackOptions) };
-      const results = await lastValueFrom(from(blobs).pipe(track(tracker), toArray()));
+      const tracker: TrackOptions = { ...blobTrackOptions({ maxUnseen: 2 }), ...(JSON.parse(values.tracker as string) as TrackOptions) };
+      const results = await lastValueFrom(from(blobs).pipe(track(tracker), countLines({ lines: [{ id: 'middle', a: [W / 2, H - 1], b: [W / 2, 0] }, second] }), toArray()));
       const ours: MotBox[] = results.flatMap((r) => seenTracks(r).map(({ id, box: b }) => ({ frame: r.seq, id, x0: b[0], y0: b[1], x1: b[2], y1: b[3] })));
       const base = motBoxesFromRows(rows);
       const so = motScores(truth, ours);

@@ -13,7 +13,7 @@
  * how many frames took over twice the median, with how many of those overlapped one: whether the slow frames are the
  * tracker's or the heap's.
  * The first `--warmup` frames of each row (V8 compiling the tracker, the tracks being born) are not counted.
- * `--trail` is the tracks' `trailLength` (the default's 60; 0 keeps none, as `flowmark track` runs it).
+ * `--trail` is trails()' length (60, its default; 0 runs no trails(), as `flowmark track` does).
  * `--histograms` picks the rows (without histograms, with them, or both per blob count). `--windows N` adds a table
  * of each row's medians over every N frames from the first, warm-up included: the first row of a fresh process shows
  * how soon V8 has the tracker optimised. `--join-pieces no` runs the tracker without joining pieces (its joinPieces,
@@ -26,7 +26,7 @@
  */
 import { createHash } from 'node:crypto';
 import { defaultTrackSettings, trackSettings, type Box } from '../index.js';
-import { Tracker } from '../extend.js';
+import { CountingLines, Tracker, Trails, Zones } from '../extend.js';
 import { rng } from '../reference.js';
 import { benchArgs } from './args.js';
 import { quantile, watchGcs } from './timing.js';
@@ -122,7 +122,11 @@ const kinds = { both: [false, true], yes: [true], no: [false], spatial: ['spatia
 const windowRows: string[] = [];
 for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => kinds.map((h) => [Number(v), h] as const))) {
   const placeByGray = withHists === 'spatial';
-  const tracker = new Tracker(trackSettings({ lines: [{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }], zones: [{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }], trailLength: Number(values.trail), placeByGray, joinPieces, sizeFloor }));
+  // The tracker and its parts in the order blobTracking() runs them: counting lines, zones, trails.
+  const tracker = new Tracker(trackSettings({ placeByGray, joinPieces, sizeFloor }));
+  const lines = new CountingLines([{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }]);
+  const zones = new Zones([{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }]);
+  const trails = Number(values.trail) > 0 ? new Trails(Number(values.trail)) : null;
   const times: number[] = [];
   const spans: [number, number][] = [];
   let alive = 0;
@@ -132,7 +136,8 @@ for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => 
   for (const batch of scene(n)) {
     for (const { boxes, hists, px, py } of batch) {
       const t0 = performance.now();
-      const r = tracker.update(boxes, t++ * 33_333, withHists ? hists : null, { width: W, height: H }, placeByGray ? px : null, placeByGray ? py : null);
+      const counted = zones.apply(lines.apply(tracker.update(boxes, t++ * 33_333, withHists ? hists : null, { width: W, height: H }, placeByGray ? px : null, placeByGray ? py : null)));
+      const r = trails ? trails.apply(counted) : counted;
       const t1 = performance.now();
       times.push((t1 - t0) * 1000);
       spans.push([t0, t1]);

@@ -9,7 +9,7 @@
  */
 import { BufferGeometry, Color, Float32BufferAttribute, LineSegments, REVISION, Scene } from 'three';
 import { LineBasicNodeMaterial } from 'three/webgpu';
-import { GpuContext, background, cameraPrime, features, fromCamera, morphology, readResults, track } from 'flowmark';
+import { GpuContext, background, cameraPrime, countLines, features, fromCamera, morphology, readResults, track, trails } from 'flowmark';
 import { CameraBackground, TrackOverlay, createRenderer, pixelCamera, trackColor } from 'flowmark/three';
 import { adapterText, showError } from './page.js';
 
@@ -71,7 +71,7 @@ async function run(): Promise<void> {
   // the blobs' histograms (the tracker's appearance cue).
 
   const stream = camera
-    .pipe(picture.capture(), background({ prime }), morphology({ open: 3, close: 5 }), features({ minArea, maxResults: 192, histogram: true }), readResults(), track({ lines: [line] }))
+    .pipe(picture.capture(), background({ prime }), morphology({ open: 3, close: 5 }), features({ minArea, maxResults: 192, histogram: true }), readResults(), track(), countLines({ lines: [line] }), trails())
     .subscribe({
       next: (r) => {
         if (seen.freeze) return stream.unsubscribe();

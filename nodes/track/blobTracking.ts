@@ -3,16 +3,18 @@
  * one operator composed of the library's own, as `markers()` composes its parts. `flowmark track`, the examples, the
  * benchmarks and the browser tests all run it, so the defaults a user gets are the ones measured.
  */
-import type { OperatorFunction } from 'rxjs';
+import { identity, type OperatorFunction } from 'rxjs';
 import type { GpuFrame } from '../../src/core/GpuFrame.js';
 import type { FrameResult } from '../../src/core/results.js';
 import type { PrimeImage } from '../../src/image/backgroundSettings.js';
-import type { CountingLine } from '../../src/track/TrackSettings.js';
+import type { CountingLine } from '../../src/count/CountingLine.js';
 import { background } from '../image/background.js';
 import { morphology, type MorphElement } from '../image/morphology.js';
 import { features } from '../components/features.js';
 import { readResults } from '../sinks/readResults.js';
+import { countLines } from './countLines.js';
 import { track, type TrackOptions } from './track.js';
+import { trails } from './trails.js';
 
 /** What the blob chain takes of `flowmark track`'s command (TrackCommand); `color` as `background()` takes it. */
 export interface BlobSettings {
@@ -49,19 +51,27 @@ export interface BlobTrackerChoice {
   maxUnseen: number;
   /** track()'s placeByGray: group members placed by where their grays lie (the chain then reads spatial histograms). */
   placeByGray?: boolean;
-  /** track()'s trailLength (default 0: `flowmark track` writes boxes and counts; a page drawing trails wants some). */
+  /** trails()' length (default 0, no trails(): `flowmark track` writes boxes and counts; a page drawing trails wants some). */
   trailLength?: number;
   /** track()'s sizeFloor (its default where not given). */
   sizeFloor?: number;
 }
 
 /**
- * The surveillance chain: `blobFeatures` then `track()` with `blobTrackOptions`. The background model learns at
+ * The surveillance chain: `blobFeatures`, `track()` with `blobTrackOptions`, `countLines()` and (with a trailLength)
+ * `trails()`. The background model learns at
  * 1/history after its warmup (OpenCV's fast start takes in slow plain objects), starts from `prime` where one is given
  * (no ghost of what stood in view at the start), and compensates the light (docs/decisions/background.md).
  */
 export function blobTracking(cmd: BlobSettings & BlobTrackerChoice): OperatorFunction<GpuFrame, FrameResult> {
-  return (frames) => frames.pipe(blobFeatures({ ...cmd, histogram: cmd.placeByGray ? 'spatial' : (cmd.histogram ?? true) }), track(blobTrackOptions(cmd)));
+  const trail = cmd.trailLength ?? 0;
+  return (frames) =>
+    frames.pipe(
+      blobFeatures({ ...cmd, histogram: cmd.placeByGray ? 'spatial' : (cmd.histogram ?? true) }),
+      track(blobTrackOptions(cmd)),
+      countLines({ lines: cmd.lines }),
+      trail > 0 ? trails({ length: trail }) : identity,
+    );
 }
 
 /**
@@ -80,7 +90,7 @@ export function blobFeatures(cmd: BlobSettings): OperatorFunction<GpuFrame, Fram
     );
 }
 
-/** blobTracking's tracker. No trails unless asked: a trail is copied into every frame's result. */
-export function blobTrackOptions(cmd: BlobTrackerChoice): TrackOptions {
-  return { lines: cmd.lines, maxUnseen: cmd.maxUnseen, trailLength: cmd.trailLength ?? 0, placeByGray: cmd.placeByGray ?? false, ...(cmd.sizeFloor === undefined ? {} : { sizeFloor: cmd.sizeFloor }) };
+/** blobTracking's tracker. */
+export function blobTrackOptions(cmd: Omit<BlobTrackerChoice, 'lines' | 'trailLength'>): TrackOptions {
+  return { maxUnseen: cmd.maxUnseen, placeByGray: cmd.placeByGray ?? false, ...(cmd.sizeFloor === undefined ? {} : { sizeFloor: cmd.sizeFloor }) };
 }

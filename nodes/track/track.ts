@@ -1,20 +1,20 @@
 /**
  * Track: follows the blobs `features()` reports from frame to frame and gives them ids that last, on the CPU over
  * the compact results (after `readResults()`): Kalman prediction, Hungarian assignment on overlap and distance,
- * tentative / confirmed / lost states, groups kept apart through crossings, counting lines and zones
- * (src/track/Tracker.ts). Adds `result.tracks` (tracks, this frame's events, line counts, zone occupancy);
- * `trackEvents()` turns the results into a stream of the events alone.
+ * tentative / confirmed / lost states, groups kept apart through crossings (src/track/Tracker.ts). Adds
+ * `result.tracks` (tracks, this frame's entered and left events); countLines(), zones() and trails() after it add
+ * their own, and `trackEvents()` turns the results into a stream of the events alone.
  *
  * @example
  * fromVideoFile(ctx, 'street.mp4').pipe(background(), morphology({ open: 3, close: 5 }), features({ minArea: 80 }),
- *   readResults(), track({ lines: [{ id: 'door', a: [400, 0], b: [400, 720] }] }), trackEvents())
- *   .subscribe((e) => e.type === 'crossed' && console.log(e.id, e.direction));
+ *   readResults(), track(), trackEvents())
+ *   .subscribe((e) => console.log(e.type, e.id));
  *
- * Throws `InvalidOptionError` for bad options; `InvalidFrameError` on the stream for a result without features.
+ * Throws `InvalidOptionError` for bad or unknown options (and for lines, zones or trailLength, now operators of their own); `InvalidFrameError` on the stream for a result without features.
  */
 import { defer, map, mergeMap, from, type OperatorFunction } from 'rxjs';
 import type { ComponentFeatures } from '../../src/components/componentFeatures.js';
-import type { FrameResult, TrackEvent, TrackResults } from '../../src/core/results.js';
+import type { FrameResult, TrackEvent } from '../../src/core/results.js';
 import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js';
 import { boxShare } from '../../src/track/boxShare.js';
 import { defaultTrackSettings, Tracker, type Box, type TrackSettings } from '../../src/track/Tracker.js';
@@ -22,37 +22,30 @@ import { memberInside } from '../../src/track/tuning.js';
 
 export type TrackOptions = Partial<TrackSettings>;
 
-const point = (p: unknown) => Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === 'number' && Number.isFinite(v));
+/** Options of track() before 0.2.0 that are now operators of their own after it. */
+const movedTo: Record<string, string> = { lines: 'countLines', zones: 'zones', trailLength: 'trails' };
 
 /** `options` over the defaults, validated. */
 export function trackSettings(options: TrackOptions = {}): TrackSettings {
   if (options === null || typeof options !== 'object') throw new InvalidOptionError('track: options must be an object');
+  for (const key of Object.keys(options)) {
+    const moved = movedTo[key];
+    if (moved) throw new InvalidOptionError(`track: ${key} moved to ${moved}(), an operator after track(): track(), ${moved}({ ${key === 'trailLength' ? 'length' : key}: … })`);
+    if (!(key in defaultTrackSettings)) throw new InvalidOptionError(`track: unknown option ${key}; the options are ${Object.keys(defaultTrackSettings).join(', ')}`);
+  }
   const s = { ...defaultTrackSettings, ...options };
   const check = (ok: boolean, what: string, value: unknown) => {
     if (!ok) throw new InvalidOptionError(`track: ${what}, got ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
   };
   const positive = (v: number) => typeof v === 'number' && Number.isFinite(v) && v > 0;
   check(Number.isInteger(s.minHits) && s.minHits >= 1, 'minHits must be a positive integer', s.minHits);
-  check(Number.isInteger(s.trailLength) && s.trailLength >= 0, 'trailLength must be a non-negative integer', s.trailLength);
   for (const key of ['maxUnseen', 'gate', 'measurementNoise', 'acceleration', 'frameInterval'] as const) check(positive(s[key]), `${key} must be a positive number`, s[key]);
   check(typeof s.iouWeight === 'number' && s.iouWeight >= 0 && s.iouWeight <= 1, 'iouWeight must be in [0, 1]', s.iouWeight);
   check(typeof s.appearanceWeight === 'number' && Number.isFinite(s.appearanceWeight) && s.appearanceWeight >= 0, 'appearanceWeight must be a number ≥ 0', s.appearanceWeight);
   check(typeof s.placeByGray === 'boolean', 'placeByGray must be true or false', s.placeByGray);
   check(typeof s.joinPieces === 'boolean', 'joinPieces must be true or false', s.joinPieces);
+  check(typeof s.groups === 'boolean', 'groups must be true or false', s.groups);
   check(typeof s.sizeFloor === 'number' && s.sizeFloor >= 0 && s.sizeFloor < 1, 'sizeFloor must be in [0, 1)', s.sizeFloor);
-  check(Array.isArray(s.lines), 'lines must be an array', s.lines);
-  check(Array.isArray(s.zones), 'zones must be an array', s.zones);
-  const ids = new Set<string>();
-  for (const l of s.lines) {
-    check(typeof l?.id === 'string' && point(l.a) && point(l.b) && (l.a[0] !== l.b[0] || l.a[1] !== l.b[1]), 'a line is { id, a: [x, y], b: [x, y] } with a != b', l);
-    check(!ids.has(l.id), 'line and zone ids must be distinct', l.id);
-    ids.add(l.id);
-  }
-  for (const z of s.zones) {
-    check(typeof z?.id === 'string' && Array.isArray(z.polygon) && z.polygon.length >= 3 && z.polygon.every(point), 'a zone is { id, polygon: [[x, y], ...] } with 3 corners or more', z);
-    check(!ids.has(z.id), 'line and zone ids must be distinct', z.id);
-    ids.add(z.id);
-  }
   return s;
 }
 
@@ -76,23 +69,6 @@ export function track(options: TrackOptions = {}): OperatorFunction<FrameResult,
 /** The tracks' events (entered, left, crossed, zoneEntered, zoneLeft), one by one, in frame order. */
 export function trackEvents(): OperatorFunction<FrameResult, TrackEvent> {
   return mergeMap((r) => from(r.tracks?.events ?? []));
-}
-
-/**
- * The line counts of a stream that ends with this result (a video file's last frame): `counts` and the crossings its
- * last frames show but `counts` had not yet taken, tracks over a line by their centre with their box not yet clear of it
- * (`onLine`). A crossing counts when the box is clear of the line, so that an object standing on it counts no crossing
- * on a pixel's jitter; where the video ends, no later frame will show the box clear. On the street scenes of
- * bench/trackEval.js, 25 of the second line's 375 crossings (seeds 1–8) were objects still on the line in the last
- * frame; the eight line figures of its four seed sets 795 → 782 errors, every figure better or the same.
- */
-export function countsAtEnd(r: TrackResults): TrackResults['counts'] {
-  const out: TrackResults['counts'] = {};
-  for (const [id, c] of Object.entries(r.counts)) {
-    const o = r.onLine[id];
-    out[id] = { forward: c.forward + (o?.forward ?? 0), backward: c.backward + (o?.backward ?? 0) };
-  }
-  return out;
 }
 
 /** Blob j's box, or with `piece` (≥ 0: the other piece of an object joined across an occluder) the two boxes' union. */

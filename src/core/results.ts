@@ -99,7 +99,7 @@ export interface TrackInfo {
   group: number;
   /** The other piece of the group's blob, as `piece` is of `blob`; -1 or absent otherwise. */
   groupPiece?: number;
-  /** Recent centres, oldest first (up to `trailLength`; none when it is 0). */
+  /** Recent centres, oldest first, up to `trails({ length })`; empty without `trails()` after `track()`. */
   trail: (readonly [number, number])[];
 }
 
@@ -110,7 +110,7 @@ export type TrackEvent =
   | { type: 'crossed'; id: number; timeUs: number; line: string; direction: 'forward' | 'backward' }
   | { type: 'zoneEntered' | 'zoneLeft'; id: number; timeUs: number; zone: string };
 
-/** `track()`'s per-frame result. */
+/** `track()`'s per-frame result: tracks and events; `counts` and `onLine` filled by `countLines()`, `zones` by `zones()`. */
 export interface TrackResults {
   /** Tracks alive this frame (tentative, confirmed and lost), by id. */
   tracks: TrackInfo[];

@@ -1,9 +1,9 @@
 /**
  * One tracked object's state (Tracker.ts): its Kalman filter, its recent own observations and the velocity they
- * show while it coasts, its average look, where it stands about each counting line and zone, and its trail.
+ * show while it coasts, and its average look. What counting lines, zones and trails keep of it is theirs (src/count/,
+ * Trails.ts).
  */
 import { KalmanBox } from './KalmanBox.js';
-import { boxOverSegment, LINE_WORDS, side } from './lineSides.js';
 import { median } from './median.js';
 import type { TrackInfo } from '../core/results.js';
 import type { TrackSettings } from './TrackSettings.js';
@@ -41,21 +41,6 @@ export class Track {
   group = -1;
   /** In a group this frame: the axes on which it owns an edge of the group's blob (bit 1 x, bit 2 y; measureGroup). */
   ownsEdges = 0;
-  /** Centres, oldest first; each point is never changed once pushed, so results can share them. */
-  trail: (readonly [number, number])[] = [];
-  /** Per zone (the settings' order): seconds spent inside it in all, NaN if never inside. */
-  readonly dwell: Float64Array;
-  /** The zones it is inside, in the order it entered them (the order of its zoneLeft events when it leaves). */
-  readonly zonesIn: number[] = [];
-  /**
-   * Per line (LINE_WORDS numbers each): the side it was last seen clearly on (±1, 0 not yet), and where; then
-   * TURN_WORDS numbers for a turn about the line being watched (lineTurn.ts).
-   */
-  readonly lineSide: Float64Array;
-  /** Per line, where it was first seen clearly on one side (side ±1, x, y; 0 not yet): inherited by a split (inheritSides). */
-  readonly firstSide: Float64Array;
-  /** Per line, when (`life`) it last counted a crossing of it; −∞ never. */
-  readonly countedAt: Float64Array;
   /** Seconds since it was first seen. */
   life = 0;
   /**
@@ -78,23 +63,6 @@ export class Track {
   readonly pullOffset = new Float64Array(2);
   /** Seconds it had been lost when this frame's blob was matched to it (0: it was not lost). */
   gap = asDouble;
-  /**
-   * Per line, the side a crossing held back (holdAfter) was made onto (±1; ±2 where it is its first side past a first
-   * blob over the line that it must walk away from, awayShare; 0 none); how many lines; its own blobs since.
-   */
-  readonly heldSide: Int8Array;
-  /**
-   * Per line, how many of its own blobs in a row have had their centre past the line, its box not clear of it, away
-   * from the side it was last seen clearly on: signed by the side they lay on (0 none; CountingLines.#centrePast).
-   */
-  readonly centreRun: Int16Array;
-  /**
-   * Per line, from its first blob lying over the line's segment (boxOverSegment) until it is first seen clearly on a
-   * side (CountingLines, awayShare): 2 + the side that blob's centre lay on (1, 2 or 3); 0 otherwise.
-   */
-  readonly bornAcross: Uint8Array;
-  held = 0;
-  heldSeen = 0;
   /** Average histogram of its own blobs (pixels per bin), from its first blob on; null while blobs carry none. */
   appearance: Float64Array | null = null;
   appearanceSum = 0;
@@ -125,18 +93,6 @@ export class Track {
     this.kf = new KalmanBox([cx, cy, w, h], s.acceleration ** 2, s.measurementNoise ** 2);
     this.blob = j;
     for (let k = 0; k < 4; k++) this.predicted[k] = bb[at + k];
-    this.dwell = new Float64Array(s.zones.length).fill(NaN);
-    this.lineSide = new Float64Array(LINE_WORDS * s.lines.length);
-    this.firstSide = new Float64Array(3 * s.lines.length);
-    this.countedAt = new Float64Array(s.lines.length).fill(-Infinity);
-    this.heldSide = new Int8Array(s.lines.length);
-    this.centreRun = new Int16Array(s.lines.length);
-    this.bornAcross = new Uint8Array(s.lines.length);
-    for (let k = 0; k < s.lines.length; k++) {
-      const l = s.lines[k];
-      this.bornAcross[k] = boxOverSegment(l, bb, at) ? 2 + Math.sign(side(l, cx, cy)) : 0;
-    }
-    if (s.trailLength > 0) this.trail.push([cx, cy]);
   }
 
   /** Writes the box of the current estimate (inclusive pixel bounds) into `out`; returns it. */
@@ -482,14 +438,8 @@ export class Track {
   }
 }
 
-/** Appends track t's centre to its trail (from its second frame on), trimmed now and then rather than shifted every frame. */
-export function extendTrail(t: Track, trailLength: number): void {
-  if (t.age > 1) t.trail.push([t.kf.p(0), t.kf.p(1)]);
-  if (t.trail.length >= 2 * trailLength) t.trail.splice(0, t.trail.length - trailLength);
-}
-
 /** What a frame's results say of track t. */
-export function trackInfo(t: Track, trailLength: number): TrackInfo {
+export function trackInfo(t: Track): TrackInfo {
   return {
     id: t.id,
     state: t.state,
@@ -506,7 +456,7 @@ export function trackInfo(t: Track, trailLength: number): TrackInfo {
     merged: t.merged,
     group: t.group,
     groupPiece: -1,
-    // A copy: this frame's trail stays as it is when later frames extend the track's.
-    trail: trailLength > 0 ? t.trail.slice(-trailLength) : [],
+    // Filled by trails().
+    trail: [],
   };
 }

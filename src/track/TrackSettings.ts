@@ -1,26 +1,7 @@
-/** The tracker's settings (Tracker.ts) and the shapes of what it takes: boxes, counting lines, zones. */
+/** The tracker's settings (Tracker.ts) and the boxes it takes. */
 
 /** A detection: inclusive pixel bounds, as `features()` reports x0, y0, x1, y1. */
 export type Box = readonly [number, number, number, number];
-
-/**
- * A line counting the tracks that cross it, each way: a track counts when it is seen clearly on the other side from
- * where it was last seen clearly on one (docs/operators/track.md lists every rule). An object first seen over the
- * line counts the way it walks off it: it came out from behind something standing on the line, or out of a group,
- * or appeared there (a door on the line).
- */
-export interface CountingLine {
-  id: string;
-  /** From a to b; `forward` is a crossing from the line's left to its right as seen walking from a to b. */
-  a: readonly [number, number];
-  b: readonly [number, number];
-}
-
-export interface Zone {
-  id: string;
-  /** A polygon's corners, in order. */
-  polygon: readonly (readonly [number, number])[];
-}
 
 export interface TrackSettings {
   /** Frames in a row a new track must be matched before it is confirmed (and `entered` is emitted). */
@@ -49,6 +30,13 @@ export interface TrackSettings {
    */
   joinPieces: boolean;
   /**
+   * A blob holding a good part of the predictions of several tracks seen lately (objects crossing or walking together)
+   * is theirs together: they coast in it, marked `merged`, measured on the edges they own, and take their own blobs
+   * again when it splits (Tracker.ts). Off, each blob goes to one track, as in SORT. On by default
+   * (docs/decisions/tracking.md#groups).
+   */
+  groups: boolean;
+  /**
    * A blob whose box is under this share of the median box of the blobs confirmed tracks took alone lately, near a
    * tracked object at least twice its size (within that object's size of its predicted box), is a piece of it (a
    * sliver a pillar, a shadow's edge or the light leaves), and one under half the share anywhere is too small to be
@@ -68,16 +56,8 @@ export interface TrackSettings {
    * process noise, counted in frames, is the same at any rate (Tracker.ts, `modelRate`).
    */
   acceleration: number;
-  /**
-   * Centres kept per track and reported as its `trail`; 0 keeps none. Each frame's result holds its own copy (later
-   * frames never change it): with 60 centres and 50 tracks that copy is a sixth of the tracker's time per frame and
-   * most of its garbage, so a stream nobody draws trails of (counting, `flowmark track`) is better off with 0.
-   */
-  trailLength: number;
   /** Seconds between frames when the results carry no increasing timestamps. */
   frameInterval: number;
-  lines: readonly CountingLine[];
-  zones: readonly Zone[];
 }
 
 export const defaultTrackSettings: Readonly<TrackSettings> = {
@@ -87,12 +67,10 @@ export const defaultTrackSettings: Readonly<TrackSettings> = {
   appearanceWeight: 0.5,
   placeByGray: false,
   joinPieces: true,
+  groups: true,
   sizeFloor: 0.2,
   gate: 1.5,
   measurementNoise: 2,
   acceleration: 400,
-  trailLength: 60,
   frameInterval: 1 / 30,
-  lines: [],
-  zones: [],
 };

@@ -28,12 +28,10 @@
  *   appearance cue that tells two objects apart where boxes and motion cannot (after a group splits, a track lost
  *   beside another object). Containment rather than similarity: a group's blob holds each member's histogram. A
  *   lost track takes no blob whose gray levels lie far from its own (lookApart): a light object for a dark one.
- * - Counting lines count each confirmed track's crossings, by direction, and the crossing of an object a track
- *   comes out of a meeting at the line following (CountingLines.ts, lineTurn.ts); zones count occupancy and dwell
- *   time.
- * One track's state is a Track (Track.ts); a group's members are measured by measureGroup.ts, a blob that is a piece
- * of a tracked object starts no track (partOfTracked.ts), and a track that came apart from another's blob takes its
- * sides of the lines (inheritSides.ts).
+ * One track's state is a Track (Track.ts); a group's members are measured by measureGroup.ts, and a blob that is a
+ * piece of a tracked object starts no track (partOfTracked.ts). Counting lines, zones and trails are not the
+ * tracker's: they read each frame it made after it (trackFrame.ts; src/count/, Trails.ts), and nothing here imports
+ * them.
  */
 import { assignSparse, SparsePairs } from './assign.js';
 import { CentreGrid } from './CentreGrid.js';
@@ -41,8 +39,6 @@ import { checkUpdate } from './checkUpdate.js';
 import type { FrameSize } from '../core/PerFrame.js';
 import { boxIou } from './boxIou.js';
 import { covered } from './boxShare.js';
-import { CountingLines } from './CountingLines.js';
-import { inheritSides } from './inheritSides.js';
 import { measureGroup } from './measureGroup.js';
 import { NearTracks, nearBlobsFrom, nearTracksFrom } from './NearTracks.js';
 import { partOfTracked } from './partOfTracked.js';
@@ -51,13 +47,13 @@ import { placeMembers } from './placeMembers.js';
 import { pullIntoGroup } from './pullIntoGroup.js';
 import { appendToList, atLeast, doubled } from './scratch.js';
 import { SizeFloor } from './SizeFloor.js';
-import { bins, extendTrail, Track, trackInfo } from './Track.js';
-import { inside, zoneBounds, zoneResult } from './zoneResult.js';
+import { bins, Track, trackInfo } from './Track.js';
+import { withTrackFrame } from './trackFrame.js';
 import type { TrackEvent, TrackResults } from '../core/results.js';
 import type { Box, TrackSettings } from './TrackSettings.js';
 import { groupShare, intervalRate, lookApart, modelRate, nearShare } from './tuning.js';
 
-export { defaultTrackSettings, type Box, type CountingLine, type TrackSettings, type Zone } from './TrackSettings.js';
+export { defaultTrackSettings, type Box, type TrackSettings } from './TrackSettings.js';
 
 /** How far box q (its bounds at q[at .. at + 4)) lies from box p: the length of the gap between them, 0 if they touch. */
 function boxGap(p: Float64Array, q: Float64Array, at: number): number {
@@ -90,10 +86,7 @@ export class Tracker {
    * the first one at first; 0 before two frames with increasing timestamps (the settings' `frameInterval` stands in).
    */
   #interval = 0;
-  readonly #lines: CountingLines;
-  /** The zones' polygons, flat, and their bounds (zoneBounds). */
-  readonly #polygons: Float64Array[];
-  readonly #zoneBounds: Float64Array[];
+  #frames = 0;
   readonly #pairs = new SparsePairs();
   // Work arrays kept from frame to frame (grown, never shrunk): per blob, centres and diagonals, near lists, flags,
   // the tracks covering it, its group's first and last member; per covering pair its track and blob; per track
@@ -138,9 +131,6 @@ export class Tracker {
     this.#s = settings;
     this.#joiner = settings.joinPieces ? new PieceJoiner() : null;
     this.#floor = settings.sizeFloor > 0 ? new SizeFloor(settings.sizeFloor) : null;
-    this.#lines = new CountingLines(settings.lines);
-    this.#polygons = settings.zones.map((z) => Float64Array.from(z.polygon.flat()));
-    this.#zoneBounds = this.#polygons.map(zoneBounds);
   }
 
   #reserve(blobs: number, tracks: number): void {
@@ -229,6 +219,7 @@ export class Tracker {
     const places = look && s.placeByGray && placesX && placesY;
     // Everything given is checked before anything changes: a frame refused leaves the tracker as it was.
     checkUpdate(boxes, timeUs, bins, look, frame, places ? placesX! : null, places ? placesY! : null);
+    // 1. Time: the step since the last frame and the stream's rate.
     const timed = this.#lastUs !== null && timeUs > this.#lastUs;
     const dt = timed ? (timeUs - this.#lastUs!) / 1e6 : s.frameInterval;
     if (timed) this.#interval = this.#interval === 0 ? dt : this.#interval + intervalRate * (dt - this.#interval);
@@ -236,14 +227,15 @@ export class Tracker {
     // The process noise as worked out at `modelRate`, scaled down with a slower stream's rate (cubed: the same each
     // frame).
     const interval = this.#interval || s.frameInterval;
-    const scale = Math.min(1, 1 / (modelRate * interval));
-    const noise = scale * scale * scale;
+    const rate = Math.min(1, 1 / (modelRate * interval));
+    const noise = rate * rate * rate;
+    // 2. Predict: every track moved to this frame.
     const tracks = this.#tracks;
     const nt = tracks.length;
     for (let i = 0; i < nt; i++) tracks[i].predict(dt, noise);
-    // An object's pieces either side of something fixed in front of it, as one blob: the tracker sees the joined
-    // list (the histograms it uses summed); the results name the caller's blobs. Spatial places are not joined:
-    // placeByGray skips the frame.
+    // 3. Blob stages. An object's pieces either side of something fixed in front of it, as one blob: the tracker sees
+    // the joined list (the histograms it uses summed); the results name the caller's blobs. Spatial places are not
+    // joined: placeByGray skips the frame.
     const joined = this.#joiner?.join(boxes, look, bins) ?? null;
     if (joined) [boxes, look] = [joined.boxes, joined.hists];
     // Blobs too small for the objects tracked (SizeFloor: near a larger track, or anywhere under half its floor):
@@ -262,28 +254,27 @@ export class Tracker {
     // The bins' places where placeByGray uses them, but not on a frame with joined pieces (theirs are not joined).
     this.#px = places && !joined ? placesX! : null;
     this.#py = places && !joined ? placesY! : null;
+    // 4. Groups: blobs holding several tracks' predictions, taken by all of them together (settings.groups).
     this.#formGroups(n, tracks, this.#px ? look : null);
-    // Matching in order of recency, each round against what is left: tracks seen last frame, confirmed ones before
-    // tentative ones (DeepSORT's and ByteTrack's order), then lost ones: in one round, a tentative track made from a
-    // fragment took the object's whole blob from its own track (docs/decisions/tracking.md#cascade).
+    // 5. Association rounds in order of recency, each against what is left: tracks seen last frame, confirmed ones
+    // before tentative ones (DeepSORT's and ByteTrack's order), then lost ones: in one round, a tentative track made
+    // from a fragment took the object's whole blob from its own track (docs/decisions/tracking.md#cascade).
     for (let round = 0; round < 3; round++) this.#matchRound(round, n, tracks, look, dt, frame);
     // Not kept past the frame: the stage's tracks are referenced only through #tracks.
     this.#stage.length = 0;
     this.#group.length = 0;
+    // 6. Lifecycle: states and lifetimes, with the entered and left events.
     const kept = this.#lifetimes(tracks, events, timeUs, dt, interval, frame);
+    // 7. Births: new tracks for the blobs nobody took.
+    const before = kept.length;
     this.#newTracks(n, tracks, kept, look);
     // The frame's arrays are not kept past it.
     this.#px = null;
     this.#py = null;
     this.#tracks = kept;
-    // Trails, lines, zones: confirmed (and coasting) tracks only.
-    if (s.trailLength > 0) for (const t of kept) extendTrail(t, s.trailLength);
-    // Counting in a method of its own (CountingLines.count): written in this loop, V8 optimised the steps above worse.
-    const lines = this.#lines;
-    lines.startFrame(scale);
-    if (s.lines.length > 0) for (const t of kept) lines.count(t, this.#bounds, events, timeUs);
-    const zones = this.#zones(kept, events, timeUs, dt);
-    const infos = kept.map((t) => trackInfo(t, s.trailLength));
+    // 8. Report, naming the caller's blobs. Counts, zones and trails are the parts' (countLines(), zones(), trails()),
+    // which read this frame through withTrackFrame.
+    const infos = kept.map(trackInfo);
     if (floored) {
       const { source } = floored;
       for (const k of infos) {
@@ -299,7 +290,14 @@ export class Tracker {
       }
     }
     this.#floor?.settle();
-    return { tracks: infos, events, counts: lines.counts(), onLine: lines.onLine(), zones };
+    this.#frames++;
+    const results: TrackResults = { tracks: infos, events, counts: {}, onLine: {}, zones: {} };
+    return withTrackFrame(results, { frame: this.#frames, clock: this, tracks: kept, born: kept.length - before, bounds: this.#bounds, timeUs, dt, rate });
+  }
+
+  /** Frames taken so far. */
+  get frames(): number {
+    return this.#frames;
   }
 
   /**
@@ -356,6 +354,7 @@ export class Tracker {
       taken[j] = 0;
       members[j] = 0;
     }
+    if (!this.#s.groups) return;
     let covering = 0;
     for (let i = 0; i < nt; i++) {
       const t = tracks[i];
@@ -538,7 +537,6 @@ export class Tracker {
         // (docs/decisions/tracking.md#out-of-frame).
         if (t.unseen > s.maxUnseen || (frame !== undefined && outside(t.predicted, frame))) {
           events.push({ type: 'left', id: t.id, timeUs });
-          for (const z of t.zonesIn) events.push({ type: 'zoneLeft', id: t.id, timeUs, zone: s.zones[z].id });
           continue;
         }
       }
@@ -569,7 +567,6 @@ export class Tracker {
       const near = indexed ? this.#nearTracks.near(bb, j) : held;
       if (partOfTracked(near, bb, j, this.#blob, this.#edges)) continue;
       const t = new Track(this.#nextId++, bb, j, s);
-      if (s.lines.length > 0) inheritSides(t, near, bb, j);
       if (look) {
         t.observe(look, j);
         if (this.#px) t.observePlaces(this.#px, this.#py!, j, bb, 4 * j);
@@ -577,43 +574,5 @@ export class Tracker {
       kept.push(t);
     }
     held.length = 0;
-  }
-
-  /** Zones: occupancy and dwell times of the confirmed (and coasting) tracks, with their zone events. */
-  #zones(kept: readonly Track[], events: TrackEvent[], timeUs: number, dt: number): TrackResults['zones'] {
-    const s = this.#s;
-    const zones: TrackResults['zones'] = {};
-    const occupancy: number[] = [];
-    const dwell: number[][] = [];
-    for (let k = 0; k < s.zones.length; k++) {
-      occupancy.push(0);
-      dwell.push([]);
-    }
-    if (s.zones.length > 0) {
-      for (const t of kept) {
-        if (t.state === 'tentative') continue;
-        const cx = t.kf.p(0);
-        const cy = t.kf.p(1);
-        for (let k = 0; k < s.zones.length; k++) {
-          const z = s.zones[k];
-          const now = inside(this.#polygons[k], this.#zoneBounds[k], cx, cy);
-          const at = t.zonesIn.indexOf(k);
-          if (now && at < 0) {
-            events.push({ type: 'zoneEntered', id: t.id, timeUs, zone: z.id });
-            t.zonesIn.push(k);
-          } else if (!now && at >= 0) {
-            events.push({ type: 'zoneLeft', id: t.id, timeUs, zone: z.id });
-            t.zonesIn.splice(at, 1);
-          }
-          if (now) {
-            t.dwell[k] = (Number.isNaN(t.dwell[k]) ? 0 : t.dwell[k]) + dt;
-            occupancy[k]++;
-          }
-          if (!Number.isNaN(t.dwell[k])) dwell[k].push(t.id, t.dwell[k]);
-        }
-      }
-    }
-    for (let k = 0; k < s.zones.length; k++) zones[s.zones[k].id] = zoneResult(occupancy[k], dwell[k]);
-    return zones;
   }
 }

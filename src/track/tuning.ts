@@ -62,7 +62,7 @@ export const insideShare = 0.75;
 /** Share of a member's estimated box inside its group's blob for seenTracks to report it. docs/decisions/tracking.md#memberinside */
 export const memberInside = 0.75;
 
-// Counting lines (CountingLines.ts, lineTurn.ts, inheritSides.ts).
+// Counting lines (src/count/: CountingLines.ts, lineTurn.ts, inheritSides.ts).
 /** Seconds lost after which a found-again track, and seconds seen within which a new one, holds back a crossing. docs/decisions/counting.md#holdafter */
 export const holdAfter = 0.6;
 /** Seconds seen within which a group member holds back a crossing shown by its group's blob. docs/decisions/counting.md#wholeholdunder */

@@ -3,7 +3,7 @@
 // and without the blobs' histograms, a counting line counted; results without features refused; trackEvents.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastValueFrom, toArray } from 'rxjs';
-import { background, features, fromPixels, morphology, readResults, threshold, track, trackEvents, InvalidFrameError, type GpuContext, type PixelImage, type TrackResults } from '../../../index.js';
+import { background, countLines, features, fromPixels, morphology, readResults, threshold, track, trackEvents, InvalidFrameError, type GpuContext, type PixelImage, type TrackResults } from '../../../index.js';
 import { rng } from '../../../src/eval/images.js';
 import { gray, testContext } from '../../support/gpu.js';
 
@@ -46,7 +46,7 @@ describe('track', () => {
     const images = clip(60);
     const line = { id: 'gate', a: [100, 119] as const, b: [100, 0] as const }; // forward: west to east
     const results = await lastValueFrom(
-      fromPixels(ctx, images).pipe(background({ learningRate: 0.005 }), morphology({ open: 3, close: 5 }), features({ minArea: 40, histogram: true }), readResults(), track({ lines: [line] }), toArray()),
+      fromPixels(ctx, images).pipe(background({ learningRate: 0.005 }), morphology({ open: 3, close: 5 }), features({ minArea: 40, histogram: true }), readResults(), track(), countLines({ lines: [line] }), toArray()),
     );
     // The tracker had the blobs' histograms (its appearance cue): the bright object's pixels in the top bins, the dark one's
     // in the bottom ones.
@@ -74,7 +74,7 @@ describe('track', () => {
     }
     expect(results[58].tracks!.counts.gate).toEqual({ forward: 1, backward: 1 });
     const events = await lastValueFrom(
-      fromPixels(ctx, images).pipe(background({ learningRate: 0.005 }), morphology({ open: 3, close: 5 }), features({ minArea: 40 }), readResults(), track({ lines: [line] }), trackEvents(), toArray()),
+      fromPixels(ctx, images).pipe(background({ learningRate: 0.005 }), morphology({ open: 3, close: 5 }), features({ minArea: 40 }), readResults(), track(), countLines({ lines: [line] }), trackEvents(), toArray()),
     );
     // Without histograms (the second run), the same ids enter.
     expect(events.filter((e) => e.type === 'entered').map((e) => e.id).sort()).toEqual([...ids].sort());

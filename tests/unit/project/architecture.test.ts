@@ -68,6 +68,12 @@ describe('architecture (ARCHITECTURE.md)', () => {
     expect(sources.filter(production).flatMap((f) => graph.get(f)!.files.filter(testSide).map((t) => `${f} → ${t}`))).toEqual([]);
   });
 
+  it('the tracker (src/track/) knows nothing of the parts after it: counting lines and zones (src/count/) read it, never the reverse', () => {
+    expect(sources.filter((f) => f.startsWith('src/count/')).length).toBeGreaterThan(4);
+    const tracker = sources.filter((f) => f.startsWith('src/track/') || f === 'nodes/track/track.ts');
+    expect(tracker.flatMap((f) => graph.get(f)!.files.filter((t) => t.startsWith('src/count/')).map((t) => `${f} → ${t}`))).toEqual([]);
+  });
+
   it('operators (nodes/) import the runtime, the shaders and each other, never the entry points or the CLI', () => {
     expect(breaches('nodes', (t) => ['src', 'shaders', 'nodes'].includes(room(t)))).toEqual([]);
   });

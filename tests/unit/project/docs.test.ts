@@ -56,7 +56,7 @@ describe('the docs', () => {
 
   it('a page per public operator, each with an options table and a tested example', () => {
     const index = readFileSync(join(root, 'index.ts'), 'utf8');
-    const operators = ['threshold', 'background', 'morphology', 'label', 'features', 'dots', 'markers', 'pose', 'readResults', 'track', 'blobTracking', 'fromPixels', 'fromGpuBuffers', 'fromCamera', 'fromVideo'];
+    const operators = ['threshold', 'background', 'morphology', 'label', 'features', 'dots', 'markers', 'pose', 'readResults', 'track', 'countLines', 'zones', 'trails', 'blobTracking', 'fromPixels', 'fromGpuBuffers', 'fromCamera', 'fromVideo'];
     for (const op of operators) {
       expect(index, op).toMatch(new RegExp(`\\b${op}\\b`));
       const page = readFileSync(join(root, 'docs/operators', `${op}.md`), 'utf8');

@@ -2,8 +2,8 @@
 // occlusion of more than a second behind a pillar, through noise; counting lines by direction; zones; options.
 import { describe, expect, it } from 'vitest';
 import { boxIou } from '../../../src/track/boxIou.js';
-import { countsAtEnd, defaultTrackSettings, seenTracks, trackSettings, InvalidFrameError, InvalidOptionError, type Box, type FrameResult, type TrackSettings, type TrackResults } from '../../../index.js';
-import { Tracker } from '../../../extend.js';
+import { countLinesSettings, countsAtEnd, defaultTrackSettings, seenTracks, trackSettings, zonesSettings, InvalidFrameError, InvalidOptionError, type Box, type CountingLine, type FrameResult, type TrackSettings, type TrackResults, type Zone } from '../../../index.js';
+import { CountingLines, Tracker, Trails, Zones } from '../../../extend.js';
 
 interface Mover {
   x: number;
@@ -43,9 +43,24 @@ function blobs(movers: Mover[], t: number, pillars: [number, number][] = []): Bo
  * The tracker's results over `frames` frames of blobs `at(t)`, `frameUs` apart (30 frames a second unless given);
  * `frame`: the frame's size, where boxes cut by its border matter.
  */
-function run(settings: Partial<TrackSettings>, frames: number, at: (t: number) => Box[], frameUs = 33_333, frame?: { width: number; height: number }): TrackResults[] {
-  const tracker = new Tracker(trackSettings(settings));
-  return Array.from({ length: frames }, (_, t) => tracker.update(at(t), t * frameUs, null, frame));
+function run(settings: ChainSettings, frames: number, at: (t: number) => Box[], frameUs = 33_333, frame?: { width: number; height: number }): TrackResults[] {
+  const update = chain(settings);
+  return Array.from({ length: frames }, (_, t) => update(at(t), t * frameUs, null, frame));
+}
+
+/** The tracker's settings and its parts' (countLines(), zones(), trails() after track()). */
+type ChainSettings = Partial<TrackSettings> & { lines?: readonly CountingLine[]; zones?: readonly Zone[]; trailLength?: number };
+
+/** The tracker with its parts after it, in blobTracking()'s order: update's results through each part. */
+function chain(settings: ChainSettings): (...args: Parameters<Tracker['update']>) => TrackResults {
+  const { lines, zones, trailLength = 0, ...core } = settings;
+  const tracker = new Tracker(trackSettings(core));
+  const parts = [
+    ...(lines ? [new CountingLines(countLinesSettings({ lines }))] : []),
+    ...(zones ? [new Zones(zonesSettings({ zones }))] : []),
+    ...(trailLength > 0 ? [new Trails(trailLength)] : []),
+  ];
+  return (...args) => parts.reduce((r, part) => part.apply(r), tracker.update(...args));
 }
 
 /** A blob's gray histogram (16 bins) with all of its box's pixels in one bin: an object of one gray level. */
@@ -1053,7 +1068,7 @@ describe('Tracker', () => {
       { x: 300, y: 110, vx: -4, vy: -0.5, w: 34, h: 64 },
       { x: 40, y: 20, vx: 2, vy: 1, w: 20, h: 40 },
     ];
-    const settings = trackSettings({ placeByGray: true, lines: [{ id: 'l', a: [160, 239], b: [160, 0] }], zones: [{ id: 'z', polygon: [[0, 0], [100, 0], [100, 240], [0, 240]] }] });
+    const settings: ChainSettings = { placeByGray: true, lines: [{ id: 'l', a: [160, 239], b: [160, 0] }], zones: [{ id: 'z', polygon: [[0, 0], [100, 0], [100, 240], [0, 240]] }], trailLength: 60 };
     const frame = { width: 320, height: 240 };
     const input = (t: number) => {
       const boxes = blobs(movers, t);
@@ -1063,12 +1078,12 @@ describe('Tracker', () => {
       const placesY = boxes.flatMap((b, i) => histOf(3 + i, b).map((c) => (c > 0 ? (b[1] + b[3]) / 2 : NaN)));
       return { boxes, hists, placesX, placesY };
     };
-    const step = (tracker: Tracker, t: number) => {
+    const step = (update: ReturnType<typeof chain>, t: number) => {
       const { boxes, hists, placesX, placesY } = input(t);
-      return tracker.update(boxes, t * 33_333, hists, frame, placesX, placesY);
+      return update(boxes, t * 33_333, hists, frame, placesX, placesY);
     };
-    const twin = new Tracker(settings);
-    const tried = new Tracker(settings);
+    const twin = chain(settings);
+    const tried = chain(settings);
     const at = 40;
     for (let t = 0; t < at; t++) expect(step(tried, t)).toEqual(step(twin, t));
     const { boxes, hists, placesX, placesY } = input(at);
@@ -1076,27 +1091,27 @@ describe('Tracker', () => {
     const time = at * 33_333;
     const withBox = (box: unknown) => [...boxes.slice(0, -1), box] as Box[];
     const faults: [string, () => unknown][] = [
-      ['a NaN bound', () => tried.update(withBox([NaN, 0, 10, 10]), time, null, frame)],
-      ['an infinite bound', () => tried.update(withBox([0, 0, Infinity, 10]), time, null, frame)],
-      ['x1 < x0', () => tried.update(withBox([20, 0, 10, 10]), time, null, frame)],
-      ['y1 < y0', () => tried.update(withBox([0, 20, 10, 10]), time, null, frame)],
-      ['three numbers', () => tried.update(withBox([0, 0, 10]), time, null, frame)],
-      ['a string', () => tried.update(withBox(['0', 0, 10, 10]), time, null, frame)],
-      ['no box', () => tried.update(withBox(null), time, null, frame)],
-      ['a NaN time', () => tried.update(boxes, NaN, hists, frame)],
-      ['an infinite time', () => tried.update(boxes, Infinity, hists, frame)],
-      ['a frame of no width', () => tried.update(boxes, time, hists, { width: 0, height: 240 })],
-      ['a NaN histogram count', () => tried.update(boxes, time, hists.map((c, i) => (i === 20 ? NaN : c)), frame)],
-      ['a negative histogram count', () => tried.update(boxes, time, hists.map((c, i) => (i === 5 ? -1 : c)), frame)],
-      ['histograms one box short', () => tried.update(boxes, time, hists.slice(16), frame)],
-      ['places one box short', () => tried.update(boxes, time, hists, frame, placesX.slice(16), placesY)],
+      ['a NaN bound', () => tried(withBox([NaN, 0, 10, 10]), time, null, frame)],
+      ['an infinite bound', () => tried(withBox([0, 0, Infinity, 10]), time, null, frame)],
+      ['x1 < x0', () => tried(withBox([20, 0, 10, 10]), time, null, frame)],
+      ['y1 < y0', () => tried(withBox([0, 20, 10, 10]), time, null, frame)],
+      ['three numbers', () => tried(withBox([0, 0, 10]), time, null, frame)],
+      ['a string', () => tried(withBox(['0', 0, 10, 10]), time, null, frame)],
+      ['no box', () => tried(withBox(null), time, null, frame)],
+      ['a NaN time', () => tried(boxes, NaN, hists, frame)],
+      ['an infinite time', () => tried(boxes, Infinity, hists, frame)],
+      ['a frame of no width', () => tried(boxes, time, hists, { width: 0, height: 240 })],
+      ['a NaN histogram count', () => tried(boxes, time, hists.map((c, i) => (i === 20 ? NaN : c)), frame)],
+      ['a negative histogram count', () => tried(boxes, time, hists.map((c, i) => (i === 5 ? -1 : c)), frame)],
+      ['histograms one box short', () => tried(boxes, time, hists.slice(16), frame)],
+      ['places one box short', () => tried(boxes, time, hists, frame, placesX.slice(16), placesY)],
     ];
     for (const [what, bad] of faults) expect(bad, what).toThrow(InvalidFrameError);
-    expect(() => tried.update(withBox([NaN, 0, 10, 10]), time)).toThrow(`box ${boxes.length - 1} is [NaN, 0, 10, 10]`);
+    expect(() => tried(withBox([NaN, 0, 10, 10]), time)).toThrow(`box ${boxes.length - 1} is [NaN, 0, 10, 10]`);
     // Nothing changed: the tracker that was refused fourteen frames and the one that never saw them agree to the end.
     for (let t = at; t < 90; t++) expect(step(tried, t), `frame ${t}`).toEqual(step(twin, t));
     // A frame with no histograms needs none, and places are looked at only with histograms and placeByGray.
-    expect(() => new Tracker(settings).update(boxes, 0, null, frame, [], [])).not.toThrow();
+    expect(() => chain(settings)(boxes, 0, null, frame, [], [])).not.toThrow();
     expect(() => new Tracker(trackSettings({})).update(boxes, 0, hists, frame, [], [])).not.toThrow();
   });
 
@@ -1128,9 +1143,45 @@ describe('Tracker', () => {
     }
   });
 
-  it('refuses bad settings with InvalidOptionError', () => {
-    const bad: unknown[] = [{ minHits: 0 }, { maxUnseen: -1 }, { trailLength: -1 }, { trailLength: 2.5 }, { iouWeight: 2 }, { appearanceWeight: -1 }, { gate: 0 }, { joinPieces: 'yes' }, { lines: [{ id: 'l', a: [0, 0], b: [0, 0] }] }, { lines: [{ id: 'l', a: [0], b: [1, 1] }] }, { zones: [{ id: 'z', polygon: [[0, 0], [1, 1]] }] }, { lines: [{ id: 'x', a: [0, 0], b: [1, 1] }], zones: [{ id: 'x', polygon: [[0, 0], [1, 0], [0, 1]] }] }, null];
+  it('refuses bad settings with InvalidOptionError: the tracker\'s, its parts\', and options that moved to a part', () => {
+    const bad: unknown[] = [{ minHits: 0 }, { maxUnseen: -1 }, { iouWeight: 2 }, { appearanceWeight: -1 }, { gate: 0 }, { joinPieces: 'yes' }, { groups: 1 }, { sizeFloor: 1 }, { maxUnseens: 2 }, null];
     for (const o of bad) expect(() => trackSettings(o as Partial<TrackSettings>), JSON.stringify(o)).toThrow(InvalidOptionError);
+    expect(() => trackSettings({ maxUnseens: 2 } as Partial<TrackSettings>)).toThrow('unknown option maxUnseens');
+    // Each option that moved names the operator it moved to.
+    for (const [key, to] of [['lines', 'countLines()'], ['zones', 'zones()'], ['trailLength', 'trails()']]) expect(() => trackSettings({ [key]: [] } as Partial<TrackSettings>), key).toThrow(`${key} moved to ${to}`);
+    const badLines: unknown[] = [[{ id: 'l', a: [0, 0], b: [0, 0] }], [{ id: 'l', a: [0], b: [1, 1] }], [{ id: 'l', a: [0, 0], b: [1, NaN] }], [{ a: [0, 0], b: [1, 1] }], [{ id: 'x', a: [0, 0], b: [1, 1] }, { id: 'x', a: [0, 0], b: [2, 1] }], 'l'];
+    for (const lines of badLines) expect(() => countLinesSettings({ lines } as never), JSON.stringify(lines)).toThrow(InvalidOptionError);
+    const badZones: unknown[] = [[{ id: 'z', polygon: [[0, 0], [1, 1]] }], [{ id: 'z', polygon: [[0, 0], [1, 0], [0, NaN]] }], [{ id: 'z', polygon: [[0, 0], [1, 0], [0, 1]] }, { id: 'z', polygon: [[0, 0], [2, 0], [0, 1]] }], null];
+    for (const zones of badZones) expect(() => zonesSettings({ zones } as never), JSON.stringify(zones)).toThrow(InvalidOptionError);
     expect(trackSettings({})).toEqual(defaultTrackSettings);
+  });
+
+  it('parts read only the frame the tracker made their results from: InvalidFrameError for others\' results or a frame since', () => {
+    const a: Mover = { x: 0, y: 50, vx: 5, vy: 0, w: 20, h: 20 };
+    const tracker = new Tracker(trackSettings({}));
+    const lines = new CountingLines([{ id: 'l', a: [100, 0], b: [100, 200] }]);
+    const first = tracker.update([boxOf(a, 0)], 0);
+    // A copy of the results is not the tracker's: its frame is unknown.
+    for (const part of [lines, new Zones([]), new Trails(5)]) expect(() => part.apply({ ...first })).toThrow(InvalidFrameError);
+    const chained = new Trails(5).apply(lines.apply(first));
+    expect(chained.tracks[0].trail).toHaveLength(1);
+    tracker.update([boxOf(a, 1)], 33_333);
+    // Results of a frame before the tracker's last: their tracks have moved on since.
+    for (const part of [new CountingLines([]), new Zones([]), new Trails(5)]) expect(() => part.apply(first)).toThrow('moved on to a later frame');
+    expect(() => new Trails(5).apply(chained)).toThrow(InvalidFrameError);
+  });
+
+  it('groups: false matches each blob to one track at most, so a crossing that merges two blobs leaves one track seen', () => {
+    const a: Mover = { x: 10, y: 100, vx: 4, vy: 0.5, w: 30, h: 60 };
+    const b: Mover = { x: 300, y: 110, vx: -4, vy: -0.5, w: 34, h: 64 };
+    const merged = (results: TrackResults[]) => results.map((r) => r.tracks.filter((t) => t.merged).length);
+    const withGroups = run({}, 90, (t) => blobs([a, b], t));
+    const without = run({ groups: false }, 90, (t) => blobs([a, b], t));
+    expect(Math.max(...merged(withGroups))).toBe(2);
+    expect(Math.max(...merged(without))).toBe(0);
+    // While merged, the blob is one track's: the other coasts, lost.
+    const mid = 38;
+    expect(blobs([a, b], mid)).toHaveLength(1);
+    expect(without[mid].tracks.filter((t) => t.state === 'confirmed' && t.blob >= 0)).toHaveLength(1);
   });
 });

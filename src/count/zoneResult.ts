@@ -1,4 +1,4 @@
-/** A zone's geometry and its result per frame (Tracker's zones step). */
+/** A zone's geometry and its result per frame (Zones.ts). */
 import type { TrackResults } from '../core/results.js';
 
 /** A polygon's bounds (x0, y0, x1, y1), given as x0, y0, x1, y1, … */

@@ -13,7 +13,7 @@
  * State per line, TURN_WORDS numbers from `at` in the track's array: the stage and, once seen again, how far its blob
  * reached from the line, when, and how near it came to it.
  */
-import { awayStep, awayWithin, towardSpeed } from './tuning.js';
+import { awayStep, awayWithin, towardSpeed } from '../track/tuning.js';
 export const TURN_WORDS = 4;
 
 /** Stages: nothing to watch; walking toward the line; its estimate reached the line while coasting; seen again. */

@@ -1,15 +1,19 @@
 /**
- * Counting lines (Tracker.ts, `TrackSettings.lines`): each confirmed track's crossings of each line, by direction,
- * from where it is seen clearly on a line's sides (lineSides.ts), the turns of tracks that come out of a meeting at a
- * line following each other's objects (lineTurn.ts), the crossings held back until a track's motion says whether to
- * count them, and each frame the tracks over a line not yet counted.
+ * Counting lines after the tracker (countLines()): each confirmed track's crossings of each line, by direction, from
+ * where it is seen clearly on a line's sides (lineSides.ts), the turns of tracks that come out of a meeting at a line
+ * following each other's objects (lineTurn.ts), the crossings held back until a track's motion says whether to count
+ * them, and each frame the tracks over a line not yet counted. Each track's state here is a LineState.
  */
 import type { TrackEvent, TrackResults } from '../core/results.js';
 import { boxAcross, crosses, LINE_WORDS, note, side } from './lineSides.js';
 import { turnCoasting, turnReset, turnSeen, turnToward, turnWatchesBlob } from './lineTurn.js';
-import type { Track } from './Track.js';
-import type { CountingLine } from './TrackSettings.js';
-import { awayShare, awaySpeed, backShare, centreClear, centreFor, holdAfter, holdFor, wholeHoldUnder } from './tuning.js';
+import type { Track } from '../track/Track.js';
+import { trackFrameOf, withTrackFrame } from '../track/trackFrame.js';
+import { NearTracks, nearBlobsFrom, nearTracksFrom } from '../track/NearTracks.js';
+import type { CountingLine } from './CountingLine.js';
+import { inheritSides } from './inheritSides.js';
+import { LineState } from './LineState.js';
+import { awayShare, awaySpeed, backShare, centreClear, centreFor, holdAfter, holdFor, wholeHoldUnder } from '../track/tuning.js';
 
 /** Whether track t, found again after `holdAfter` lost or seen for less than that, holds back a crossing it shows now. */
 const holdsBack = (t: Track) => t.gap >= holdAfter || t.life < holdAfter;
@@ -27,6 +31,10 @@ export class CountingLines {
   readonly #lineAcross: number[];
   /** Own blobs a held crossing waits for at this stream's frame rate (holdFor). */
   #holdBlobs = holdFor;
+  readonly #states = new WeakMap<Track, LineState>();
+  /** The tracks a new track may have come apart from (inheritSides), and those near a blob where there are many. */
+  readonly #held: Track[] = [];
+  readonly #nearTracks = new NearTracks();
 
   constructor(lines: readonly CountingLine[]) {
     this.#lines = lines;
@@ -39,16 +47,56 @@ export class CountingLines {
   }
 
   /**
-   * A new frame: no track over a line yet. `rate`: the stream's frame rate as a share of 30 frames a second, at most
-   * 1 (Tracker.ts, `modelRate`), by which a held crossing's wait in blobs is scaled (holdFor).
+   * The crossings of the frame `r` came from (track()'s results or another part's): `counts` and `onLine` filled, the
+   * crossings added to its events. Throws an `InvalidFrameError` for results track() did not make this frame.
    */
-  startFrame(rate: number): void {
+  apply(r: TrackResults): TrackResults {
+    const f = trackFrameOf(r, 'countLines');
+    const { tracks, bounds: bb, timeUs } = f;
+    this.#startFrame(f.rate);
+    const events = r.events.slice();
+    if (this.#lines.length > 0) {
+      const first = tracks.length - f.born;
+      for (let i = first; i < tracks.length; i++) this.#born(tracks, first, tracks[i], bb);
+      // Not kept past the frame.
+      this.#held.length = 0;
+      for (const t of tracks) {
+        let st = this.#states.get(t);
+        if (!st) this.#states.set(t, (st = new LineState(this.#lines, bb, 4 * t.blob, false)));
+        this.#count(t, st, bb, events, timeUs);
+      }
+    }
+    return withTrackFrame({ ...r, events, counts: this.#countsNow(), onLine: this.#onLineNow() }, f);
+  }
+
+  /**
+   * A track made this frame, from the blob it holds: its state, and the first sides of a track it came apart from
+   * (inheritSides), one of the tracks matched or in a group this frame (tracks[0 .. first)), looked at through
+   * NearTracks where there are many.
+   */
+  #born(tracks: readonly Track[], first: number, t: Track, bb: Float64Array): void {
+    const st = new LineState(this.#lines, bb, 4 * t.blob, true);
+    this.#states.set(t, st);
+    const held = this.#held;
+    if (held.length === 0) {
+      for (let i = 0; i < first; i++) if (tracks[i].matched || tracks[i].group >= 0) held.push(tracks[i]);
+      if (held.length >= nearTracksFrom && tracks.length - first >= nearBlobsFrom) this.#nearTracks.index(held);
+    }
+    const indexed = held.length >= nearTracksFrom && tracks.length - first >= nearBlobsFrom;
+    inheritSides(st, indexed ? this.#nearTracks.near(bb, t.blob) : held, this.#states, bb, t.blob);
+  }
+
+  /**
+   * A new frame: no track over a line yet. `rate`: the stream's frame rate as a share of 30 frames a second, at most
+   * 1 (TrackFrame.rate), by which a held crossing's wait in blobs is scaled (holdFor).
+   */
+  #startFrame(rate: number): void {
     this.#onLine.fill(0);
     this.#holdBlobs = Math.max(1, Math.round(holdFor * rate));
   }
 
   /** The counts so far, per line (a copy: later frames do not change it). */
-  counts(): TrackResults['counts'] {
+  #countsNow(): TrackResults['counts'] {
     const counts: TrackResults['counts'] = {};
     for (const id of this.#countIds) {
       const c = this.#counts[id];
@@ -58,7 +106,7 @@ export class CountingLines {
   }
 
   /** This frame's tracks over each line not yet counted (TrackResults.onLine). */
-  onLine(): TrackResults['onLine'] {
+  #onLineNow(): TrackResults['onLine'] {
     const over: TrackResults['onLine'] = {};
     for (let k = 0; k < this.#countIds.length; k++) over[this.#countIds[k]] = { forward: this.#onLine[2 * k], backward: this.#onLine[2 * k + 1] };
     return over;
@@ -66,9 +114,9 @@ export class CountingLines {
 
   /**
    * Counts track t's crossings after this frame's update (its events into `events`); `bb`: the frame's blobs' bounds,
-   * four numbers a blob (Tracker.#readBlobs).
+   * four numbers a blob (TrackFrame.bounds).
    */
-  count(t: Track, bb: Float64Array, events: TrackEvent[], timeUs: number): void {
+  #count(t: Track, st: LineState, bb: Float64Array, events: TrackEvent[], timeUs: number): void {
     const lines = this.#lines;
     const cx = t.kf.p(0);
     const cy = t.kf.p(1);
@@ -82,7 +130,7 @@ export class CountingLines {
     // object counts that object's crossing (lineTurn.ts).
     if (t.blob < 0 && t.state !== 'tentative') {
       for (let k = 0; k < lines.length; k++) {
-        if (!turnToward(t.lineSide, LINE_WORDS * k + 3)) continue;
+        if (!turnToward(st.lineSide, LINE_WORDS * k + 3)) continue;
         const l = lines[k];
         const ux = this.#lineUnit[2 * k];
         const uy = this.#lineUnit[2 * k + 1];
@@ -92,12 +140,12 @@ export class CountingLines {
         const d = side(l, cx, cy) / this.#lineLength[k];
         const reach = this.#halfAcross(t, k);
         const across = t.group >= 0 && boxAcross(l, bb, 4 * t.group);
-        turnCoasting(t.lineSide, LINE_WORDS * k + 3, d, reach, along >= 0 && along <= this.#lineLength[k], across);
+        turnCoasting(st.lineSide, LINE_WORDS * k + 3, d, reach, along >= 0 && along <= this.#lineLength[k], across);
       }
     }
-    if (t.held > 0) this.#settleHeld(t, events, timeUs);
+    if (st.held > 0) this.#settleHeld(t, st, events, timeUs);
     if (t.blob < 0 && t.ownsEdges === 0 && t.group < 0) return;
-    const seen = t.lineSide;
+    const seen = st.lineSide;
     for (let k = 0; k < lines.length; k++) {
       const l = lines[k];
       // A member owning no edge across the line: the side its group's blob lies wholly on, if it does (above).
@@ -114,11 +162,11 @@ export class CountingLines {
       // Or its centre past the line for long enough, its box still across it (#centrePast).
       const half = this.#halfAcross(t, k);
       const least = 0.1 * t.kf.p(3);
-      if (Math.abs(d) < Math.max(half, least) && !this.#centrePast(t, k, d, Math.max(centreClear * half, least))) {
-        this.#overLine(t, k, d, cx, cy);
+      if (Math.abs(d) < Math.max(half, least) && !this.#centrePast(t, st, k, d, Math.max(centreClear * half, least))) {
+        this.#overLine(t, st, k, d, cx, cy);
         continue;
       }
-      t.centreRun[k] = 0;
+      st.centreRun[k] = 0;
       const sign = Math.sign(d);
       if (wholly !== 0 && sign !== wholly) continue;
       const was = seen[LINE_WORDS * k];
@@ -126,17 +174,17 @@ export class CountingLines {
         // Its first side, where its first blob lay across the line: held back as a crossing (awayShare), seen where
         // that blob's centre lay on the other side, else made out of sight and told apart by its size (2) until it
         // settles.
-        if (was === 0 && t.bornAcross[k] !== 0) {
-          const seenCrossing = t.bornAcross[k] - 2 === -sign;
-          t.bornAcross[k] = 0;
-          if (t.heldSide[k] === 0) t.held++;
-          t.heldSide[k] = seenCrossing ? sign : 2 * sign;
-          t.heldSeen = 0;
+        if (was === 0 && st.bornAcross[k] !== 0) {
+          const seenCrossing = st.bornAcross[k] - 2 === -sign;
+          st.bornAcross[k] = 0;
+          if (st.heldSide[k] === 0) st.held++;
+          st.heldSide[k] = seenCrossing ? sign : 2 * sign;
+          st.heldSeen = 0;
         }
-        if (t.firstSide[3 * k] === 0) {
-          t.firstSide[3 * k] = sign;
-          t.firstSide[3 * k + 1] = cx;
-          t.firstSide[3 * k + 2] = cy;
+        if (st.firstSide[3 * k] === 0) {
+          st.firstSide[3 * k] = sign;
+          st.firstSide[3 * k + 1] = cx;
+          st.firstSide[3 * k + 2] = cy;
         }
         note(seen, k, sign, cx, cy);
         continue;
@@ -167,7 +215,7 @@ export class CountingLines {
           far = at + Math.max(ex * x0, ex * x1) + Math.max(ey * y0, ey * y1);
           near = at + Math.min(ex * x0, ex * x1) + Math.min(ey * y0, ey * y1);
         }
-        if (turnSeen(seen, LINE_WORDS * k + 3, far, near, toward, t.kf.p(3), t.life)) this.#crossed(events, t, k, timeUs, d);
+        if (turnSeen(seen, LINE_WORDS * k + 3, far, near, toward, t.kf.p(3), t.life)) this.#crossed(events, t, st, k, timeUs, d);
         continue;
       }
       turnReset(seen, LINE_WORDS * k + 3);
@@ -178,12 +226,12 @@ export class CountingLines {
       if (t.blob >= 0 ? holdsBack(t) : wholly !== 0 && t.life < wholeHoldUnder) {
         // Found again after a while, or new, or a young member seen where its group's blob is: held back until its
         // motion says whether the blob is an object walking on over the line (holdAfter, wholeHoldUnder).
-        if (t.heldSide[k] === 0) t.held++;
-        t.heldSide[k] = sign;
-        t.heldSeen = 0;
+        if (st.heldSide[k] === 0) st.held++;
+        st.heldSide[k] = sign;
+        st.heldSeen = 0;
         continue;
       }
-      this.#crossed(events, t, k, timeUs, d);
+      this.#crossed(events, t, st, k, timeUs, d);
     }
   }
 
@@ -197,15 +245,15 @@ export class CountingLines {
    * about the line, and a track's blob made of several objects whose centre moves as one of them leaves it.
    * Why, and the replays: docs/decisions/counting.md#centre-run.
    */
-  #centrePast(t: Track, k: number, d: number, past: number): boolean {
+  #centrePast(t: Track, st: LineState, k: number, d: number, past: number): boolean {
     const sign = Math.sign(d);
-    if (t.blob < 0 || t.state !== 'confirmed' || sign === t.lineSide[LINE_WORDS * k] || Math.abs(d) < past) {
-      t.centreRun[k] = 0;
+    if (t.blob < 0 || t.state !== 'confirmed' || sign === st.lineSide[LINE_WORDS * k] || Math.abs(d) < past) {
+      st.centreRun[k] = 0;
       return false;
     }
-    const run = t.centreRun[k];
-    t.centreRun[k] = Math.sign(run) === sign ? run + sign : sign;
-    return Math.abs(t.centreRun[k]) >= centreFor;
+    const run = st.centreRun[k];
+    st.centreRun[k] = Math.sign(run) === sign ? run + sign : sign;
+    return Math.abs(st.centreRun[k]) >= centreFor;
   }
 
   /**
@@ -214,11 +262,11 @@ export class CountingLines {
    * was last seen clearly on, and it would count the crossing once clear, not hold it back (holdAfter: those held back
    * where a stream ends were counted wrong more often than right).
    */
-  #overLine(t: Track, k: number, d: number, cx: number, cy: number): void {
-    const was = t.lineSide[LINE_WORDS * k];
+  #overLine(t: Track, st: LineState, k: number, d: number, cx: number, cy: number): void {
+    const was = st.lineSide[LINE_WORDS * k];
     if (t.blob < 0 || t.state !== 'confirmed' || was === 0 || d === 0 || Math.sign(d) === was) return;
     if (holdsBack(t)) return;
-    if (!crosses(this.#lines[k], t.lineSide[LINE_WORDS * k + 1], t.lineSide[LINE_WORDS * k + 2], cx, cy)) return;
+    if (!crosses(this.#lines[k], st.lineSide[LINE_WORDS * k + 1], st.lineSide[LINE_WORDS * k + 2], cx, cy)) return;
     this.#onLine[2 * k + (d > 0 ? 0 : 1)]++;
   }
 
@@ -227,25 +275,25 @@ export class CountingLines {
    * its velocity over those blobs goes back across the line by more than `backShare` of its speed: the blob it was
    * found again on is another object's, walking the other way.
    */
-  #settleHeld(t: Track, events: TrackEvent[], timeUs: number): void {
-    if (t.blob >= 0) t.heldSeen++;
-    if (t.heldSeen < this.#holdBlobs) return;
-    const n = Math.min(t.seenCount, t.heldSeen + 1);
+  #settleHeld(t: Track, st: LineState, events: TrackEvent[], timeUs: number): void {
+    if (t.blob >= 0) st.heldSeen++;
+    if (st.heldSeen < this.#holdBlobs) return;
+    const n = Math.min(t.seenCount, st.heldSeen + 1);
     const vx = t.newestSpeed(0, n);
     const vy = t.newestSpeed(1, n);
     const speed = Math.sqrt(vx * vx + vy * vy);
-    t.held = 0;
+    st.held = 0;
     for (let k = 0; k < this.#lines.length; k++) {
-      const held = t.heldSide[k];
+      const held = st.heldSide[k];
       if (held === 0) continue;
-      t.heldSide[k] = 0;
+      st.heldSide[k] = 0;
       const sign = Math.sign(held);
       // Its velocity across the line, positive onto the side counted.
       const across = sign * this.#normalSpeed(k, vx, vy);
       if (across < -backShare * speed) continue;
       // A first side past a first blob across the line (awayShare): walking away from the line.
       if (held !== sign && (across < awayShare * speed || speed < awaySpeed * t.kf.p(3))) continue;
-      this.#crossed(events, t, k, timeUs, sign);
+      this.#crossed(events, t, st, k, timeUs, sign);
     }
   }
 
@@ -260,10 +308,10 @@ export class CountingLines {
   }
 
   /** A crossing of a line onto the side `d` (signed distance) is on; forward is from the left of a→b to its right. */
-  #crossed(events: TrackEvent[], t: Track, k: number, timeUs: number, d: number): void {
+  #crossed(events: TrackEvent[], t: Track, st: LineState, k: number, timeUs: number, d: number): void {
     const direction = d > 0 ? 'forward' : 'backward';
     const line = this.#lines[k].id;
-    t.countedAt[k] = t.life;
+    st.countedAt[k] = t.life;
     this.#counts[line][direction]++;
     events.push({ type: 'crossed', id: t.id, timeUs, line, direction });
   }

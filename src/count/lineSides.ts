@@ -2,7 +2,7 @@
  * A counting line's geometry and where a track was last seen clearly on one of its sides: the tests the tracker's
  * counting (CountingLines.count) makes for every track and line every frame.
  */
-import type { CountingLine } from './TrackSettings.js';
+import type { CountingLine } from './CountingLine.js';
 import { TURN_WORDS } from './lineTurn.js';
 
 /** Which side of the line a point is on: > 0 on the right of a→b as seen on screen (image y grows downward). */

@@ -1,8 +1,8 @@
-// A zone's point test with its bounds looked at first (src/track/zoneResult.ts) against the plain even-odd rule over
+// A zone's point test with its bounds looked at first (src/count/zoneResult.ts) against the plain even-odd rule over
 // every edge, on random polygons (convex and not, with corners on fractional coordinates) and points in and around
 // them, many on or just past the bounds, where a shortcut would go wrong first.
 import { describe, expect, it } from 'vitest';
-import { inside, zoneBounds } from '../../../src/track/zoneResult.js';
+import { inside, zoneBounds } from '../../../src/count/zoneResult.js';
 import { rng } from '../../../src/eval/images.js';
 
 /** The even-odd rule over every edge, nothing skipped. */
