@@ -575,9 +575,9 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
   // than four. Every call of a WGSL function is inlined, barriers and all, and lavapipe's compile of this kernel grows
   // with the copies (llvmpipe builds a compute shader with barriers as a coroutine, a suspend point per barrier): the
   // functions with barriers called in several places (farthest, refineRound, stepFit's side sums and reread's misfit
-  // rounds) are each called once in a loop, which took its compile from 4.1 to 1.4–1.8 minutes (BENCHMARKS.md) and
-  // left its results bit for bit and its time on the H200 as they were. (fitSide's two calls and two sums looped too
-  // gave nothing measurable, and are left as they read best.)
+  // rounds) are each called once in a loop, which keeps lavapipe's compile under about two minutes and costs nothing
+  // on a GPU (bench/compile.js; BENCHMARKS.md). fitSide's two calls are left as they read best: looping them saves
+  // nothing measurable.
   var q4: array<vec2<i32>, 4>;
   var found = true;
   var a = vec2<i32>(cx2, cy2);

@@ -7,9 +7,9 @@
 // on the GPU: Dawn validates every indirect dispatch with a dispatch of its own, which cost far more than a pass
 // that returns at once (BENCHMARKS.md); and the control is in the pass, not a kernel of its own after it.
 //
-// (Passes over every pixel, each taking the minimum label of its neighbourhood and a few pointer jumps from an
-// earlier neighbour's pointer, needed 4–6 passes on random frames on an H100 (9 on mazes) and were 1.3× c2fl's wall
-// time one frame at a time; over tiles, 2–4 passes (5 on mazes) of a few thousand invocations: BENCHMARKS.md.)
+// Passes over tiles rather than pixels: per-pixel passes (the minimum label of the neighbourhood plus a few pointer
+// jumps) need 4–6 passes on random frames (9 on mazes) and are slower than c2fl; over tiles 2–4 passes (5 on mazes)
+// of a few thousand invocations suffice.
 override CONN8: bool = true;
 override JUMPS: u32 = 6u;
 #include "common/labeling.wgsl"
