@@ -34,9 +34,8 @@ export function countLines(options: CountLinesOptions): OperatorFunction<FrameRe
  * The line counts of a stream that ends with this result (a video file's last frame): `counts` and the crossings its
  * last frames show but `counts` had not yet taken, tracks over a line by their centre with their box not yet clear of it
  * (`onLine`). A crossing counts when the box is clear of the line, so that an object standing on it counts no crossing
- * on a pixel's jitter; where the video ends, no later frame will show the box clear. On the street scenes of
- * bench/trackEval.js, 25 of the second line's 375 crossings (seeds 1–8) were objects still on the line in the last
- * frame; the eight line figures of its four seed sets 795 → 782 errors, every figure better or the same.
+ * on a pixel's jitter; where the video ends, no later frame will show the box clear, so those crossings are added
+ * here (docs/decisions/counting.md#counts-at-end).
  */
 export function countsAtEnd(r: TrackResults): TrackResults['counts'] {
   const out: TrackResults['counts'] = {};

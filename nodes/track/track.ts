@@ -22,15 +22,15 @@ import { memberInside } from '../../src/track/tuning.js';
 
 export type TrackOptions = Partial<TrackSettings>;
 
-/** Options of track() before 0.2.0 that are now operators of their own after it. */
-const movedTo: Record<string, string> = { lines: 'countLines', zones: 'zones', trailLength: 'trails' };
+/** Options of track() before 0.2.0 that are now operators of their own after it: the operator and its option. */
+const movedTo: Record<string, readonly [string, string]> = { lines: ['countLines', 'lines'], zones: ['zones', 'zones'], trailLength: ['trails', 'length'] };
 
 /** `options` over the defaults, validated. */
 export function trackSettings(options: TrackOptions = {}): TrackSettings {
   if (options === null || typeof options !== 'object') throw new InvalidOptionError('track: options must be an object');
   for (const key of Object.keys(options)) {
-    const moved = movedTo[key];
-    if (moved) throw new InvalidOptionError(`track: ${key} moved to ${moved}(), an operator after track(): track(), ${moved}({ ${key === 'trailLength' ? 'length' : key}: … })`);
+    const [op, option] = movedTo[key] ?? [];
+    if (op) throw new InvalidOptionError(`track: ${key} moved to ${op}(), an operator after track(): track(), ${op}({ ${option}: … })`);
     if (!(key in defaultTrackSettings)) throw new InvalidOptionError(`track: unknown option ${key}; the options are ${Object.keys(defaultTrackSettings).join(', ')}`);
   }
   const s = { ...defaultTrackSettings, ...options };
