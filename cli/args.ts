@@ -19,7 +19,7 @@ export function integerArg(name: string, value: string | boolean | undefined, fa
 }
 
 /**
- * `--open` / `--close` (also bench/trackEval.ts's): N, a square of odd side N, or WxH, a rectangle W wide and H tall
+ * `--open` / `--close` (also bench/evaluation/trackEval.ts's): N, a square of odd side N, or WxH, a rectangle W wide and H tall
  * (morphology()'s `{ size: [W, H] }`), each odd 1..31.
  */
 export function elementArg(name: 'open' | 'close', value: unknown, fallback: MorphElement): MorphElement {

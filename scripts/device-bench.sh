@@ -3,7 +3,7 @@
 # fills .carry/), then run there with .carry and dist carried:
 #   source .carry/remote.sh; bash scripts/device-bench.sh gpu     # labeling, features, latency, markers, dots, surveillance
 #   source .carry/remote.sh; bash scripts/device-bench.sh eval    # pose and calibration accuracy, tracker host time
-# (bench/markersEval.js needs ffmpeg and bench/ar.js three, which the machine lacks: they run on a development machine.)
+# (bench/evaluation/markersEval.js needs ffmpeg and bench/chains/ar.js three, which the machine lacks: they run on a development machine.)
 # Every program's output (its tables) goes to $OUT/<group>.md under a heading naming the program and its flags, its
 # errors to $OUT/<group>.err, and one line a program (exit status, seconds) to stdout. OpenCV references run with the
 # machine's python3 (opencv-python-headless).
@@ -23,13 +23,13 @@ step() {
   echo "$name: exit $status in $(($(date +%s) - t0)) s" | tee -a "$out/$group.md"
 }
 run() {
-  local name=$1
+  local name=$1 # group/program
   shift
-  step "node dist/bench/$name.js $*" "$name" node "dist/bench/$name.js" "$@"
+  step "node dist/bench/$name.js $*" "${name#*/}" node "dist/bench/$name.js" "$@"
 }
 # The labeling references (cupy on the GPU, OpenCV on the CPU), run by the machine's python3.
 baselines() {
-  step 'python3 scripts/label-baselines.py' label-baselines "$py" scripts/label-baselines.py
+  step 'python3 bench/baselines/label-baselines.py' label-baselines "$py" bench/baselines/label-baselines.py
 }
 group=${1:-gpu}
 : >"$out/$group.md"
@@ -37,23 +37,23 @@ group=${1:-gpu}
 echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1), node $(node --version), $(date -u +%F)" >>"$out/$group.md"
 case $group in
   gpu)
-    run verify --dawn backend=vulkan
-    run labeling --dawn backend=vulkan --reps 20 --passes 8 --repeat 20
-    run features --dawn backend=vulkan
-    run latency --dawn backend=vulkan
-    run markers --dawn backend=vulkan --python "$py"
-    run dots --dawn backend=vulkan
-    run surveillance --dawn backend=vulkan --python "$py"
-    run compile --dawn backend=vulkan
+    run timing/verify --dawn backend=vulkan
+    run timing/labeling --dawn backend=vulkan --reps 20 --passes 8 --repeat 20
+    run timing/features --dawn backend=vulkan
+    run timing/latency --dawn backend=vulkan
+    run timing/markers --dawn backend=vulkan --python "$py"
+    run timing/dots --dawn backend=vulkan
+    run chains/surveillance --dawn backend=vulkan --python "$py"
+    run timing/compile --dawn backend=vulkan
     baselines
     ;;
   baselines)
     baselines
     ;;
   eval)
-    run poseEval --dawn backend=vulkan --python "$py"
-    run calibrateEval --dawn backend=vulkan --python "$py"
-    run tracker --frames 2000 --digest yes
+    run evaluation/poseEval --dawn backend=vulkan --python "$py"
+    run evaluation/calibrateEval --dawn backend=vulkan --python "$py"
+    run timing/tracker --frames 2000 --digest yes
     ;;
   *)
     echo "usage: device-bench.sh gpu|eval|baselines" >&2

@@ -75,7 +75,7 @@ export function blobTracking(cmd: BlobSettings & BlobTrackerChoice): OperatorFun
 }
 
 /**
- * blobTracking up to the blobs read back (bench/trackEval.ts keeps them to run the tracker alone again). `shadows`
+ * blobTracking up to the blobs read back (bench/evaluation/trackEval.ts keeps them to run the tracker alone again). `shadows`
  * (default true), `varThreshold` (default MOG2's, 16) and `color` (default false: RGBA frames are modelled as their
  * gray; `flowmark track` gives 'shadows' for color videos) go to the background model.
  */

@@ -36,7 +36,7 @@ export function inside(polygon: Float64Array, bounds: Float64Array, x: number, y
 
 /**
  * A zone's result. Its dwell times are kept as [id, seconds, …] and made a `Map` when first read: most frames' never
- * are, and building a `Map` of the zone's tracks was two fifths of the zones' time a frame (bench/tracker.js). A
+ * are, and building a `Map` of the zone's tracks was two fifths of the zones' time a frame (bench/timing/tracker.js). A
  * getter of the object itself, so that spreading, `structuredClone` and `postMessage` still copy the `Map`.
  */
 export function zoneResult(occupancy: number, dwell: readonly number[]): TrackResults['zones'][string] {

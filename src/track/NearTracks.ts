@@ -14,7 +14,7 @@ import { atLeast } from './scratch.js';
 
 /**
  * Below this many tracks, or this many blobs left over in a frame, every track is looked at: indexing costs more than
- * it saves. bench/tracker.js's 200 objects (a few blobs left a frame) ran 12 % slower indexed every frame (development
+ * it saves. bench/timing/tracker.js's 200 objects (a few blobs left a frame) ran 12 % slower indexed every frame (development
  * machine, 520 against 466 µs; the H200 machine's host 1194–1434 against 814–1016).
  */
 export const nearTracksFrom = 32;

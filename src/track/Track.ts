@@ -117,7 +117,7 @@ export class Track {
     this.age++;
     this.blob = -1;
     // Written here rather than through `box` and a shared diagonal helper, which also took other kinds of arrays: in
-    // V8 the shared, polymorphic calls cost this loop over every track about twice its time (bench/tracker.js).
+    // V8 the shared, polymorphic calls cost this loop over every track about twice its time (bench/timing/tracker.js).
     const kf = this.kf;
     const w = Math.max(1, kf.p(2));
     const h = Math.max(1, kf.p(3));
@@ -139,7 +139,7 @@ export class Track {
    * `observedEnough`), set when the coasting starts, in the manner of OC-SORT's observation-centric momentum.
    * - Carried on, the size's velocity turns a shrink seen while the object went behind a pillar or out of the frame
    *   into a box of no width within a few frames (x1 < x0 in nearly half of the lost and grouped tracks' frames in
-   *   bench/trackEval.js), which no IoU can match again and no overlay can draw.
+   *   bench/evaluation/trackEval.js), which no IoU can match again and no overlay can draw.
    * - The filter's velocity follows the last few measurements, and a track often goes unmatched right after its blob
    *   jumped (joining another's, splitting, half hidden): with that velocity, lost tracks spent 7 % of their
    *   frames coasting at over 400 px/s where objects walk at 24–90 px/s (0.7 % with the observations' velocity).

@@ -210,7 +210,7 @@ export class Tracker {
    *
    * Each phase is a method of its own: in one method of 300 lines V8 optimised the whole late (a branch taken for the
    * first time deoptimised all of it), and a fresh process ran its first thousand frames at four to seven times the
-   * steady cost (bench/tracker.js, 50 blobs: medians of 280 against 38 µs a frame on the development machine).
+   * steady cost (bench/timing/tracker.js, 50 blobs: medians of 280 against 38 µs a frame on the development machine).
    */
   update(boxes: readonly Box[], timeUs: number, hists?: ArrayLike<number> | null, frame?: FrameSize, placesX?: ArrayLike<number> | null, placesY?: ArrayLike<number> | null): TrackResults {
     const s = this.#s;
@@ -305,7 +305,7 @@ export class Tracker {
    * diagonal, width and height, and the centres bucketed: only near pairs are looked at (128 px cells). The only
    * place the caller's boxes are read: every later step reads their bounds here (#bounds), so that arrays of
    * another kind (V8's elements kinds: small integers, doubles, holes) do not make each step's optimised code wrong
-   * for them and thrown away (bench/tracker.js: a run of frames at several times the cost after each such change).
+   * for them and thrown away (bench/timing/tracker.js: a run of frames at several times the cost after each such change).
    */
   #readBlobs(boxes: readonly Box[]): void {
     const n = boxes.length;

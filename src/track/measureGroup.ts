@@ -5,7 +5,7 @@ import type { Track } from './Track.js';
  * outermost, clearly (by a fifth of its size, 3 px at least, over the next member), and near the blob's edge (within
  * half its size), owns that edge; a member owning both edges of an axis (one object taller than the others walking
  * in front of it, say) is measured on that axis, the rest coast on their prediction. Measuring single edges too (at
- * the predicted size) scored worse in bench/trackEval.js: more identity switches (162 against 145, seed 1).
+ * the predicted size) scored worse in bench/evaluation/trackEval.js: more identity switches (162 against 145, seed 1).
  * `members[0 .. count)` are the group's tracks, its blob's bounds bb[at .. at + 4); `edges` holds at least 4 × count
  * numbers (overwritten).
  */

@@ -1,6 +1,6 @@
 /**
  * The tracker's tuned constants, one line each: value, unit and meaning. Each was chosen on the tracking evaluation
- * (bench/trackEval.ts, held-out seeds); why, and the replays that decided it, are in the decision record it links to
+ * (bench/evaluation/trackEval.ts, held-out seeds); why, and the replays that decided it, are in the decision record it links to
  * (docs/decisions/tracking.md and counting.md, by the constant's name).
  */
 

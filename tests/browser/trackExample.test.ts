@@ -54,7 +54,7 @@ it('the browser tracking example tracks the street clip, counts its line and dra
   const truth = JSON.parse(readFileSync(fileURLToPath(new URL('../../examples/data/street.json', import.meta.url)), 'utf8')).truth as number[][];
   const boxes = truth.map(([frame, id, x0, y0, x1, y1]) => ({ frame, id, x0, y0, x1, y1 }));
   const want = lineCrossings(boxes, 160);
-  // Eight crossings, one clip: within three in all, either way (what bench/trackEval.js's line error sums; the
+  // Eight crossings, one clip: within three in all, either way (what bench/evaluation/trackEval.js's line error sums; the
   // counting's precision is measured there, over 7 situations × 16 seeds, at about a quarter).
   const off = Math.abs(result.forward - want.forward) + Math.abs(result.backward - want.backward);
   expect(off, `forward ${result.forward} vs ${want.forward}, backward ${result.backward} vs ${want.backward}`).toBeLessThanOrEqual(3);

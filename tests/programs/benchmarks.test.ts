@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readTotals } from '../../bench/evalTotals.js';
+import { readTotals } from '../../bench/evaluation/evalTotals.js';
 
 /** Runs dist/bench/<name>.js with `args`: its exit status, stdout and stderr. */
 function runBench(name: string, args: string[]) {
@@ -69,21 +69,21 @@ const measured = (cells: string[]) => cells.forEach((c) => expect(num(c), c).toB
 describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
   it('compile: a row per chain asked for, its first frame on a fresh device and its second; bad chains and sizes refused', () => {
     // markers-256 compiles the marker fit, which scripts/warm-shaders.mjs has put in Mesa's cache before the tests.
-    const [t] = tables(bench('compile', ['--chains', 'markers-256,track,label', '--size', '64x48']));
+    const [t] = tables(bench('timing/compile', ['--chains', 'markers-256,track,label', '--size', '64x48']));
     const algorithms = ['shibata', 'union-find', 'buf', 'ha4', 'c2fl', 'tiles'];
     expect(column(t, 'chain')).toEqual(['markers, fit at 256', 'background → morphology → features', ...algorithms.map((a) => `threshold → label (${a}) → features`)]);
     positive(column(t, 'first frame'));
     positive(column(t, 'second frame'));
-    const bad = runBench('compile', ['--chains', 'label,fast']);
+    const bad = runBench('timing/compile', ['--chains', 'label,fast']);
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim()).toBe('compile.js: --chains takes a comma list of markers-256, markers-512, track, label, got "fast" (--help for the usage)');
-    const small = runBench('compile', ['--size', '8x8']);
+    const small = runBench('timing/compile', ['--size', '8x8']);
     expect(small.status).toBe(2);
     expect(small.stderr.trim()).toBe('compile.js: --size takes WxH, each at least 16, got "8x8" (--help for the usage)');
   });
 
   it('latency: every run × density cell, the two labelings of an image counting the same components', () => {
-    const [cells, means] = tables(bench('latency', ['--sizes', '96x64', '--frames', '10', '--warmup', '2']));
+    const [cells, means] = tables(bench('timing/latency', ['--sizes', '96x64', '--frames', '10', '--warmup', '2']));
     const runs = ['shibata', 'c2fl', 'threshold → c2fl → features', 'threshold → features (one labeling)'];
     expect(cells.rows).toHaveLength(runs.length * 11);
     positive(column(cells, 'wall p50 ms'));
@@ -96,7 +96,7 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
   });
 
   it('hostFloor: every run in every cell, and a summary row per run', () => {
-    const [cells, means] = tables(bench('hostFloor', ['--size', '96x64', '--cells', '2', '--frames', '10', '--warmup', '2', '--host-ms', '0.05']));
+    const [cells, means] = tables(bench('timing/hostFloor', ['--size', '96x64', '--cells', '2', '--frames', '10', '--warmup', '2', '--host-ms', '0.05']));
     const runs = ['host work', 'empty round trip', 'upload + round trip', 'host work + round trip'];
     expect(cells.rows.map((r) => r[0])).toEqual([...runs, ...runs]);
     positive(column(cells, 'wall p50 ms'));
@@ -106,7 +106,7 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
   });
 
   it('labeling: six algorithms per density beside the CPU reference', () => {
-    const [perDensity, wall] = tables(bench('labeling', ['--size', '64', '--reps', '2', '--granularities', '4', '--hd', 'no']));
+    const [perDensity, wall] = tables(bench('timing/labeling', ['--size', '64', '--reps', '2', '--granularities', '4', '--hd', 'no']));
     expect(perDensity.rows.filter((r) => /^\d/.test(r[0]))).toHaveLength(11);
     for (const algorithm of ['shibata', 'union-find', 'buf', 'ha4', 'c2fl', 'tiles']) positive(column(perDensity, algorithm).slice(0, 12));
     measured(column(perDensity, 'CPU ref').slice(0, 12));
@@ -114,7 +114,7 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
   });
 
   it('features: one labeling beside labels + features and the naive kernel, at three granularities', () => {
-    const found = tables(bench('features', ['--size', '64', '--reps', '2', '--repeat', '1']));
+    const found = tables(bench('timing/features', ['--size', '64', '--reps', '2', '--repeat', '1']));
     expect(found.length).toBeGreaterThanOrEqual(3);
     for (const t of found.slice(0, 3)) {
       expect(t.rows).toHaveLength(12);
@@ -124,14 +124,14 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
   });
 
   it('decode and tracker: host-only tables', () => {
-    const [decode] = tables(bench('decode', ['--counts', '64,1024', '--reps', '20']));
+    const [decode] = tables(bench('timing/decode', ['--counts', '64,1024', '--reps', '20']));
     expect(column(decode, 'components')).toEqual(['64', '1024']);
     positive(column(decode, 'decode µs'));
     // With each component's histogram after the records.
-    const [withHistograms] = tables(bench('decode', ['--counts', '64', '--reps', '20', '--histogram']));
+    const [withHistograms] = tables(bench('timing/decode', ['--counts', '64', '--reps', '20', '--histogram']));
     expect(column(withHistograms, 'components')).toEqual(['64']);
     positive(column(withHistograms, 'decode µs'));
-    const [tracker] = tables(bench('tracker', ['--blobs', '10,50', '--frames', '60', '--warmup', '20']));
+    const [tracker] = tables(bench('timing/tracker', ['--blobs', '10,50', '--frames', '60', '--warmup', '20']));
     // Each count without the blobs' histograms and with them.
     expect(column(tracker, 'blobs')).toEqual(['10', '10', '50', '50']);
     expect(column(tracker, 'histograms')).toEqual(['no', 'yes', 'no', 'yes']);
@@ -148,22 +148,22 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     column(tracker, 'tracks alive').forEach((c, i) => expect(num(c) / [10, 10, 50, 50][i]).toBeGreaterThan(0.8));
     column(tracker, 'ids made').forEach((c, i) => expect(num(c)).toBeGreaterThanOrEqual([10, 10, 50, 50][i]));
     // One kind of row, and each row's medians over every 25 frames (60 frames: three windows, the last of 10).
-    const [withHists, windows] = tables(bench('tracker', ['--blobs', '10', '--frames', '60', '--warmup', '20', '--histograms', 'yes', '--windows', '25']));
+    const [withHists, windows] = tables(bench('timing/tracker', ['--blobs', '10', '--frames', '60', '--warmup', '20', '--histograms', 'yes', '--windows', '25']));
     expect(column(withHists, 'histograms')).toEqual(['yes']);
     expect(column(windows, 'blobs')).toEqual(['10']);
     const medians = column(windows, 'medians')[0].split(' ').map(Number);
     expect(medians).toHaveLength(3);
     medians.forEach((m) => expect(m).toBeGreaterThanOrEqual(0));
     // With spatial histograms and placeByGray: its own row.
-    const [spatial] = tables(bench('tracker', ['--blobs', '10', '--frames', '60', '--warmup', '20', '--histograms', 'spatial']));
+    const [spatial] = tables(bench('timing/tracker', ['--blobs', '10', '--frames', '60', '--warmup', '20', '--histograms', 'spatial']));
     expect(column(spatial, 'histograms')).toEqual(['spatial']);
     expect(num(column(spatial, 'median µs/frame')[0])).toBeGreaterThan(0);
     // A flood of noise blobs over the objects, with a digest of the tracker's output: the same from one run to the
     // next (what tells two builds apart is the output, not the run), another without the noise.
     const flood = ['--blobs', '10', '--frames', '40', '--warmup', '10', '--histograms', 'yes', '--digest', 'yes'];
-    const [noisy] = tables(bench('tracker', [...flood, '--noise', '300']));
-    const [again] = tables(bench('tracker', [...flood, '--noise', '300']));
-    const [quiet] = tables(bench('tracker', flood));
+    const [noisy] = tables(bench('timing/tracker', [...flood, '--noise', '300']));
+    const [again] = tables(bench('timing/tracker', [...flood, '--noise', '300']));
+    const [quiet] = tables(bench('timing/tracker', flood));
     expect(column(noisy, 'digest')[0]).toMatch(/^[0-9a-f]{16}$/);
     expect(column(again, 'digest')).toEqual(column(noisy, 'digest'));
     expect(column(quiet, 'digest')[0]).not.toBe(column(noisy, 'digest')[0]);
@@ -174,7 +174,7 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
 
   it('probe: a video opened by its index beside the whole read, a row per file with its frames', () => {
     const street = fileURLToPath(new URL('../../examples/data/street.mp4', import.meta.url));
-    const [probe] = tables(bench('probe', ['--rounds', '2', street]));
+    const [probe] = tables(bench('timing/probe', ['--rounds', '2', street]));
     expect(column(probe, 'file')).toEqual(['street.mp4']);
     expect(column(probe, 'container')).toEqual(['mp4']);
     expect(column(probe, 'frames')).toEqual(['300']);
@@ -182,26 +182,26 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
   });
 
   it('dots, markers and AR: the chains with their accuracy, markers beside OpenCV', () => {
-    const [dots] = tables(bench('dots', ['--size', '160x120', '--dots', '10', '--frames', '5', '--warmup', '2']));
+    const [dots] = tables(bench('timing/dots', ['--size', '160x120', '--dots', '10', '--frames', '5', '--warmup', '2']));
     const [found, of] = column(dots, 'round blobs found')[0].split('/').map(Number);
     expect(found).toBe(of);
     expect(num(column(dots, 'centre RMSE px')[0])).toBeLessThan(0.2);
 
-    const out = bench('markers', ['--size', '320x240', '--markers', '2', '--frames', '5', '--warmup', '2']);
+    const out = bench('timing/markers', ['--size', '320x240', '--markers', '2', '--frames', '5', '--warmup', '2']);
     expect(out).toMatch(/same IDs in 5 of 5 scenes/);
     const [gpu, wall] = tables(out);
     positive(column(gpu, 'whole chain'));
     expect(column(wall, 'detector').filter((d) => d.startsWith('OpenCV'))).toHaveLength(2);
     expect(column(wall, 'markers found')).toEqual(['10/10', '10/10', '10/10']);
 
-    const ar = bench('ar', ['--size', '160x120', '--markers', '2', '--frames', '5', '--warmup', '2']);
+    const ar = bench('chains/ar', ['--size', '160x120', '--markers', '2', '--frames', '5', '--warmup', '2']);
     const rows = ar.split('\n').filter((l) => /^markers \+ pose/.test(l));
     expect(rows).toHaveLength(2);
     for (const r of rows) expect(Number(r.trim().split(/\s+/).at(-1))).toBeGreaterThan(0);
   });
 
   it('surveillance: seven chains, many streams and OpenCV MOG2 in the same run', () => {
-    const out = bench('surveillance', ['--size', '160x120', '--frames', '5', '--warmup', '2', '--streams', '2', '--stream-size', '160x120', '--heat-ms', '100', '--opencv-repeat', '1']);
+    const out = bench('chains/surveillance', ['--size', '160x120', '--frames', '5', '--warmup', '2', '--streams', '2', '--stream-size', '160x120', '--heat-ms', '100', '--opencv-repeat', '1']);
     const [chains] = tables(out);
     expect(chains.rows).toHaveLength(7);
     positive(column(chains, 'GPU total ms'));
@@ -212,10 +212,13 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
 });
 
 describe('benchmark command lines', () => {
-  // Every program in bench/ that a user runs (args.ts and the helpers are not programs), found in the build.
-  const programs = readdirSync(fileURLToPath(new URL('../../dist/bench/', import.meta.url)))
-    .filter((f) => f.endsWith('.js') && !['args.js', 'timing.js', 'gpuClock.js', 'videoPage.js', 'crossingViews.js', 'countBounds.js', 'evalTotals.js'].includes(f))
-    .map((f) => f.replace(/\.js$/, ''));
+  // Every program in bench/'s groups that a user runs (bench/support/ and the evaluation's helpers are not programs),
+  // found in the build, as group/name.
+  const dist = fileURLToPath(new URL('../../dist/bench/', import.meta.url));
+  const helpers = ['chains/videoPage', 'evaluation/crossingViews', 'evaluation/countBounds', 'evaluation/evalTotals'];
+  const programs = ['timing', 'chains', 'evaluation']
+    .flatMap((group) => readdirSync(join(dist, group)).filter((f) => f.endsWith('.js')).map((f) => `${group}/${f.replace(/\.js$/, '')}`))
+    .filter((name) => !helpers.includes(name));
 
   it('finds the programs', () => expect(programs.length).toBeGreaterThanOrEqual(16));
 
@@ -226,7 +229,7 @@ describe('benchmark command lines', () => {
     expect(help.stdout).not.toMatch(/^\s*\*/m); // the comment's marks are gone
     const bad = runBench(name, ['--no-such-option']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr.trim()).toBe(`${name}.js: Unknown option '--no-such-option' (--help for the usage)`);
+    expect(bad.stderr.trim()).toBe(`${name.split('/')[1]}.js: Unknown option '--no-such-option' (--help for the usage)`);
   });
 
   it('refuses a value that is not a number where a number is wanted, naming the option', () => {
@@ -237,57 +240,57 @@ describe('benchmark command lines', () => {
       // The program's own check, refused the same way.
       [['--frames', '100'], '--frames must be an integer above --warmup (a non-negative integer), got 100 and 200'],
     ] as const) {
-      const r = runBench('tracker', [...args]);
+      const r = runBench('timing/tracker', [...args]);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.trim()).toBe(`tracker.js: ${why} (--help for the usage)`);
     }
     // A word the program takes from a list, refused before any clip is made.
-    const r = runBench('trackEval', ['--geometry', 'tilted']);
+    const r = runBench('evaluation/trackEval', ['--geometry', 'tilted']);
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe('trackEval.js: --geometry must be flat or street, got "tilted" (--help for the usage)');
-    const closing = runBench('trackEval', ['--close', '5x8']);
+    const closing = runBench('evaluation/trackEval', ['--close', '5x8']);
     expect(closing.status).toBe(2);
     expect(closing.stderr.trim()).toBe('trackEval.js: --close must be N or WxH, odd integers 1..31, got "5x8" (--help for the usage)');
     for (const bad of ['1.5', '0.3']) {
-      const step = runBench('trackEval', ['--frame-step', bad]);
+      const step = runBench('evaluation/trackEval', ['--frame-step', bad]);
       expect(step.status).toBe(2);
       expect(step.stderr.trim()).toBe(`trackEval.js: --frame-step must be a positive integer or the inverse of one (0.5: 60 frames a second), got "${bad}" (--help for the usage)`);
     }
     for (const bad of ['0', '5']) {
-      const d = runBench('trackEval', ['--density', bad]);
+      const d = runBench('evaluation/trackEval', ['--density', bad]);
       expect(d.status).toBe(2);
       expect(d.stderr.trim()).toBe(`trackEval.js: --density must be a number above 0 and at most 4, got "${bad}" (--help for the usage)`);
     }
     for (const bad of ['1', '1.5']) {
-      const d = runBench('trackEval', ['--drop', bad]);
+      const d = runBench('evaluation/trackEval', ['--drop', bad]);
       expect(d.status).toBe(2);
       expect(d.stderr.trim()).toBe(`trackEval.js: --drop must be at least 0 and under 1, got "${bad}" (--help for the usage)`);
     }
     for (const bad of ['0', '2.5']) {
-      const g = runBench('trackEval', ['--gop', bad]);
+      const g = runBench('evaluation/trackEval', ['--gop', bad]);
       expect(g.status).toBe(2);
       expect(g.stderr.trim()).toBe(`trackEval.js: --gop must be a positive integer, got "${bad}" (--help for the usage)`);
     }
     for (const bad of ['0', '1.5']) {
-      const m = runBench('trackEval', ['--min-area', bad]);
+      const m = runBench('evaluation/trackEval', ['--min-area', bad]);
       expect(m.status).toBe(2);
       expect(m.stderr.trim()).toBe(`trackEval.js: --min-area must be an integer 1..1073741824, got "${bad}" (--help for the usage)`);
     }
-    const walkers = runBench('trackEval', ['--walkers', 'dancers']);
+    const walkers = runBench('evaluation/trackEval', ['--walkers', 'dancers']);
     expect(walkers.status).toBe(2);
     expect(walkers.stderr.trim()).toBe('trackEval.js: --walkers must be boxes, people or vehicles, got "dancers" (--help for the usage)');
     for (const bad of ['-1', '2.5']) {
-      const noise = runBench('tracker', [`--noise=${bad}`]);
+      const noise = runBench('timing/tracker', [`--noise=${bad}`]);
       expect(noise.status).toBe(2);
       expect(noise.stderr.trim()).toBe(`tracker.js: --noise takes a non-negative integer, got "${bad}" (--help for the usage)`);
     }
-    const digest = runBench('tracker', ['--digest', 'sometimes']);
+    const digest = runBench('timing/tracker', ['--digest', 'sometimes']);
     expect(digest.status).toBe(2);
     expect(digest.stderr.trim()).toBe('tracker.js: --digest takes yes or no, got "sometimes" (--help for the usage)');
-    const join = runBench('tracker', ['--join-pieces', 'maybe']);
+    const join = runBench('timing/tracker', ['--join-pieces', 'maybe']);
     expect(join.status).toBe(2);
     expect(join.stderr.trim()).toBe('tracker.js: --join-pieces takes yes or no, got "maybe" (--help for the usage)');
-    const surveillance = runBench('surveillance', ['--close', '4']);
+    const surveillance = runBench('chains/surveillance', ['--close', '4']);
     expect(surveillance.status).toBe(2);
     expect(surveillance.stderr.trim()).toBe('surveillance.js: --close must be N or WxH, odd integers 1..31, got "4" (--help for the usage)');
     for (const [args, why] of [
@@ -295,7 +298,7 @@ describe('benchmark command lines', () => {
       [['--seeds', 'one'], '--seeds is a seed or a range a-b, got "one"'],
       [['--seeds', '1', '--', '--seed', '2'], '--seed after --: the seeds are --seeds'],
     ] as const) {
-      const s = runBench('trackEvalSeeds', [...args]);
+      const s = runBench('evaluation/trackEvalSeeds', [...args]);
       expect(s.status, args.join(' ')).toBe(2);
       expect(s.stderr.trim()).toBe(`trackEvalSeeds.js: ${why} (--help for the usage)`);
     }
@@ -303,7 +306,7 @@ describe('benchmark command lines', () => {
 
   it('footage: the chain primed and at each warmup beside the baseline on a video, every line counted; a missing video said so', () => {
     const street = fileURLToPath(new URL('../../examples/data/street.mp4', import.meta.url));
-    const out = bench('footage', ['--video', street, '--x', '160', '--y', '', '--prime', '30', '--warmup', '0,60']);
+    const out = bench('evaluation/footage', ['--video', street, '--x', '160', '--y', '', '--prime', '30', '--warmup', '0,60']);
     expect(out).toContain('320×240 avc1');
     const [table] = tables(out);
     expect(table.header.slice(0, 5)).toEqual(['chain', 'tracks', 'boxes', 'tracks under 1 s', 'x = 160 forward / backward']);
@@ -315,10 +318,10 @@ describe('benchmark command lines', () => {
     }
     // The clip's objects cross the middle 8 times (its truth, examples/data/street.json): each chain counts some.
     for (const r of table.rows) expect(r[4].split(' / ').map(Number).reduce((a, b) => a + b), r[0]).toBeGreaterThan(2);
-    const missing = runBench('footage', ['--video', join(tmpdir(), 'no-such-clip.avi')]);
+    const missing = runBench('evaluation/footage', ['--video', join(tmpdir(), 'no-such-clip.avi')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/no-such-clip\.avi: no such file/);
-    const tracker = runBench('footage', ['--video', street, '--tracker', '{sizeFloor']);
+    const tracker = runBench('evaluation/footage', ['--video', street, '--tracker', '{sizeFloor']);
     expect(tracker.status).toBe(2);
     expect(tracker.stderr.trim()).toBe('footage.js: --tracker takes JSON, got "{sizeFloor" (--help for the usage)');
   });
@@ -326,8 +329,8 @@ describe('benchmark command lines', () => {
   it('trackEval --frame-step 0.5: the same scene at 60 frames a second, twice the frames and truth boxes', () => {
     // One short situation: rendered at 30 frames a second over 40 frames, and at 60 over the same 40 of the scene's.
     const args = ['--frames', '40', '--only', 'crossings'];
-    const at30 = bench('trackEval', args);
-    const at60 = bench('trackEval', [...args, '--frame-step', '0.5']);
+    const at30 = bench('evaluation/trackEval', args);
+    const at60 = bench('evaluation/trackEval', [...args, '--frame-step', '0.5']);
     expect(at30).toContain('40 frames per clip at 30 frames/s');
     expect(at60).toContain('80 frames per clip at 60 frames/s');
     const [t30, t60] = [readTotals(at30).clips[0], readTotals(at60).clips[0]];
@@ -341,8 +344,8 @@ describe('benchmark command lines', () => {
   it('trackEval --density 0.5: the same scene with the first half of its objects', () => {
     // 40 frames: every object sets out at the first frame, so the truth's boxes follow the objects' number.
     const args = ['--frames', '40', '--only', 'crossings'];
-    const full = bench('trackEval', args);
-    const half = bench('trackEval', [...args, '--density', '0.5']);
+    const full = bench('evaluation/trackEval', args);
+    const half = bench('evaluation/trackEval', [...args, '--density', '0.5']);
     expect(half).toContain('0.5 times the objects');
     expect(full).not.toContain('times the objects');
     const [tf, th] = [readTotals(full).clips[0], readTotals(half).clips[0]];
@@ -352,22 +355,22 @@ describe('benchmark command lines', () => {
   });
 
   it('trackEval --situations extra: swaying foliage, camera shake and objects in view at the start alone, tracked and scored; --only names one situation of either set', () => {
-    const extra = bench('trackEval', ['--frames', '40', '--situations', 'extra']);
+    const extra = bench('evaluation/trackEval', ['--frames', '40', '--situations', 'extra']);
     const clips = readTotals(extra).clips;
     expect(clips.map((c) => c.situation)).toEqual(['swaying foliage', 'camera shake', 'in view at the start']);
     for (const c of clips) {
       expect(c.ours.truth).toBeGreaterThan(0);
       expect(c.base.truth).toBe(c.ours.truth);
     }
-    expect(readTotals(bench('trackEval', ['--frames', '40', '--only', 'camera shake'])).clips).toEqual([clips[1]]);
-    const s = runBench('trackEval', ['--only', 'trees']);
+    expect(readTotals(bench('evaluation/trackEval', ['--frames', '40', '--only', 'camera shake'])).clips).toEqual([clips[1]]);
+    const s = runBench('evaluation/trackEval', ['--only', 'trees']);
     expect(s.status).toBe(2);
     expect(s.stderr).toContain('--only must name a situation');
   });
 
   it('trackEval --walkers people: the same situations with walkers shaped and moving as people, tracked and scored', () => {
     const args = ['--frames', '40', '--only', 'crossings'];
-    const people = bench('trackEval', [...args, '--walkers', 'people']);
+    const people = bench('evaluation/trackEval', [...args, '--walkers', 'people']);
     expect(people).toContain('walkers shaped as people, pace and way varying');
     const t = readTotals(people).clips[0];
     expect(t.ours.truth).toBeGreaterThan(0);
@@ -380,7 +383,7 @@ describe('benchmark command lines', () => {
     try {
       // Short clips of one situation: the whole chain and the baseline run once per seed, into the cache.
       const evalArgs = ['--frames', '100', '--only', 'crossings', '--cache', cache];
-      const out = bench('trackEvalSeeds', ['--seeds', '3-4', '--jobs', '2', '--', ...evalArgs]);
+      const out = bench('evaluation/trackEvalSeeds', ['--seeds', '3-4', '--jobs', '2', '--', ...evalArgs]);
       const [t] = tables(out);
       // Both lines' crossings by view, and the missed ones by what tracked their object, summed over the seeds.
       expect(out).toMatch(/Middle line, [^\n]*crossings not counted: \d+ \(their object inside a track that counted another: \d+;/);
@@ -388,7 +391,7 @@ describe('benchmark command lines', () => {
       expect(column(t, 'seed')).toEqual(['3', '4', '**3–4**']);
       expect(column(t, 'clips')).toEqual(['1', '1', '2']);
       // The seed's own run (from the cache now): the same figures as its row.
-      const own = readTotals(bench('trackEval', ['--seed', '4', ...evalArgs]));
+      const own = readTotals(bench('evaluation/trackEval', ['--seed', '4', ...evalArgs]));
       const cells = t.rows[1].map(num);
       expect(cells[2]).toBeCloseTo(own.clips[0].ours.mota, 2);
       expect(cells[4]).toBe(own.clips[0].ours.idSwitches);

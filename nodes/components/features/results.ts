@@ -65,7 +65,7 @@ export function featureResults(alloc: SetAllocator, maxResults: number, histogra
  * are at most the frame's component count: each slot is placed at its label in a table that long, read back in
  * order (11 µs for 1024 components on the development machine). Labels much sparser than that, or a label seen
  * twice, take a least-significant-digit radix sort, 11 bits a pass, stopping once no label has bits left (30 µs for
- * 1024; bench/decode.ts).
+ * 1024; bench/timing/decode.ts).
  */
 function byLabel(v: Uint32Array, n: number, first: number, stride: number): Uint32Array {
   const labels = new Uint32Array(n);
@@ -125,7 +125,7 @@ export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number
   const f = emptyFeatures(n, passed, passed > maxResults, v[1], v[2] !== 0);
   // Field offsets and the arrays as locals (the record's table is a dictionary object; a property load per value
   // and a closure per address cost about a sixth of the decode), values straight into the arrays, no object per
-  // component: this runs for every component of every frame (bench/decode.ts).
+  // component: this runs for every component of every frame (bench/timing/decode.ts).
   const { HEAD, AREA, SX, SY, SXX, SYY, SXY, X0, Y0, X1, Y1, PERIM, SG, GMIN, GMAX } = record;
   const { label, area: areas, x0: x0s, y0: y0s, x1: x1s, y1: y1s, perimeter, minGray, maxGray, touchesBorder } = f;
   const hi = 4294967296; // 64-bit sums: low word, then high word

@@ -1,7 +1,7 @@
-// bench/countBounds.ts on scripted frames: what a line would count from the blobs with every object's identity known,
+// bench/evaluation/countBounds.ts on scripted frames: what a line would count from the blobs with every object's identity known,
 // by blobs of an object's own and by any blob holding it that lies wholly on a side.
 import { describe, expect, it } from 'vitest';
-import { countBounds } from '../../../bench/countBounds.js';
+import { countBounds } from '../../../bench/evaluation/countBounds.js';
 import { lineCrossings, type MotBox } from '../../../src/eval/motMetrics.js';
 import type { ComponentFeatures } from '../../../src/components/componentFeatures.js';
 import type { FrameResult } from '../../../src/core/results.js';

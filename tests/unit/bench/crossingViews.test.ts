@@ -1,7 +1,7 @@
-// bench/crossingViews.ts on scripted frames: each truth crossing classed by what the blobs show of its object (alone,
+// bench/evaluation/crossingViews.ts on scripted frames: each truth crossing classed by what the blobs show of its object (alone,
 // sharing a blob, hidden or in no blob) and counted only by a count the same way, in time, from a track on the object.
 import { describe, expect, it } from 'vitest';
-import { crossingViews, describeViews } from '../../../bench/crossingViews.js';
+import { crossingViews, describeViews } from '../../../bench/evaluation/crossingViews.js';
 import type { MotBox } from '../../../src/eval/motMetrics.js';
 import type { ComponentFeatures } from '../../../src/components/componentFeatures.js';
 import type { FrameResult, TrackEvent, TrackInfo } from '../../../src/core/results.js';

@@ -12,7 +12,7 @@ import { markerDictionary } from '../../../index.js';
 import { applyHomography, homography, invertHomography, markerScene, type MarkerScene } from '../../../reference.js';
 import { type Point } from '../../../src/markers/centreOf.js';
 
-const script = fileURLToPath(new URL('../../../scripts/opencv-aruco.py', import.meta.url));
+const script = fileURLToPath(new URL('../../../bench/baselines/opencv-aruco.py', import.meta.url));
 
 function openCv(dictionary: string, scenes: MarkerScene[], method: string) {
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-scenes-'));

@@ -32,6 +32,14 @@ function importsOf(file: string): { files: string[]; packages: string[] } {
   return { files, packages };
 }
 
+/** Every file under `dir`, whatever its kind. */
+function walkAll(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(join(root, p)).isDirectory() ? walkAll(p) : [p];
+  });
+}
+
 const entries = ['index.ts', 'node.ts', 'three.ts', 'extend.ts', 'reference.ts'];
 const sources = [...entries, ...walk('src'), ...walk('nodes'), ...walk('cli'), ...walk('bench')];
 const graph = new Map(sources.map((f) => [f, importsOf(f)]));
@@ -86,6 +94,13 @@ describe('architecture (ARCHITECTURE.md)', () => {
     expect(sources.filter((f) => room(f) === 'bench').length).toBeGreaterThan(15);
     // cli/args.ts: the flag readers, so that --open 5x9 means the same to a benchmark as to `flowmark track`.
     expect(breaches('bench', (t) => room(t) === 'entry' || room(t) === 'bench' || t.startsWith('tests/support/') || t === 'cli/args.ts')).toEqual([]);
+  });
+
+  it('every benchmark file lies in a group (timing, chains, evaluation), the baselines or support', () => {
+    const groups = ['timing', 'chains', 'evaluation', 'baselines', 'support'];
+    const all = walkAll('bench');
+    expect(all.length).toBeGreaterThan(20);
+    expect(all.filter((f) => !groups.includes(f.split('/')[1]) || f.split('/').length !== 3)).toEqual([]);
   });
 
   it('the examples import the package by its public names only', () => {

@@ -8,7 +8,7 @@ import { BackgroundModelCpu } from '../../../src/reference/backgroundCpu.js';
 import { defaultBackgroundSettings, type BackgroundSettings } from '../../../src/image/backgroundSettings.js';
 import { rng } from '../../../src/eval/images.js';
 
-const script = fileURLToPath(new URL('../../../scripts/opencv-mog2.py', import.meta.url));
+const script = fileURLToPath(new URL('../../../bench/baselines/opencv-mog2.py', import.meta.url));
 
 function frames(w: number, h: number, n: number, seed: number): Uint8Array[] {
   const r = rng(seed);

@@ -401,7 +401,7 @@ describe('Tracker', () => {
     // its top edge stays where it is. That reads as something in front cutting the object from above on y (a still
     // edge, the other moving its way), and with the top edge still for the rest of its walk, the cut lasts: the height
     // is not measured. Left to the velocity those frames gave it, the height grew by the second (here the box's top
-    // reached −86 px after 6 s; on the street scenes of bench/trackEval.js such a track lost its object); held, the box
+    // reached −86 px after 6 s; on the street scenes of bench/evaluation/trackEval.js such a track lost its object); held, the box
     // stays on the object.
     const frame = { width: 640, height: 360 };
     const boxAt = (t: number): Box => {
@@ -423,7 +423,7 @@ describe('Tracker', () => {
     // blob from frame 20, their tracks a group. A pillar at x 300–311 hides what is behind it: from frame 47 A's front
     // shows left of it as a blob of its own while the rest of A and B are one blob right of it. That front is inside
     // A's predicted box; since A was a group member and not matched to a blob of its own, it was taken for a new
-    // object, a track that followed A's front as a second track of A (on the street scenes of bench/trackEval.js, one
+    // object, a track that followed A's front as a second track of A (on the street scenes of bench/evaluation/trackEval.js, one
     // that later counted A's crossing again).
     const [p0, p1] = [300, 311];
     const a = (t: number): Box => [Math.round(440 - 3 * t), 100, Math.round(440 - 3 * t) + 36, 174];

@@ -3,13 +3,13 @@
  * features (nodes/components/features/results.ts), on the CPU only, beside the old comparator sort it replaced (the
  * reference measured in the same run). One frame at a time pays this per frame after its readback.
  *
- *   node dist/bench/decode.js [--counts 64,1024,4096] [--reps 2000] [--histogram]
+ *   node dist/bench/timing/decode.js [--counts 64,1024,4096] [--reps 2000] [--histogram]
  *
  * `--histogram` decodes results carrying each component's gray histogram too (`features({ histogram: true })`).
  */
-import { decodeFeatures, featureRecord as record } from '../extend.js';
-import { rng } from '../reference.js';
-import { benchArgs } from './args.js';
+import { decodeFeatures, featureRecord as record } from '../../extend.js';
+import { rng } from '../../reference.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, { counts: { type: 'string', default: '64,1024,4096' }, reps: { type: 'string', default: '2000' }, histogram: { type: 'boolean', default: false } }, ['counts', 'reps']);
 const histogram = values.histogram as boolean;

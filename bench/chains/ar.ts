@@ -8,17 +8,17 @@
  * frames, flowmark's GPU time per frame (timestamp queries) and the bytes mapped for reading per frame (what comes
  * back to the CPU: results only, never the picture).
  *
- *   node dist/bench/ar.js [--size 1280x720] [--markers 10] [--frames 200] [--warmup 30] [--dawn backend=vulkan]
+ *   node dist/bench/chains/ar.js [--size 1280x720] [--markers 10] [--frames 200] [--warmup 30] [--dawn backend=vulkan]
  */
 import { lastValueFrom, tap, toArray } from 'rxjs';
 import { BoxGeometry, Mesh, Scene } from 'three';
 import { MeshBasicNodeMaterial } from 'three/webgpu';
-import { GpuContext, fromPixels, markerDictionary, markers, pose, readResults, type FrameResult, type PixelImage } from '../index.js';
-import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer } from '../three.js';
-import { defaultDawnFlags } from '../extend.js';
-import { markerScene } from '../reference.js';
-import { gpuMs, quantile, runMain } from './timing.js';
-import { benchArgs } from './args.js';
+import { GpuContext, fromPixels, markerDictionary, markers, pose, readResults, type FrameResult, type PixelImage } from '../../index.js';
+import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer } from '../../three.js';
+import { defaultDawnFlags } from '../../extend.js';
+import { markerScene } from '../../reference.js';
+import { gpuMs, quantile, runMain } from '../support/timing.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '1280x720' },

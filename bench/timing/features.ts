@@ -7,17 +7,17 @@
  * GPU ms from timestamp queries, per repetition with `--repeat K`; `--split` times each kernel of the one-labeling
  * path in a pass of its own (analysis: adds pass boundaries).
  *
- *   node dist/bench/features.js [--size 2048] [--reps 10] [--repeat 10] [--algorithm c2fl] [--split] [--histogram | --spatial] [--dawn backend=vulkan]
+ *   node dist/bench/timing/features.js [--size 2048] [--reps 10] [--repeat 10] [--algorithm c2fl] [--split] [--histogram | --spatial] [--dawn backend=vulkan]
  *
  * `--histogram` measures every component's gray histogram too (`features({ histogram: true })`), `--spatial` with
  * each bin's place (`histogram: 'spatial'`).
  */
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, fromGpuBuffers, readResults, threshold, type LabelAlgorithm } from '../index.js';
-import { labelWith, featuresWith, defaultDawnFlags } from '../extend.js';
-import { randomBlocks } from '../reference.js';
-import { gpuMs, runMain } from './timing.js';
-import { benchArgs } from './args.js';
+import { GpuContext, fromGpuBuffers, readResults, threshold, type LabelAlgorithm } from '../../index.js';
+import { labelWith, featuresWith, defaultDawnFlags } from '../../extend.js';
+import { randomBlocks } from '../../reference.js';
+import { gpuMs, runMain } from '../support/timing.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '2048' },

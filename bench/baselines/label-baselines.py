@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The labeling references of BENCHMARKS.md, measured on the machine at hand: cupy's GPU labeler
 (cupyx.scipy.ndimage.label, 8-connectivity) and OpenCV's connectedComponentsWithStats (16 threads and 1) on random
-2048×2048 images as bench/labeling.ts makes them (each g×g block foreground with probability d), means over
+2048×2048 images as bench/timing/labeling.ts makes them (each g×g block foreground with probability d), means over
 densities 0.0-1.0 in steps of 0.1. Prints a markdown table. A test-time and benchmark tool, never a dependency.
 
 Usage: label-baselines.py [SIZE] [REPS]   (default 2048 20). Needs cupy (optional: its column is left out without

@@ -1,7 +1,7 @@
 /**
  * Tracking evaluation: flowmark's background → morphology → features → track, the chain `flowmark track` runs
  * (cli/track.ts, its defaults), beside the usual CPU baseline
- * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, scripts/opencv-sort.py), both run on the same
+ * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, bench/baselines/opencv-sort.py), both run on the same
  * H.264 clips in the same run, scored against the clips' truth with CLEAR-MOT and IDF1 (src/eval/motMetrics.ts,
  * as py-motmetrics, IoU 0.5; objects less than 40 % visible are ignored) and by a counting line down the middle (the
  * issue's line error), and by a second line at a quarter of the width, clear of the pillar near the middle.
@@ -9,12 +9,12 @@
  * crossings, pillars, stop-and-go, light ramping and stepping, many small objects, shadows with strong noise.
  * Under the table: which truth crossings of each line flowmark counted, by what the blobs showed of the crossing object
  * (alone in its blob, sharing one with another object, hidden) and, for those it missed, by what tracked the object
- * either side of the line (bench/crossingViews.ts), and both trackers' recall and
+ * either side of the line (bench/evaluation/crossingViews.ts), and both trackers' recall and
  * their ID switches per unit of recall (MOTChallenge's ID switch ratio). Above those: the line error counting from the
- * same blobs could reach if every object's identity were known (bench/countBounds.ts), where each object had a blob of
+ * same blobs could reach if every object's identity were known (bench/evaluation/countBounds.ts), where each object had a blob of
  * its own and where any blob holding it lay wholly on a side: how much of the error left is identity.
  *
- *   node dist/bench/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--gop N] [--filter F] [--drop P] [--only NAME]
+ *   node dist/bench/evaluation/trackEval.js [--seed 1] [--frames 300] [--python /usr/bin/python3] [--crf 23] [--gop N] [--filter F] [--drop P] [--only NAME]
  *                                [--details] [--cache DIR] [--tracker JSON] [--spatial] [--shadows on|off] [--color | --gray]
  *                                [--scenes gray|color] [--color-mode shadows|full] [--geometry flat|street]
  *                                [--open N|WxH] [--close N|WxH] [--foreground-learning F] [--frame-step N]
@@ -75,16 +75,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countLines, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions, blobFeatures, defaultBlobSettings, blobWarmup, blobTrackOptions } from '../index.js';
-import { elementArg, elementText, learningArg, integerArg } from '../cli/args.js';
-import { fromVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
-import { defaultDawnFlags } from '../extend.js';
-import { lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores, defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions, rng } from '../reference.js';
+import { GpuContext, countLines, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type ComponentFeatures, type CountingLine, type FrameResult, type TrackOptions, blobFeatures, defaultBlobSettings, blobWarmup, blobTrackOptions } from '../../index.js';
+import { elementArg, elementText, learningArg, integerArg } from '../../cli/args.js';
+import { fromVideoFile, videoFileBackground, videoFileHasColor } from '../../node.js';
+import { defaultDawnFlags } from '../../extend.js';
+import { lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores, defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions, rng } from '../../reference.js';
 import { addCrossingViews, crossingViews, describeViews, noCrossingViews } from './crossingViews.js';
 import { countBounds, type Counts } from './countBounds.js';
-import { runMain } from './timing.js';
+import { runMain } from '../support/timing.js';
 import { totalsPrefix, type EvalTotals } from './evalTotals.js';
-import { benchArgs } from './args.js';
+import { benchArgs } from '../support/args.js';
 
 const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
   seed: { type: 'string', default: '1' },
@@ -259,7 +259,7 @@ const row = (s: MotScores) => `${f2(s.mota)} | ${f2(s.idf1)} | ${s.idSwitches}`;
 async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'bench-track-eval', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-track-eval-'));
-  const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
+  const script = fileURLToPath(new URL('../../../bench/baselines/opencv-sort.py', import.meta.url));
   console.log(`flowmark tracking evaluation — ${new Date().toISOString()}, seed ${seed}, ${clipFrames} frames per clip at ${+(30 / frameStep).toFixed(2)} frames/s, H.264 crf ${values.crf}${values.filter ? `, ffmpeg filter ${values.filter}` : ''}${drop > 0 ? `, frames dropped with probability ${drop}` : ''}${gop === null ? '' : `, a keyframe every ${gop} frames`}, foreground learning ${foregroundLearning}, cleanup: ${elementText(open)} opening, ${elementText(close)} closing${density !== 1 ? `, ${density} times the objects` : ''}${people ? ', walkers shaped as people, pace and way varying' : ''}${vehicles ? ', vehicles' : ''}`);
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
@@ -367,11 +367,11 @@ async function main(): Promise<void> {
     const secondLine = street ? `across the frame at ${acrossAt} of its height (crossed by the objects walking up or down)` : 'at a quarter of the width (clear of the pillar the situations but crossings have near the middle)';
     console.log(`\nA second line, ${secondLine}: ${totals.second[0]} crossings, line error flowmark ${pc(totals.second[1], totals.second[0])}, baseline ${pc(totals.second[2], totals.second[0])}.`);
     const bound = (t: number[]) => `where each object had a blob of its own ${pc(t[1], t[0])}, where any blob holding it lay wholly on a side ${pc(t[2], t[0])}`;
-    console.log(`\nLine error from these blobs with every object's identity known (bench/countBounds.ts): middle line ${bound(totals.bounds)}; second line ${bound(totals.secondBounds)}.`);
-    console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/crossingViews.ts): ${describeViews(views)}.`);
+    console.log(`\nLine error from these blobs with every object's identity known (bench/evaluation/countBounds.ts): middle line ${bound(totals.bounds)}; second line ${bound(totals.secondBounds)}.`);
+    console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/evaluation/crossingViews.ts): ${describeViews(views)}.`);
     console.log(`\nThe same at the second line: ${describeViews(secondViews)}.`);
     console.log(`\nRecall (all clips): flowmark ${f2(ro.recall)}, baseline ${f2(rb.recall)}. ID switches ÷ recall (MOTChallenge's ID switch ratio): flowmark ${ro.ratio.toFixed(0)}, baseline ${rb.ratio.toFixed(0)}, flowmark ÷ baseline ${f2(ro.ratio / rb.ratio)} (raw switches ${f2(sum(totals.ours) / sum(totals.base))}).`);
-    // The same totals for bench/trackEvalSeeds.js, which sums them over seeds: one line, the last.
+    // The same totals for bench/evaluation/trackEvalSeeds.js, which sums them over seeds: one line, the last.
     const summary: EvalTotals = { seed, clips: totals.names.map((situation, i) => ({ situation, ours: totals.ours[i], base: totals.base[i] })), middle: totals.line, second: totals.second, bounds: totals.bounds, secondBounds: totals.secondBounds, views, secondViews };
     console.log(`\n${totalsPrefix}${JSON.stringify(summary)}`);
   } finally {

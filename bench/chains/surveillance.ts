@@ -8,14 +8,14 @@
  * `--streams N` adds a run of N such streams (the first chain) on one context at once, each fed its own frames,
  * their command buffers submitted together (`framesPerSubmit: N`): streams × frames per second.
  *
- *   node dist/bench/surveillance.js [--size 1920x1080] [--frames 200] [--warmup 30] [--python /usr/bin/python3]
+ *   node dist/bench/chains/surveillance.js [--size 1920x1080] [--frames 200] [--warmup 30] [--python /usr/bin/python3]
  *                                   [--opencv-repeat 2] [--streams 16] [--stream-size 1280x720] [--dawn backend=vulkan]
  *                                   [--only TEXT] [--heat-ms 2000] [--close N|WxH] [--foreground-learning F]
  *                                   [--max-results 1024]
  *
- * Before each chain is timed it runs, uncounted, for `--heat-ms` of wall time: the H100's driver sets the SM clock by
- * load (345 MHz idle, as while this program makes its frames on the CPU) and takes about a second to raise it, so a
- * chain timed straight after an idle stretch ran at a fraction of the clock (gpuClock.ts; BENCHMARKS.md). The "SM
+ * Before each chain is timed it runs, uncounted, for `--heat-ms` of wall time: the GPU's driver sets the SM clock by
+ * load (low while idle, as while this program makes its frames on the CPU) and takes about a second to raise it, so a
+ * chain timed straight after an idle stretch runs at a fraction of the clock (gpuClock.ts). The "SM
  * MHz" columns give the clock during the steady-state and the one-at-a-time runs where `nvidia-smi` can tell.
  *
  * `--only TEXT` times only the chains whose name holds TEXT (e.g. "shadows"); `--close 5x9` closes with a 5×9 rectangle
@@ -26,13 +26,13 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, tap, toArray, type Observable, type OperatorFunction } from 'rxjs';
-import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame } from '../index.js';
-import { elementArg, elementText, learningArg } from '../cli/args.js';
-import { defaultDawnFlags } from '../extend.js';
-import { rng } from '../reference.js';
-import { gpuMs, grayBuffer, oneAtATime, runMain } from './timing.js';
-import { GpuClock } from './gpuClock.js';
-import { benchArgs } from './args.js';
+import { GpuContext, background, features, fromGpuBuffers, label, morphology, readResults, type FrameResult, type GpuFrame } from '../../index.js';
+import { elementArg, elementText, learningArg } from '../../cli/args.js';
+import { defaultDawnFlags } from '../../extend.js';
+import { rng } from '../../reference.js';
+import { gpuMs, grayBuffer, oneAtATime, runMain } from '../support/timing.js';
+import { GpuClock } from '../support/gpuClock.js';
+import { benchArgs } from '../support/args.js';
 
 const { values, orRefuse, refuse } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '1920x1080' },
@@ -171,7 +171,7 @@ async function main(): Promise<void> {
   if (streams > 0) await manyStreams(ctx, streams);
   ctx.destroy();
   try {
-    const script = fileURLToPath(new URL('../../scripts/opencv-mog2.py', import.meta.url));
+    const script = fileURLToPath(new URL('../../../bench/baselines/opencv-mog2.py', import.meta.url));
     const input = Buffer.concat(images.map((i) => Buffer.from(i)));
     const cv = JSON.parse(execFileSync(values.python as string, [script, '--time', `${width}`, `${height}`, `${distinct}`, values['opencv-repeat'] as string], { input, maxBuffer: 1 << 30 }).toString());
     console.log(`\nOpenCV ${cv.version} on the CPU (${cv.threads} threads), same frames, median ms per frame: MOG2 ${f3(cv.mog2)}, shadows dropped + 3×3 open + 5×5 close ${f3(cv.morphology)}, connectedComponentsWithStats ${f3(cv.components)}, total ${f3(cv.total)}`);

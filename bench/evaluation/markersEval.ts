@@ -2,12 +2,12 @@
  * Marker evaluation on a seeded synthetic set whose corners are exact (src/eval/markerScene.ts): markers of
  * 12–200 px, tilted up to 70°, blurred (σ 0–2), noised (σ 0–10), some frames JPEG-compressed (ffmpeg), over
  * cluttered backgrounds, plus marker-free frames. Prints, per size bin, the detection rate, corner RMSE and p95,
- * wrong IDs and false positives, for OpenCV's ArUco detector with each corner refinement (`scripts/opencv-aruco.py`,
+ * wrong IDs and false positives, for OpenCV's ArUco detector with each corner refinement (`bench/baselines/opencv-aruco.py`,
  * Debian's python3-opencv, run in the same program as the reference) and for flowmark's CPU reference detector
  * (src/reference/detectMarkersCpu.ts, single-threaded JavaScript) and the GPU `markers()` operator (the same method;
  * its ms/frame is the wall time over the whole set, frames in flight as a file source runs them).
  *
- *   node dist/bench/markersEval.js [--frames 240] [--dictionary DICT_4X4_50] [--seed 1] [--keep DIR] [--python /usr/bin/python3] [--dawn backend=vulkan]
+ *   node dist/bench/evaluation/markersEval.js [--frames 240] [--dictionary DICT_4X4_50] [--seed 1] [--keep DIR] [--python /usr/bin/python3] [--dawn backend=vulkan]
  *                                  [--detectors opencv,cpu,gpu] [--details] [--windows 31,9]
  *
  * `--details` lists, for flowmark's detectors, every marker missed, wrong ID and false positive with its frame.
@@ -17,11 +17,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, fromPixels, markerDictionary, markers, readResults } from '../index.js';
-import { defaultDawnFlags } from '../extend.js';
-import { runMain } from './timing.js';
-import { detectMarkersCpu, markerScene, rng, type MarkerScene, centreOf, type Point } from '../reference.js';
-import { benchArgs } from './args.js';
+import { GpuContext, fromPixels, markerDictionary, markers, readResults } from '../../index.js';
+import { defaultDawnFlags } from '../../extend.js';
+import { runMain } from '../support/timing.js';
+import { detectMarkersCpu, markerScene, rng, type MarkerScene, centreOf, type Point } from '../../reference.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, {
   frames: { type: 'string', default: '240' },
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
   if (values.keep) writeFileSync(join(dir, 'truth.json'), JSON.stringify(frames.map((f) => ({ path: f.path, jpeg: f.jpeg, markers: f.markers }))));
   const detectors = (values.detectors as string).split(',');
   const job = { dictionary: dict.name, frames: frames.map((f) => ({ path: f.path, width, height })), methods: ['NONE', 'SUBPIX', 'CONTOUR', 'APRILTAG'] };
-  const script = new URL('../../scripts/opencv-aruco.py', import.meta.url).pathname;
+  const script = new URL('../../../bench/baselines/opencv-aruco.py', import.meta.url).pathname;
   const out = detectors.includes('opencv')
     ? JSON.parse(execFileSync(values.python as string, [script], { input: JSON.stringify(job), maxBuffer: 1 << 28 }).toString())
     : { opencv: 'not run', results: {} };

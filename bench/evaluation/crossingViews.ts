@@ -20,8 +20,8 @@
  * - untracked: no track on one side or both;
  * - uncounted: one track on both sides, which counted nothing that way (the counting rules missed it).
  */
-import { lineCrossingEvents, type MotBox, boxShare } from '../reference.js';
-import type { FrameResult } from '../index.js';
+import { lineCrossingEvents, type MotBox, boxShare } from '../../reference.js';
+import type { FrameResult } from '../../index.js';
 
 export type CrossingView = 'alone' | 'shared' | 'hidden';
 
@@ -158,7 +158,7 @@ export function crossingViews(truth: readonly MotBox[], results: readonly FrameR
 }
 
 /**
- * The views as one sentence, as bench/trackEval.js and bench/trackEvalSeeds.js print them: per view its crossings
+ * The views as one sentence, as bench/evaluation/trackEval.js and bench/evaluation/trackEvalSeeds.js print them: per view its crossings
  * and the share counted, the counts given to no crossing, and both kinds of miss summed. That sum is not fooled as
  * the line error is, where a wrong count in a clip makes up for a missed one of the same way.
  */

@@ -6,18 +6,18 @@
  * corners, `aruco.calibrateCameraAruco`, its default 5 terms): the intrinsics' errors against the true lens, the RMS
  * reprojection error, and the largest error with which each calibrated lens places a board's corners across the frame.
  *
- *   node dist/bench/calibrateEval.js [--python /usr/bin/python3] [--dawn backend=vulkan]
+ *   node dist/bench/evaluation/calibrateEval.js [--python /usr/bin/python3] [--dawn backend=vulkan]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, boardViews, calibrateCamera, cameraModel, fromPixels, gridBoard, markerDictionary, markers, projectPoints, readResults, type CameraModel } from '../index.js';
-import { rotationFromVector, defaultDawnFlags } from '../extend.js';
-import { boardPhotos } from '../reference.js';
-import { runMain } from './timing.js';
-import { benchArgs } from './args.js';
+import { GpuContext, boardViews, calibrateCamera, cameraModel, fromPixels, gridBoard, markerDictionary, markers, projectPoints, readResults, type CameraModel } from '../../index.js';
+import { rotationFromVector, defaultDawnFlags } from '../../extend.js';
+import { boardPhotos } from '../../reference.js';
+import { runMain } from '../support/timing.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, { python: { type: 'string', default: '/usr/bin/python3' }, dawn: { type: 'string', multiple: true, default: [] } });
 const [width, height] = [640, 480];

@@ -1,7 +1,7 @@
-// Bundled into the page of bench/video.ts: decodes a clip with fromVideo (WebCodecs) and reports frames per
+// Bundled into the page of bench/chains/video.ts: decodes a clip with fromVideo (WebCodecs) and reports frames per
 // second with and without the labeling pipeline.
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, features, fromVideo, label, readResults, threshold } from '../index.js';
+import { GpuContext, features, fromVideo, label, readResults, threshold } from '../../index.js';
 
 async function benchVideo(url: string): Promise<{ adapter: string; decodeFps: number; pipelineFps: number; frames: number }> {
   const ctx = await GpuContext.create({ label: 'bench-video' });

@@ -2,7 +2,7 @@
 // at a time, the garbage collections seen, and running a program's main.
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { lastValueFrom, tap, toArray, type Observable } from 'rxjs';
-import { readResults, type FrameResult, type GpuContext, type GpuFrame } from '../index.js';
+import { readResults, type FrameResult, type GpuContext, type GpuFrame } from '../../index.js';
 
 /** A storage buffer holding an 8-bit gray image (four pixels a word, padded), for frames read in place (fromGpuBuffers). */
 export function grayBuffer(ctx: GpuContext, data: Uint8Array, label: string): GPUBuffer {

@@ -6,8 +6,8 @@
  * within that:
  *
  * - `host work`: copies of one frame's bytes (`--size`, gray) between two arrays, each with a sum over a quarter of
- *   the words, repeated to about `--host-ms` (calibrated at the start; a 720p chain's host share is 0.3 ms on the
- *   H100): the CPU alone, no GPU and no Dawn;
+ *   the words, repeated to about `--host-ms` (calibrated at the start; about a 720p chain's host share on the GPU
+ *   machine): the CPU alone, no GPU and no Dawn;
  * - `empty round trip`: one 16-byte copy submitted and its buffer mapped for reading (Dawn polls through
  *   `setImmediate` while the map is pending, as it does for every readback);
  * - `upload + round trip`: the frame's bytes written with `queue.writeBuffer`, then the round trip;
@@ -15,12 +15,12 @@
  *
  * "slow frames (GC)": frames over twice the median, and in parentheses those that overlapped a garbage collection.
  *
- *   node dist/bench/hostFloor.js [--size 1280x720] [--host-ms 0.3] [--cells 11] [--frames 200] [--warmup 20] [--dawn backend=vulkan]
+ *   node dist/bench/timing/hostFloor.js [--size 1280x720] [--host-ms 0.3] [--cells 11] [--frames 200] [--warmup 20] [--dawn backend=vulkan]
  */
-import { GpuContext } from '../index.js';
-import { defaultDawnFlags } from '../extend.js';
-import { quantile, runMain, watchGcs } from './timing.js';
-import { benchArgs } from './args.js';
+import { GpuContext } from '../../index.js';
+import { defaultDawnFlags } from '../../extend.js';
+import { quantile, runMain, watchGcs } from '../support/timing.js';
+import { benchArgs } from '../support/args.js';
 
 const { values, refuse } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '1280x720' },

@@ -8,7 +8,7 @@
  * and in parentheses those that overlapped a garbage collection (perf_hooks 'gc' entries). `--profile no` runs without
  * timestamp queries (a camera app's production setting; no GPU column then).
  *
- *   node dist/bench/latency.js [--sizes 1280x720,2048x2048] [--algorithms shibata,c2fl] [--passes 8]
+ *   node dist/bench/timing/latency.js [--sizes 1280x720,2048x2048] [--algorithms shibata,c2fl] [--passes 8]
  *                              [--frames 200] [--warmup 20] [--g 4] [--chains yes|no] [--source upload|gpu]
  *                              [--profile yes|no] [--split] [--trace FILE] [--dawn backend=vulkan]
  *
@@ -26,13 +26,13 @@
  * clock during the cell where `nvidia-smi` can tell (gpuClock.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { GpuContext, fromGpuBuffers, fromPixels, readResults, threshold, type FrameResult, type GpuFrame, type LabelAlgorithm, type PixelImage } from '../index.js';
-import { labelWith, featuresWith, defaultDawnFlags } from '../extend.js';
+import { GpuContext, fromGpuBuffers, fromPixels, readResults, threshold, type FrameResult, type GpuFrame, type LabelAlgorithm, type PixelImage } from '../../index.js';
+import { labelWith, featuresWith, defaultDawnFlags } from '../../extend.js';
 import { tap, type Observable, type OperatorFunction } from 'rxjs';
-import { randomBlocks } from '../reference.js';
-import { grayBuffer, quantile, runMain, watchGcs } from './timing.js';
-import { GpuClock } from './gpuClock.js';
-import { benchArgs } from './args.js';
+import { randomBlocks } from '../../reference.js';
+import { grayBuffer, quantile, runMain, watchGcs } from '../support/timing.js';
+import { GpuClock } from '../support/gpuClock.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, {
   sizes: { type: 'string', default: '1280x720,2048x2048' },

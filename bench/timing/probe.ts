@@ -4,7 +4,7 @@
  * reference measured in the same run; refused by Node over 2 GiB), in milliseconds, the best and the worst of
  * `--rounds` rounds each.
  *
- *   node dist/bench/probe.js [--rounds 3] [FILE ...]
+ *   node dist/bench/timing/probe.js [--rounds 3] [FILE ...]
  *
  * Without files it makes its own (ffmpeg, in a temporary folder): 30 s of 1080p H.264, the same remuxed to Matroska,
  * and the MP4 padded to 3 GiB (a sparse `free` box, no disk used), as a recorder's long file is.
@@ -14,10 +14,10 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { probeVideo } from '../index.js';
-import { probeVideoFile } from '../node.js';
-import { padMp4 } from '../tests/support/clips.js';
-import { benchArgs } from './args.js';
+import { probeVideo } from '../../index.js';
+import { probeVideoFile } from '../../node.js';
+import { padMp4 } from '../../tests/support/clips.js';
+import { benchArgs } from '../support/args.js';
 
 const { values, positionals } = benchArgs(import.meta.url, { rounds: { type: 'string', default: '3' } }, ['rounds'], true);
 const rounds = Math.max(1, Math.round(Number(values.rounds)));

@@ -1,13 +1,13 @@
 /**
  * Marker speed: `markers()` on frames of `--size` with `--markers` markers each (seeded scenes: tilt to 50°, blur,
  * noise, clutter; src/eval/markerScene.ts), beside OpenCV's ArUco `detectMarkers` on the same frames on the same
- * machine's CPU (scripts/opencv-aruco.py, in the same run). For flowmark it prints the GPU time of each part of the
+ * machine's CPU (bench/baselines/opencv-aruco.py, in the same run). For flowmark it prints the GPU time of each part of the
  * chain in steady state (timestamp queries, median per frame: thresholds, labelings, candidates, fit), the frames
  * per second when frames stream (`maxInFlight` 2), and the wall time per frame one at a time (a camera's case:
  * uploaded, submitted alone and read back before the next, p50 and p99), with markers found and corner RMSE against
  * the true corners; for OpenCV its time per frame with no and with subpixel refinement.
  *
- *   node dist/bench/markers.js [--size 1280x720] [--markers 10] [--side 30,110] [--blur 0.5] [--frames 200] [--warmup 20]
+ *   node dist/bench/timing/markers.js [--size 1280x720] [--markers 10] [--side 30,110] [--blur 0.5] [--frames 200] [--warmup 20]
  *                              [--dictionary DICT_4X4_50] [--python /usr/bin/python3] [--dawn backend=vulkan]
  */
 import { execFileSync } from 'node:child_process';
@@ -15,11 +15,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, fromPixels, markerDictionary, markers, readResults, type FrameResult } from '../index.js';
-import { defaultDawnFlags } from '../extend.js';
-import { detectMarkersCpu, markerScene, type MarkerScene } from '../reference.js';
-import { oneAtATime, quantile, runMain } from './timing.js';
-import { benchArgs } from './args.js';
+import { GpuContext, fromPixels, markerDictionary, markers, readResults, type FrameResult } from '../../index.js';
+import { defaultDawnFlags } from '../../extend.js';
+import { detectMarkersCpu, markerScene, type MarkerScene } from '../../reference.js';
+import { oneAtATime, quantile, runMain } from '../support/timing.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '1280x720' },
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     return { path, width, height };
   });
   const job = { dictionary: dict.name, frames: Array.from({ length: frames }, (_, i) => files[i % distinct]), methods: ['NONE', 'SUBPIX'] };
-  const script = new URL('../../scripts/opencv-aruco.py', import.meta.url).pathname;
+  const script = new URL('../../../bench/baselines/opencv-aruco.py', import.meta.url).pathname;
   let cv: { opencv: string; threads: number; results: Record<string, { markers: { id: number; corners: number[][] }[]; ms: number }[]> } | null = null;
   try {
     cv = JSON.parse(execFileSync(values.python as string, [script], { input: JSON.stringify(job), maxBuffer: 1 << 28 }).toString());

@@ -1,10 +1,10 @@
 /**
- * The tracking evaluation over a set of seeds: bench/trackEval.js once per seed, `--jobs` at a time, and its totals
- * summed (bench/evalTotals.ts): one row per seed and the set's figures under them, as BENCHMARKS.md gives them for
+ * The tracking evaluation over a set of seeds: bench/evaluation/trackEval.js once per seed, `--jobs` at a time, and its totals
+ * summed (bench/evaluation/evalTotals.ts): one row per seed and the set's figures under them, as BENCHMARKS.md gives them for
  * the flat scenes' seeds 1–16 (17–19 held out) and the street scenes' 1–8 (9–12 held out). What follows `--` goes to
  * each trackEval run as it is (`--seed` is this program's).
  *
- *   node dist/bench/trackEvalSeeds.js --seeds 1-16 [--jobs 2] [-- --cache DIR --geometry street ...]
+ *   node dist/bench/evaluation/trackEvalSeeds.js --seeds 1-16 [--jobs 2] [-- --cache DIR --geometry street ...]
  *
  * With trackEval's `--cache DIR`, seeds already cached replay the tracker alone (seconds each); the others run the
  * whole chain and the baseline first (minutes each on a CPU-emulated GPU).
@@ -12,10 +12,10 @@
 import { execFile } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { benchArgs } from './args.js';
+import { benchArgs } from '../support/args.js';
 import { readTotals, sumTotals, type EvalTotals } from './evalTotals.js';
 import { describeViews } from './crossingViews.js';
-import { runMain } from './timing.js';
+import { runMain } from '../support/timing.js';
 
 const { values, positionals, refuse } = benchArgs(import.meta.url, { seeds: { type: 'string', default: '1' }, jobs: { type: 'string' } }, ['jobs'], true);
 const range = /^(\d+)(?:-(\d+))?$/.exec(values.seeds as string) ?? refuse(`--seeds is a seed or a range a-b, got "${values.seeds}"`);
@@ -71,8 +71,8 @@ async function main(): Promise<void> {
   console.log(row(`**${first}–${last}**`, all));
   console.log(`\nLine errors (each way, summed over the clips): middle ${all.middle[1]} of ${all.middle[0]} (${pc(all.middle[1], all.middle[0])}), second ${all.second[1]} of ${all.second[0]} (${pc(all.second[1], all.second[0])}); the baseline ${all.middle[2]} and ${all.second[2]}. MOTA and IDF1 are means over the ${all.clips.length} clips.`);
   const bound = (b: number[]) => `each object in a blob of its own ${pc(b[1], b[0])}, any blob holding it wholly on a side ${pc(b[2], b[0])}`;
-  console.log(`Line error with every object's identity known (bench/countBounds.ts): middle line ${bound(all.bounds)}; second line ${bound(all.secondBounds)}.`);
-  console.log(`Middle line, each crossing counted where a count of its way by a track on its object came within 45 frames (bench/crossingViews.ts): ${describeViews(all.views)}.`);
+  console.log(`Line error with every object's identity known (bench/evaluation/countBounds.ts): middle line ${bound(all.bounds)}; second line ${bound(all.secondBounds)}.`);
+  console.log(`Middle line, each crossing counted where a count of its way by a track on its object came within 45 frames (bench/evaluation/crossingViews.ts): ${describeViews(all.views)}.`);
   console.log(`Second line, the same: ${describeViews(all.secondViews)}.`);
 }
 

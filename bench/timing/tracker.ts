@@ -5,7 +5,7 @@
  * them (each object its own 16 bins, as `features({ histogram: true })` gives them and `flowmark track` runs), and
  * with `--histograms spatial` with each bin's place too (`histogram: 'spatial'`) and `placeByGray` on.
  *
- *   node dist/bench/tracker.js [--blobs 10,50,200] [--frames 3000] [--warmup 200] [--trail 60]
+ *   node dist/bench/timing/tracker.js [--blobs 10,50,200] [--frames 3000] [--warmup 200] [--trail 60]
  *                              [--histograms both|yes|no|spatial] [--windows N] [--join-pieces yes|no] [--size-floor F]
  *                              [--noise N] [--digest yes|no]
  *
@@ -25,11 +25,11 @@
  * the row's frames: two builds given the same options tell whether a change left the tracker's output as it was.
  */
 import { createHash } from 'node:crypto';
-import { defaultTrackSettings, trackSettings, type Box } from '../index.js';
-import { CountingLines, Tracker, Trails, Zones } from '../extend.js';
-import { rng } from '../reference.js';
-import { benchArgs } from './args.js';
-import { quantile, watchGcs } from './timing.js';
+import { defaultTrackSettings, trackSettings, type Box } from '../../index.js';
+import { CountingLines, Tracker, Trails, Zones } from '../../extend.js';
+import { rng } from '../../reference.js';
+import { benchArgs } from '../support/args.js';
+import { quantile, watchGcs } from '../support/timing.js';
 
 const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' }, 'join-pieces': { type: 'string', default: 'yes' }, 'size-floor': { type: 'string', default: `${defaultTrackSettings.sizeFloor}` }, noise: { type: 'string', default: '0' }, digest: { type: 'string', default: 'no' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows', 'noise']);
 if (!['yes', 'no'].includes(values.digest as string)) refuse(`--digest takes yes or no, got "${values.digest}"`);

@@ -4,7 +4,7 @@
  * Prints GPU time per node from timestamp queries (median over repetitions), wall time per frame, and the CPU
  * reference (two-pass union-find, one thread) measured in the same run.
  *
- *   node dist/bench/labeling.js [--size 2048] [--reps 20] [--connectivity 8] [--passes until-converged|N]
+ *   node dist/bench/timing/labeling.js [--size 2048] [--reps 20] [--connectivity 8] [--passes until-converged|N]
  *                               [--json FILE] [--dawn backend=vulkan] [--in-flight 8] [--per-submit 8]
  *                               [--source gpu|upload] [--granularities 1,4,16] [--hd yes|no] [--split] [--repeat K]
  *                               [--ha4-segments ballot|bits]
@@ -14,11 +14,11 @@
  * records the labeling kernels K times per frame and reports GPU time per repetition: steady-state kernel time.
  */
 import { writeFileSync } from 'node:fs';
-import { GpuContext, fromGpuBuffers, fromPixels, labelAlgorithms, readResults, threshold, type FrameResult, type LabelAlgorithm, type PixelImage } from '../index.js';
-import { labelWith, defaultDawnFlags } from '../extend.js';
-import { gpuMs, runMain } from './timing.js';
-import { labelCpu, randomBlocks } from '../reference.js';
-import { benchArgs } from './args.js';
+import { GpuContext, fromGpuBuffers, fromPixels, labelAlgorithms, readResults, threshold, type FrameResult, type LabelAlgorithm, type PixelImage } from '../../index.js';
+import { labelWith, defaultDawnFlags } from '../../extend.js';
+import { gpuMs, runMain } from '../support/timing.js';
+import { labelCpu, randomBlocks } from '../../reference.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '2048' },

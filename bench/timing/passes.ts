@@ -3,12 +3,12 @@
  * that copies 16 MiB of u32 words, and of ten such dispatches in one pass. Tells per-pass and per-dispatch
  * overheads apart from bandwidth on the device at hand.
  *
- *   node dist/bench/passes.js [--dawn backend=vulkan]
+ *   node dist/bench/timing/passes.js [--dawn backend=vulkan]
  */
-import { GpuContext } from '../index.js';
-import { defaultDawnFlags } from '../extend.js';
-import { runMain, timePass } from './timing.js';
-import { benchArgs } from './args.js';
+import { GpuContext } from '../../index.js';
+import { defaultDawnFlags } from '../../extend.js';
+import { runMain, timePass } from '../support/timing.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, { dawn: { type: 'string', multiple: true, default: [] }, reps: { type: 'string', default: '50' } }, ['reps']);
 

@@ -1,7 +1,7 @@
 /**
  * Real footage, no truth: `flowmark track`'s chain (nodes/track/blobTracking.ts, its defaults) beside the usual CPU baseline
- * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, scripts/opencv-sort.py) on a video a camera
- * recorded, as a check that what the synthetic evaluation (bench/trackEval.ts) found holds on footage nobody drew:
+ * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, bench/baselines/opencv-sort.py) on a video a camera
+ * recorded, as a check that what the synthetic evaluation (bench/evaluation/trackEval.ts) found holds on footage nobody drew:
  * how many tracks each makes (a person walking through once is one track at best), how many boxes it reports, how many
  * tracks last under a second (fragments), and the counts at lines across the frame. Each `--prime` runs the chain with
  * its model started from the median of the first S seconds (videoFileBackground; `flowmark track`'s default), and
@@ -13,7 +13,7 @@
  * people in view from the first frame. It has no truth here: counts and tracks are to be read against the video
  * (BENCHMARKS.md says what was seen in it).
  *
- *   node dist/bench/footage.js [--video PATH] [--x 200,384] [--y 300] [--prime 30] [--warmup 0,60] [--min-area 20]
+ *   node dist/bench/evaluation/footage.js [--video PATH] [--x 200,384] [--y 300] [--prime 30] [--warmup 0,60] [--min-area 20]
  *                              [--python /usr/bin/python3] [--tracker JSON]
  *
  * `--min-area` is `flowmark track`'s, for both chains (the baseline's blobs too); `--tracker` merges settings into
@@ -26,11 +26,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, countLines, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type CountingLine, type FrameResult, type TrackOptions, blobFeatures, defaultBlobSettings, blobTrackOptions } from '../index.js';
-import { fromVideoFile, probeVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
-import { lineCrossings, motBoxesFromRows, type MotBox } from '../reference.js';
-import { benchArgs } from './args.js';
-import { runMain } from './timing.js';
+import { GpuContext, countLines, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type CountingLine, type FrameResult, type TrackOptions, blobFeatures, defaultBlobSettings, blobTrackOptions } from '../../index.js';
+import { fromVideoFile, probeVideoFile, videoFileBackground, videoFileHasColor } from '../../node.js';
+import { lineCrossings, motBoxesFromRows, type MotBox } from '../../reference.js';
+import { benchArgs } from '../support/args.js';
+import { runMain } from '../support/timing.js';
 
 const vtest = '/usr/share/doc/opencv-doc/examples/data/vtest.avi';
 const { values, refuse } = benchArgs(import.meta.url, {
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   } finally {
     ctx.destroy();
   }
-  const script = fileURLToPath(new URL('../../scripts/opencv-sort.py', import.meta.url));
+  const script = fileURLToPath(new URL('../../../bench/baselines/opencv-sort.py', import.meta.url));
   const text = execFileSync(values.python as string, [script, video, `${minArea}`, ...(color ? ['color'] : [])], { maxBuffer: 1 << 28 }).toString();
   const base = motBoxesFromRows(text);
   rows.push(['baseline (MOG2 + SORT)', summarise(base, fps, (at, axis) => lineCrossings(base, at, axis))]);

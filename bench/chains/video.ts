@@ -2,21 +2,21 @@
  * Video throughput (issue 5): frames per second decoding a 1280×720 H.264 clip, in Node (ffmpeg) and in headless
  * Chromium (WebCodecs), with the pipeline (adaptive threshold → label → features) attached and without (decode
  * and upload to the GPU only), beside ffmpeg decoding alone. Runs where Node, ffmpeg and Chromium are (not on
- * the H100 machine, which has neither): on a machine without a GPU the pipeline runs on lavapipe/SwiftShader, so
+ * the GPU machine, which has neither): on a machine without a GPU the pipeline runs on lavapipe/SwiftShader, so
  * the "with pipeline" columns are CPU emulation there.
  *
- *   node dist/bench/video.js [--seconds 4]
+ *   node dist/bench/chains/video.js [--seconds 4]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, features, label, readResults, threshold } from '../index.js';
-import { fromVideoFile } from '../node.js';
-import { launchChromium, pageFiles, serve } from '../tests/support/chromium.js';
-import { runMain } from './timing.js';
-import { benchArgs } from './args.js';
+import { GpuContext, features, label, readResults, threshold } from '../../index.js';
+import { fromVideoFile } from '../../node.js';
+import { launchChromium, pageFiles, serve } from '../../tests/support/chromium.js';
+import { runMain } from '../support/timing.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, { seconds: { type: 'string', default: '4' } }, ['seconds']);
 
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   ctx.destroy();
 
   const { url, server } = await serve({
-    ...(await pageFiles(new URL('../../bench/videoPage.ts', import.meta.url))),
+    ...(await pageFiles(new URL('../../../bench/chains/videoPage.ts', import.meta.url))),
     '/clip.mp4': { body: readFileSync(clip), type: 'video/mp4' },
   });
   const browser = await launchChromium();

@@ -11,8 +11,8 @@
  * Crossings of objects never seen wholly on a side (walking along the line, hidden through the clip's end) are not
  * counted by either. The truth's counts are those of lineCrossings (its boxes' centres, frame to frame).
  */
-import { type MotBox, boxIou, boxShare } from '../reference.js';
-import type { FrameResult } from '../index.js';
+import { type MotBox, boxIou, boxShare } from '../../reference.js';
+import type { FrameResult } from '../../index.js';
 
 export type Counts = { forward: number; backward: number };
 

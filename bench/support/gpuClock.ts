@@ -1,7 +1,7 @@
 /**
  * The GPU's SM clock while a benchmark runs, read from `nvidia-smi` where there is one (read only: no setting is
- * changed). On the H100 the driver sets the clock by load: 345 MHz idle, 1980 MHz for the first seconds of work, then
- * 720–1335 MHz at the 10–40 % utilisation of one frame at a time (BENCHMARKS.md). A GPU time means little without the
+ * changed). NVIDIA's data-centre drivers set the clock by load: on the H100, 345 MHz idle, 1980 MHz for the first
+ * seconds of work, then 720–1335 MHz at the 10–40 % utilisation of one frame at a time. A GPU time means little without the
  * clock it ran at, so the benchmarks print it beside their figures. Without nvidia-smi (lavapipe, other GPUs) the
  * figures read "—".
  */

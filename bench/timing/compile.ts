@@ -6,18 +6,18 @@
  * (~/.cache/mesa_shader_cache): run with MESA_SHADER_CACHE_DISABLE=true for the cold figures, without it for what a
  * second run pays. Each chain gets its own GpuContext, so no pipeline of another chain is reused.
  *
- *   node dist/bench/compile.js [--chains markers-256,markers-512,track,label] [--size 320x240] [--dawn backend=vulkan]
+ *   node dist/bench/timing/compile.js [--chains markers-256,markers-512,track,label] [--size 320x240] [--dawn backend=vulkan]
  *
  * Chains: `markers-256` / `markers-512` (markers() with the fit at 256 or 512 invocations a candidate; the fit is the
  * kernel that takes long), `track` (background → morphology → features with histograms, as `flowmark track`),
  * `label` (threshold → label() with each of the six algorithms, 8-connectivity, then features()).
  */
 import { lastValueFrom, toArray, type OperatorFunction } from 'rxjs';
-import { GpuContext, background, features, fromPixels, label, morphology, readResults, threshold, type FrameResult, type GpuFrame, labelAlgorithms, markerDictionary } from '../index.js';
-import { markersWith, defaultDawnFlags } from '../extend.js';
-import { markerScene } from '../reference.js';
-import { benchArgs } from './args.js';
-import { runMain } from './timing.js';
+import { GpuContext, background, features, fromPixels, label, morphology, readResults, threshold, type FrameResult, type GpuFrame, labelAlgorithms, markerDictionary } from '../../index.js';
+import { markersWith, defaultDawnFlags } from '../../extend.js';
+import { markerScene } from '../../reference.js';
+import { benchArgs } from '../support/args.js';
+import { runMain } from '../support/timing.js';
 
 const { values, refuse } = benchArgs(import.meta.url, {
   chains: { type: 'string', default: 'markers-256,markers-512,track,label' },

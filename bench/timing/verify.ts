@@ -1,19 +1,19 @@
 /**
- * Correctness on the machine at hand (run it on the H100 before trusting its timings): the shared labeling corpus
+ * Correctness on the machine at hand (run it on a GPU machine before trusting its timings): the shared labeling corpus
  * through threshold → label, both connectivities, compared exactly with the CPU reference; plus large frames
  * (2048×2048 and 4096×4096) compared by count and labels; then features, both ways in (labelling the mask in
  * `features()` itself, and after `label()`), compared field by field with the CPU reference; and again with
  * `histogram: true` and `'spatial'`, the histograms (and their bins' places) compared too (images whose components
  * pass what the results then hold skipped).
  *
- *   node dist/bench/verify.js [--dawn backend=vulkan]
+ *   node dist/bench/timing/verify.js [--dawn backend=vulkan]
  */
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, type ComponentFeatures, type PixelImage } from '../index.js';
-import { featuresCpu, labelCpu, labelCorpus, randomBlocks, zigzagSpiral } from '../reference.js';
-import { defaultDawnFlags } from '../extend.js';
-import { runMain } from './timing.js';
-import { benchArgs } from './args.js';
+import { GpuContext, features, fromPixels, label, labelAlgorithms, readResults, threshold, type ComponentFeatures, type PixelImage } from '../../index.js';
+import { featuresCpu, labelCpu, labelCorpus, randomBlocks, zigzagSpiral } from '../../reference.js';
+import { defaultDawnFlags } from '../../extend.js';
+import { runMain } from '../support/timing.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, { dawn: { type: 'string', multiple: true, default: [] } });
 

@@ -4,13 +4,13 @@
  * wall time per frame one at a time (uploaded, submitted alone, read back before the next), and the centres' error
  * against the exact ones.
  *
- *   node dist/bench/dots.js [--size 1280x720] [--dots 200] [--frames 200] [--warmup 20] [--dawn backend=vulkan]
+ *   node dist/bench/timing/dots.js [--size 1280x720] [--dots 200] [--frames 200] [--warmup 20] [--dawn backend=vulkan]
  */
-import { GpuContext, dots, features, fromPixels, label, threshold } from '../index.js';
-import { defaultDawnFlags } from '../extend.js';
-import { dotScene } from '../reference.js';
-import { oneAtATime, runMain } from './timing.js';
-import { benchArgs } from './args.js';
+import { GpuContext, dots, features, fromPixels, label, threshold } from '../../index.js';
+import { defaultDawnFlags } from '../../extend.js';
+import { dotScene } from '../../reference.js';
+import { oneAtATime, runMain } from '../support/timing.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, {
   size: { type: 'string', default: '1280x720' },

@@ -11,18 +11,18 @@
  * (`boardPose` over flowmark's corners), by OpenCV's `estimatePoseBoard` on flowmark's corners and on its own, and by
  * the board's best single marker alone.
  *
- *   node dist/bench/poseEval.js [--frames 120] [--boards 60] [--seed 1] [--python /usr/bin/python3] [--dawn backend=vulkan]
+ *   node dist/bench/evaluation/poseEval.js [--frames 120] [--boards 60] [--seed 1] [--python /usr/bin/python3] [--dawn backend=vulkan]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, of, toArray } from 'rxjs';
-import { GpuContext, boardPose, cameraModel, fromPixels, gridBoard, markerDictionary, markers, pose, projectPoints, readResults, squareCorners, toNormalised, type FrameResult, type Mat3 } from '../index.js';
-import { mul3, ippeSquare, rotationBetween, rotationFromVector, vectorFromRotation, defaultDawnFlags } from '../extend.js';
-import { boardScene, cornersAtPose, markerScene, rng, type MarkerScene } from '../reference.js';
-import { runMain } from './timing.js';
-import { benchArgs } from './args.js';
+import { GpuContext, boardPose, cameraModel, fromPixels, gridBoard, markerDictionary, markers, pose, projectPoints, readResults, squareCorners, toNormalised, type FrameResult, type Mat3 } from '../../index.js';
+import { mul3, ippeSquare, rotationBetween, rotationFromVector, vectorFromRotation, defaultDawnFlags } from '../../extend.js';
+import { boardScene, cornersAtPose, markerScene, rng, type MarkerScene } from '../../reference.js';
+import { runMain } from '../support/timing.js';
+import { benchArgs } from '../support/args.js';
 
 const { values } = benchArgs(import.meta.url, { frames: { type: 'string', default: '120' }, boards: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' }, python: { type: 'string', default: '/usr/bin/python3' }, dawn: { type: 'string', multiple: true, default: [] } }, ['frames', 'boards', 'seed']);
 const [width, height] = [640, 480];
@@ -154,13 +154,13 @@ function score(name: string, truths: Truth[], poses: Pose[]): void {
   console.log(`| ${name} | ${truths.length} | ${posed} | ${q(rot, 0.5).toFixed(3)} | ${q(rot, 0.9).toFixed(3)} | ${q(tra, 0.5).toFixed(3)} | ${q(tra, 0.9).toFixed(3)} | ${flips} (${((100 * flips) / Math.max(1, posed)).toFixed(1)} %) |`);
 }
 
-/** OpenCV's ArUco detector (SUBPIX corners) on the scenes, through scripts/opencv-aruco.py. */
+/** OpenCV's ArUco detector (SUBPIX corners) on the scenes, through bench/baselines/opencv-aruco.py. */
 function opencvAruco(scenes: MarkerScene[]): { opencv: string; results: { SUBPIX: { markers: { id: number; corners: number[][] }[] }[] } } {
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-pose-'));
   scenes.forEach((s, f) => writeFileSync(join(dir, `${f}.gray`), s.gray));
   try {
     return JSON.parse(
-      execFileSync(values.python as string, [new URL('../../scripts/opencv-aruco.py', import.meta.url).pathname], {
+      execFileSync(values.python as string, [new URL('../../../bench/baselines/opencv-aruco.py', import.meta.url).pathname], {
         input: JSON.stringify({ dictionary: dict.name, frames: scenes.map((_, f) => ({ path: join(dir, `${f}.gray`), width, height })), methods: ['SUBPIX'] }),
         maxBuffer: 1 << 28,
       }).toString(),

@@ -8,7 +8,7 @@ frame (0 background, 127 shadow, 255 foreground), as OpenCV gives them. Needs De
 
 opencv-mog2.py --time WIDTH HEIGHT FRAMES REPEAT < frames.gray: the usual CPU pipeline over the frames REPEAT times
 (MOG2 apply, shadows dropped, 3×3 open, 5×5 close, connectedComponentsWithStats), printing JSON with the median
-milliseconds per frame of each stage (bench/surveillance.ts's reference column).
+milliseconds per frame of each stage (bench/chains/surveillance.ts's reference column).
 """
 import json
 import sys

@@ -1,8 +1,8 @@
 /**
- * What bench/trackEval.js prints last, a run's totals as one line of JSON, and their sum over runs (seeds), for
- * bench/trackEvalSeeds.js: the figures BENCHMARKS.md gives for a set of seeds.
+ * What bench/evaluation/trackEval.js prints last, a run's totals as one line of JSON, and their sum over runs (seeds), for
+ * bench/evaluation/trackEvalSeeds.js: the figures BENCHMARKS.md gives for a set of seeds.
  */
-import type { MotScores } from '../reference.js';
+import type { MotScores } from '../../reference.js';
 import { addCrossingViews, noCrossingViews, type CrossingViews } from './crossingViews.js';
 
 /** The start of trackEval's last line, followed by EvalTotals as JSON. */
@@ -14,7 +14,7 @@ export interface EvalTotals {
   clips: { situation: string; ours: MotScores; base: MotScores }[];
   middle: number[];
   second: number[];
-  /** [truth's crossings, the own-blob bound's error, the wholly-on-a-side bound's error] (bench/countBounds.ts). */
+  /** [truth's crossings, the own-blob bound's error, the wholly-on-a-side bound's error] (bench/evaluation/countBounds.ts). */
   bounds: number[];
   secondBounds: number[];
   views: CrossingViews;
