@@ -214,7 +214,8 @@ fn lightHistogram(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wo
 
 // The histogram's median, interpolated within its bin, as the frame's gain (1 with too few samples); the
 // histogram cleared for the next frame. One workgroup: the bins scanned in workgroup memory (a single invocation
-// walking them in global memory took 0.14 ms on an H100), then the one bin where the count passes half says so.
+// walking them in global memory is a long serial chain of global reads), then the one bin where the count passes
+// half says so.
 const GAIN_WG: u32 = 256u;
 var<workgroup> binScan: array<u32, RATIO_BINS>;
 

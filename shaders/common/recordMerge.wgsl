@@ -5,8 +5,8 @@
 // workgroup first adds the records of its CANDIDATES (its likeliest components) into workgroup memory, and each
 // candidate's sum reaches `records` with one set of global atomics. WGSL cannot pass pointers to storage and
 // workgroup atomics to one function, so each address space has its merge. (Short loops over the lists compile to
-// straight code; one loop over all fields with a switch per field did not, and cost the resolve kernel 3 µs and
-// the run-piece features pass 30 µs at 2048² on the H100: BENCHMARKS.md.)
+// straight code; one loop over all fields with a switch per field does not, and slows the resolve kernel and the
+// run-piece features pass: docs/history/benchmarks-2026-11.md.)
 const CANDIDATES: u32 = 4u;
 var<workgroup> candidate: array<atomic<u32>, CANDIDATES>;
 var<workgroup> wgRecord: array<atomic<u32>, CANDIDATES * REC>;

@@ -119,8 +119,7 @@ var<workgroup> wgPlace: array<atomic<u32>, select(1u, 2u * CANDIDATES * HIST_BIN
 
 // Counts a pixel (x, y) of gray g of label l (candidate k of the workgroup, or CANDIDATES) in its histogram: a
 // candidate's in workgroup memory (a large component's pixels would otherwise all contend for its bins' global
-// words: with its place summed there too, 2048² frames of one component took 6 ms on an H200), any other label's in
-// `hist`.
+// words, and a frame of one large component would serialise on them), any other label's in `hist`.
 fn countGray(l: u32, k: u32, g: u32, x: u32, y: u32) {
   let b = g >> HIST_SHIFT;
   if (k < CANDIDATES) {

@@ -95,10 +95,9 @@ const W_GMIN: u32 = 8u;
 const W_GMAX: u32 = 9u;
 // Parts of a tile accumulated in workgroup memory; those past SLOTS (tiles of many small components: up to 256
 // parts with 8-connectivity, 512 with 4) accumulate in place in `records` with global atomics. Workgroup memory
-// is costly (it is zeroed per workgroup and bounds occupancy): on the H100, 256 slots made the kernel ~40 µs
-// slower at 2048×2048 than 64, and 64 ~4 µs slower than 32. Taking a busy tile's parts SLOTS at a time in
-// workgroup memory instead (one address space, no global branch) cost 2 µs at g = 4 and 18 µs at g = 1
-// (BENCHMARKS.md).
+// is costly (it is zeroed per workgroup and bounds occupancy), so SLOTS is small: more slots made the kernel slower
+// at 2048×2048, and taking a busy tile's parts SLOTS at a time in workgroup memory (one address space, no global
+// branch) was slower than the global atomics (docs/history/benchmarks-2026-11.md).
 const SLOTS: u32 = 32u;
 var<workgroup> slotWords: array<atomic<u32>, SLOTS * LW>;
 // The first SLOTS parts' histograms; a word a slot without HIST, so that features without them keep their occupancy.

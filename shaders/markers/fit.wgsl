@@ -378,8 +378,8 @@ struct StepSums {
 
 // Adds one profile's samples at offsets stepOffset(j, steps) (j = 0..steps) from `at` along `nrm`, position u on
 // the side, to `sums`, for the model lo + amp·Φ((s − e − g·u)/σ) with q = (e, g, log σ). The samples are read again
-// in every iteration rather than kept: registers held across the fit slowed the whole kernel more than the reads
-// (measured on the H100).
+// in every iteration rather than kept: registers held across the fit slow the whole kernel more than the reads do
+// (docs/history/benchmarks-2026-11.md).
 fn addProfile(at: vec2<f32>, nrm: vec2<f32>, steps: u32, u: f32, lo: f32, amp: f32, q: vec3<f32>,
               sums: ptr<function, StepSums>) {
   let sigma = exp(q.z);
@@ -914,8 +914,8 @@ fn reread(t: u32, Tu: u32, margin: f32, doubtful: bool) -> u32 {
   if (!doubtful && (plain.x <= BLUR_GATE || plain.y < BLUR_SIGMA_GATE)) { return 8u; }
   // Two rounds of printed values and their misfits: the means as read under the deblurring blurs (then solved), and
   // the solutions' grids. fillPrinted and misfitAll are called once in this loop rather than twice, for lavapipe's
-  // compile (see fitMarkers); the first check above stays apart, as a loop of all three cost the H200 0.18 ms a
-  // frame (BENCHMARKS.md).
+  // compile (see fitMarkers); the first check above stays apart, as one loop of all three is slower on a real GPU
+  // (docs/history/benchmarks-2026-11.md).
   for (var round = 0u; round < 2u; round++) {
     if (round == 0u && t < 8u) {
       setBlurWeights(t, DEBLUR_SIGMAS[t], margin);
