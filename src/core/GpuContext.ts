@@ -4,11 +4,11 @@
  * to the streams that use the context.
  */
 import { acquireGpu, releaseGpu, defaultDawnFlags } from './gpu.js';
-import { BufferPool } from './BufferPool.js';
+import { BufferPool, defaultPoolFreeBytes } from './BufferPool.js';
 import { mappingsSettled } from './mapBuffer.js';
 import { PipelineCache } from './PipelineCache.js';
 import { Profiler } from './Profiler.js';
-import { DisposedError, GpuDeviceLostError, GpuUnavailableError, GpuValidationError, type FlowmarkError } from './errors.js';
+import { DisposedError, GpuDeviceLostError, GpuUnavailableError, GpuValidationError, InvalidOptionError, type FlowmarkError } from './errors.js';
 
 export interface GpuContextOptions {
   /** Use this GPU instead of `navigator.gpu` / Dawn. */
@@ -25,6 +25,11 @@ export interface GpuContextOptions {
    */
   profile?: boolean;
   label?: string;
+  /**
+   * Bytes of released buffers the buffer pool keeps for reuse (default 64 MiB). Frames of a new size take new
+   * buffers and give the old size's back; past this bound the least recently used sizes are destroyed first.
+   */
+  poolFreeBytes?: number;
 }
 
 export interface GpuFeatures {
@@ -62,7 +67,7 @@ export class GpuContext {
   #held: GPUCommandBuffer[] = [];
   #onFlushed: (() => void)[] = [];
 
-  private constructor(device: GPUDevice, info: { label: string; adapterName: string; fallback: boolean; owns: boolean; node: boolean; profile: boolean }) {
+  private constructor(device: GPUDevice, info: { label: string; adapterName: string; fallback: boolean; owns: boolean; node: boolean; profile: boolean; poolFreeBytes: number }) {
     this.device = device;
     this.label = info.label;
     this.adapterName = info.adapterName;
@@ -80,7 +85,7 @@ export class GpuContext {
       maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize,
     };
     this.pipelines = new PipelineCache(device);
-    this.pool = new BufferPool(device);
+    this.pool = new BufferPool(device, info.poolFreeBytes);
     this.profiler = new Profiler(device, this.features.timestamps);
     device.lost.then((info) => {
       if (this.#destroyed) return;
@@ -99,8 +104,12 @@ export class GpuContext {
   /** Opens an adapter and device; accepts fallback (software) adapters when no hardware one exists. */
   static async create(options: GpuContextOptions = {}): Promise<GpuContext> {
     const label = options.label ?? 'flowmark';
+    const poolFreeBytes = options.poolFreeBytes ?? defaultPoolFreeBytes;
+    if (typeof poolFreeBytes !== 'number' || !(poolFreeBytes >= 0) || !Number.isFinite(poolFreeBytes)) {
+      throw new InvalidOptionError(`GpuContext.create: poolFreeBytes must be a number of bytes, 0 or more, got ${String(options.poolFreeBytes)}`);
+    }
     if (options.device) {
-      return new GpuContext(options.device, { label, adapterName: 'external', fallback: false, owns: false, node: false, profile: options.profile === true });
+      return new GpuContext(options.device, { label, adapterName: 'external', fallback: false, owns: false, node: false, profile: options.profile === true, poolFreeBytes });
     }
     const { gpu, node } = options.gpu
       ? { gpu: options.gpu, node: false }
@@ -132,7 +141,7 @@ export class GpuContext {
       const info = adapter.info;
       const adapterName = [info?.vendor, info?.architecture, info?.device, info?.description].filter(Boolean).join(' ') || 'unknown';
       const fallback = !!(info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter;
-      return new GpuContext(device, { label, adapterName, fallback, owns: true, node, profile: options.profile === true });
+      return new GpuContext(device, { label, adapterName, fallback, owns: true, node, profile: options.profile === true, poolFreeBytes });
     } catch (e) {
       releaseGpu(node);
       throw e;

@@ -209,6 +209,16 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     expect(out).toMatch(/2 streams of 160×120 on one context .*: [\d.]+ frames\/s in all/);
     expect(out).toMatch(/OpenCV [\d.]+ on the CPU .* MOG2 [\d.]+, .* total [\d.]+/);
   });
+
+  it('memory: RSS and the pool every few frame sizes, the pool never past its bound', () => {
+    const out = bench('chains/memory', ['--sizes', '6', '--every', '3', '--pool-free-bytes', String(1 << 20)]);
+    const [t] = tables(out);
+    expect(t.rows.map((r) => r[0])).toEqual(['3', '6']);
+    positive(column(t, 'RSS MiB'));
+    for (const free of column(t, 'pool free MiB')) expect(Number(free)).toBeLessThanOrEqual(1);
+    expect(out).toMatch(/pool bound 1 MiB/);
+    expect(out).toMatch(/peak RSS \d+ MiB over 6 frame sizes/);
+  });
 });
 
 describe('benchmark command lines', () => {
