@@ -4,6 +4,7 @@
  * MOTChallenge rows as frames complete, and with lines DIR/<name>.counts.json the crossings each way. One GPU
  * device serves every file; a file that fails is reported and the rest still run.
  */
+import { writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blobTracking, countsAtEnd, defaultBlobSettings, defaultTrackSettings, seenTracks, defaultVideoBackgroundSettings, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
@@ -45,8 +46,9 @@ scene's light compensated) and cleanup on the GPU, blobs, then tracks with lasti
 frame 1-based, (x, y) the box's top-left pixel 1-based, w×h its size in pixels, conf 1. With lines,
 DIR/<name>.counts.json: {"frames","lines":{"<x1,y1,x2,y2>":{"forward","backward"}}}, forward being a crossing
 from the line's left to its right as seen going from (x1,y1) to (x2,y2); an object on a line in the last
-frame counts where its centre has passed it. A line that misses the picture counts nothing; the summary says
-so. A progress bar on a terminal.
+frame counts where its centre has passed it. A run that stops early (an error part way, Ctrl-C, SIGTERM) still
+writes the counts of the frames done, with "partial":true and the "error" or the signal ("stopped"). A line that
+misses the picture counts nothing; the summary says so. A progress bar on a terminal.
 
 Options:
   --out-dir DIR       where to write (created if missing); two inputs that would write one file are refused
@@ -190,16 +192,39 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   const info = await probeVideoFile(file).catch(() => undefined);
   const prime = cmd.prime > 0 && info ? await videoFileBackground(file, { seconds: cmd.prime, format, info }).catch(() => null) : null;
   let last: TrackResults | null = null;
+  let frames = 0;
   const ids = new Set<number>();
   const chain = blobTracking({ ...cmd, warmup: cmd.warmup ?? undefined, prime, color: color ? 'shadows' : false });
-  const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), chain, (r) => {
-    last = r.tracks!;
-    for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);
-    return motRows(r);
-  }, format, info);
+  const countsPath = join(cmd.outDir, `${name}.counts.json`);
+  const zeros = () => Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
+  // Counts are often the point of a run: a run that stops early (an error part way, Ctrl-C, SIGTERM) still writes
+  // those of the frames done, marked partial, synchronously so that nothing overtakes them.
+  const writePartial = (why: Record<string, string>) => {
+    const end = last as TrackResults | null;
+    writeFileSync(countsPath, JSON.stringify({ frames, lines: end ? end.counts : zeros(), partial: true, ...why }) + '\n');
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    writePartial({ stopped: signal });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  if (cmd.lines.length) for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, onSignal);
+  let done: Awaited<ReturnType<typeof writeVideoLines>>;
+  try {
+    done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.csv`), chain, (r) => {
+      last = r.tracks!;
+      frames++;
+      for (const t of last.tracks) if (t.state === 'confirmed') ids.add(t.id);
+      return motRows(r);
+    }, format, info);
+  } catch (e) {
+    if (cmd.lines.length) writePartial({ error: (e as Error).message });
+    throw e;
+  } finally {
+    for (const s of ['SIGINT', 'SIGTERM'] as const) process.off(s, onSignal);
+  }
   const end = last as TrackResults | null;
-  const counts = end ? countsAtEnd(end) : Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
-  if (cmd.lines.length) await writeFile(join(cmd.outDir, `${name}.counts.json`), JSON.stringify({ frames: done.frames, lines: counts }) + '\n');
+  const counts = end ? countsAtEnd(end) : zeros();
+  if (cmd.lines.length) await writeFile(countsPath, JSON.stringify({ frames: done.frames, lines: counts }) + '\n');
   const v = done.info;
   // A line that misses the picture (a size from another camera, coordinates swapped) counts nothing: said so.
   const misses = (l: CountingLine) => v != null && !segmentMeetsFrame(l, v.width, v.height);

@@ -4,8 +4,8 @@
 // its pixels (color for a color video, gray for a gray one, --color / --gray); non-video inputs and bad options
 // refused with the usage.
 import { describe, expect, it, beforeAll } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +73,50 @@ describe('flowmark track', () => {
     expect(want.forward + want.backward).toBeGreaterThan(0);
     const counts = JSON.parse(readFileSync(join(out, 'walk.counts.json'), 'utf8'));
     expect(counts).toEqual({ frames: 150, lines: { [`${cx},${h - 1},${cx},0`]: want, '1000,0,1000,239': { forward: 0, backward: 0 } } });
+  });
+
+  it('writes the counts of the frames done, marked partial, when the video fails part way or has no frame', () => {
+    // The index first (faststart), so that half the file decodes up to where it is cut.
+    const fast = join(dir, 'walk-faststart.mp4');
+    expect(spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'walk.mp4'), '-c', 'copy', '-movflags', '+faststart', fast]).status).toBe(0);
+    const whole = readFileSync(fast);
+    const line = `${scene.width / 2},${scene.height - 1},${scene.width / 2},0`;
+    for (const [name, bytes] of [['half', whole.length >> 1], ['headonly', 600]] as const) {
+      writeFileSync(join(dir, `${name}.mp4`), whole.subarray(0, bytes));
+      const out = join(dir, `out-${name}`);
+      const r = run(['track', join(dir, `${name}.mp4`), '--out-dir', out, '--line', line, '--min-area', '150', '--prime', '0']);
+      expect(r.status, r.stderr).toBe(1);
+      const counts = JSON.parse(readFileSync(join(out, `${name}.counts.json`), 'utf8'));
+      expect(counts).toMatchObject({ partial: true, error: expect.any(String) });
+      expect(Object.keys(counts.lines)).toEqual([line]);
+      expect(counts.lines[line]).toEqual({ forward: expect.any(Number), backward: expect.any(Number) });
+      // The frames said are those whose rows were written.
+      const rows = existsSync(join(out, `${name}.csv`)) ? readRows(join(out, `${name}.csv`)) : [];
+      expect(Math.max(0, ...rows.map((b) => b.frame + 1))).toBeLessThanOrEqual(counts.frames);
+      if (name === 'half') {
+        expect(counts.frames).toBeGreaterThan(10);
+        expect(counts.frames).toBeLessThan(150);
+        expect(counts.error).toContain(`decoded ${counts.frames} of 150 frames`);
+      } else expect(counts.frames).toBe(0);
+    }
+  });
+
+  it('writes the counts of the frames done, marked partial, on SIGINT, and exits 130', async () => {
+    const out = join(dir, 'out-sigint');
+    const line = `${scene.width / 2},${scene.height - 1},${scene.width / 2},0`;
+    const child = spawn(process.execPath, [cli, 'track', join(dir, 'walk.mp4'), '--out-dir', out, '--line', line, '--min-area', '150', '--prime', '0']);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const csv = join(out, 'walk.csv');
+    // Stopped once some frames are written, well before the 150th.
+    const t0 = Date.now();
+    while (!(existsSync(csv) && readFileSync(csv, 'utf8').split('\n').length > 3) && Date.now() - t0 < 100_000) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    const counts = JSON.parse(readFileSync(join(out, 'walk.counts.json'), 'utf8'));
+    expect(counts).toMatchObject({ partial: true, stopped: 'SIGINT' });
+    expect(counts.frames).toBeGreaterThan(0);
+    expect(counts.frames).toBeLessThan(150);
+    expect(Math.max(...readRows(csv).map((b) => b.frame + 1))).toBeLessThanOrEqual(counts.frames);
   });
 
   it('--shadows off follows objects darker than the scene that the shadow test drops; --var-threshold reaches the model', () => {
