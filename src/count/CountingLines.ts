@@ -56,10 +56,7 @@ export class CountingLines {
     this.#startFrame(f.rate);
     const events = r.events.slice();
     if (this.#lines.length > 0) {
-      const first = tracks.length - f.born;
-      for (let i = first; i < tracks.length; i++) this.#born(tracks, first, tracks[i], bb);
-      // Not kept past the frame.
-      this.#held.length = 0;
+      if (f.born > 0) this.#bornAll(tracks, f.born, bb);
       for (const t of tracks) {
         let st = this.#states.get(t);
         if (!st) this.#states.set(t, (st = new LineState(this.#lines, bb, 4 * t.blob, false)));
@@ -70,20 +67,24 @@ export class CountingLines {
   }
 
   /**
-   * A track made this frame, from the blob it holds: its state, and the first sides of a track it came apart from
-   * (inheritSides), one of the tracks matched or in a group this frame (tracks[0 .. first)), looked at through
-   * NearTracks where there are many.
+   * The tracks made this frame (the last `born` of `tracks`), from the blobs they hold: their states, and the first
+   * sides of a track each came apart from (inheritSides), one of the tracks matched or in a group this frame, looked
+   * at through NearTracks where there are many.
    */
-  #born(tracks: readonly Track[], first: number, t: Track, bb: Float64Array): void {
-    const st = new LineState(this.#lines, bb, 4 * t.blob, true);
-    this.#states.set(t, st);
+  #bornAll(tracks: readonly Track[], born: number, bb: Float64Array): void {
+    const first = tracks.length - born;
     const held = this.#held;
-    if (held.length === 0) {
-      for (let i = 0; i < first; i++) if (tracks[i].matched || tracks[i].group >= 0) held.push(tracks[i]);
-      if (held.length >= nearTracksFrom && tracks.length - first >= nearBlobsFrom) this.#nearTracks.index(held);
+    for (let i = 0; i < first; i++) if (tracks[i].matched || tracks[i].group >= 0) held.push(tracks[i]);
+    const indexed = held.length >= nearTracksFrom && born >= nearBlobsFrom;
+    if (indexed) this.#nearTracks.index(held);
+    for (let i = first; i < tracks.length; i++) {
+      const t = tracks[i];
+      const st = new LineState(this.#lines, bb, 4 * t.blob, true);
+      this.#states.set(t, st);
+      inheritSides(st, indexed ? this.#nearTracks.near(bb, t.blob) : held, this.#states, bb, t.blob);
     }
-    const indexed = held.length >= nearTracksFrom && tracks.length - first >= nearBlobsFrom;
-    inheritSides(st, indexed ? this.#nearTracks.near(bb, t.blob) : held, this.#states, bb, t.blob);
+    // Not kept past the frame.
+    held.length = 0;
   }
 
   /**
@@ -199,7 +200,7 @@ export class CountingLines {
         // walks away; the far one stands where the blob only shrinks toward it (a centre moved 5.5 px in 0.9 s by a
         // fading blob beside the line counted a turn on the street clip in Chromium), the near one where it only
         // grows away from the line (lineTurn.ts). Only where a turn is being watched (most tracks walk on, watched
-        // by none; bench/tracker.js).
+        // by none; bench/timing/tracker.js).
         let far = 0;
         let near = 0;
         if (turnWatchesBlob(seen, LINE_WORDS * k + 3)) {
