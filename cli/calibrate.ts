@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, boardViews, calibrateCamera, fromPixels, gridBoard, markers, readResults, writeOpenCvCalibration, type Board, type CalibrationView, type DetectedMarker, type MarkersOptions } from '../index.js';
 import { fromVideoFile, readPng } from '../node.js';
-import { isVideo, videoFilesText } from './outputs.js';
+import { checkOutFile, isVideo, OutputError, videoFilesText } from './outputs.js';
 import { UsageError, integerArg } from './args.js';
 
 export interface CalibrateCommand {
@@ -66,6 +66,7 @@ export function parseCalibrateArgs(values: Record<string, string | boolean | und
 
 /** Runs the command; returns the process exit code. */
 export async function runCalibrate(cmd: CalibrateCommand, log = console.log): Promise<number> {
+  await checkOutFile('--out', cmd.out);
   const ctx = await GpuContext.create({ label: 'flowmark-calibrate' });
   const frames: { source: string; found: DetectedMarker[] }[] = [];
   let size: [number, number] | null = null;
@@ -89,11 +90,17 @@ export async function runCalibrate(cmd: CalibrateCommand, log = console.log): Pr
   const step = Math.max(1, usable.length / cmd.maxViews);
   const chosen = Array.from({ length: Math.min(cmd.maxViews, usable.length) }, (_, k) => usable[Math.floor(k * step)]);
   const c = calibrateCamera(chosen.map((f) => f.view), size![0], size![1], { terms: cmd.terms });
-  writeFileSync(cmd.out, writeOpenCvCalibration(c.camera, { width: size![0], height: size![1], error: c.error }));
   const k = c.camera;
+  // Printed first: a file that cannot be written after all (removed or made read-only during the run) loses nothing.
   log(`${chosen.length} views of ${frames.length} frames (${usable.length} showed the board), ${size![0]}x${size![1]}`);
   chosen.forEach((f, i) => log(`  ${f.source}: ${f.view.object.length / 4} markers, error ${c.views[i].error.toFixed(3)} px`));
   log(`fx ${k.fx.toFixed(2)} fy ${k.fy.toFixed(2)} cx ${k.cx.toFixed(2)} cy ${k.cy.toFixed(2)} distortion ${k.distortion.map((d) => d.toFixed(5)).join(',')}`);
-  log(`RMS reprojection error ${c.error.toFixed(3)} px; written to ${cmd.out}`);
+  log(`RMS reprojection error ${c.error.toFixed(3)} px`);
+  try {
+    writeFileSync(cmd.out, writeOpenCvCalibration(c.camera, { width: size![0], height: size![1], error: c.error }));
+  } catch (e) {
+    throw new OutputError(`--out ${cmd.out}: cannot write it (${(e as Error).message}); the calibration is printed above`);
+  }
+  log(`written to ${cmd.out}`);
   return 0;
 }

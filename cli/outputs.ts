@@ -3,7 +3,7 @@
  * cannot be), and the files each input will write, so that two inputs never write one file.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { lastValueFrom, tap, type OperatorFunction } from 'rxjs';
 import { FlowmarkError, GpuContext, type FrameResult, type GpuFrame, type VideoInfo } from '../index.js';
@@ -55,6 +55,42 @@ export async function makeOutDir(dir: string): Promise<void> {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
       throw new OutputError(`--out-dir ${dir}: cannot create ${p} (${(e as Error).message})`);
     }
+  }
+  // A folder that exists may still refuse files (read-only, /proc): found by writing one, before any work.
+  const probe = join(path, `.flowmark-write-check-${process.pid}`);
+  try {
+    await writeFile(probe, '', { flag: 'wx' });
+    await unlink(probe);
+  } catch (e) {
+    throw new OutputError(`--out-dir ${dir}: cannot write files in ${path} (${(e as Error).message})`);
+  }
+}
+
+/**
+ * Checks before any work that `file` can be written as `flag`'s output: not a folder, in a folder that exists, and
+ * writable (opened for appending, so an existing file is left as it is; one made by the check is removed).
+ */
+export async function checkOutFile(flag: string, file: string): Promise<void> {
+  const existed = await stat(file).then(
+    (s) => {
+      if (s.isDirectory()) throw new OutputError(`${flag} ${file}: is a folder; give a file name in it`);
+      return true;
+    },
+    (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return false;
+      throw new OutputError(`${flag} ${file}: cannot write it (${e.message})`);
+    },
+  );
+  if (!existed) {
+    const folder = dirname(resolve(file));
+    const s = await stat(folder).catch(() => null);
+    if (!s?.isDirectory()) throw new OutputError(`${flag} ${file}: the folder ${folder} does not exist`);
+  }
+  try {
+    await (await open(file, 'a')).close();
+    if (!existed) await unlink(file);
+  } catch (e) {
+    throw new OutputError(`${flag} ${file}: cannot write it (${(e as Error).message})`);
   }
 }
 

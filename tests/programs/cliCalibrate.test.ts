@@ -73,6 +73,33 @@ print(json.dumps({'K': fs.getNode('camera_matrix').mat().ravel().tolist(), 'd': 
     expect(Math.max(...a.map((p, i) => Math.hypot(p[0] - b[i][0], p[1] - b[i][1])))).toBeLessThan(1.5);
   });
 
+  it('checks where it writes before any work: a missing folder, a folder given as the file, a place that takes no files', () => {
+    // The input does not exist either: the output is found wrong first, so no input was read.
+    const missing = join(dir, 'no-such-photo.png');
+    for (const [out, why] of [
+      [join(dir, 'no-such-folder', 'cal.yml'), `the folder ${join(dir, 'no-such-folder')} does not exist`],
+      [dir, 'is a folder'],
+      ['/proc/self/cal.yml', 'cannot write it'],
+    ]) {
+      const r = run(['calibrate', missing, '--dictionary', 'DICT_4X4_50', '--board', '6,4,0.04,0.01', '--out', out]);
+      expect(r.status, out).toBe(1);
+      expect(r.stderr).toContain(`--out ${out}: ${why}`);
+      expect(r.stderr).not.toContain('no-such-photo');
+    }
+    // An existing file is left as it was by the check.
+    const kept = join(dir, 'kept.yml');
+    writeFileSync(kept, 'before\n');
+    expect(run(['calibrate', missing, '--dictionary', 'DICT_4X4_50', '--board', '6,4,0.04,0.01', '--out', kept]).status).toBe(1);
+    expect(readFileSync(kept, 'utf8')).toBe('before\n');
+    // The other commands' output folders: one that exists but takes no files is refused before any input is read.
+    for (const command of ['label', 'markers', 'track']) {
+      const r = run([command, command === 'track' ? join(dir, 'none.mp4') : missing, '--out-dir', '/proc/self', ...(command === 'markers' ? ['--dictionary', 'DICT_4X4_50'] : [])]);
+      expect(r.status, command).toBe(1);
+      expect(r.stderr, command).toContain('--out-dir /proc/self: cannot write files in /proc/self');
+      expect(r.stderr, command).not.toMatch(/no-such-photo|none\.mp4/);
+    }
+  });
+
   it('refuses arguments it cannot use, with the usage, and too few views with a reason', () => {
     const out = join(dir, 'x.yml');
     for (const args of [
