@@ -1,8 +1,9 @@
 /**
  * Marker candidates from the labels of the stacked threshold masks (markerThreshold.ts; shaders/markers/candidates.wgsl;
  * the labeling forest's roots, `label({ canonical: false })`): each component's boundary pixels counted and boxed,
- * components that could be a marker's border given a slot in the frame's candidate list, and their boundary pixels
- * gathered for the quad fit, in the frame's coordinates. It takes the stack-sized frame and gives back one of the
+ * components that could be a marker's border given a slot in the frame's candidate list (the largest first, where
+ * there are more than it holds, so that the same frame gives the same candidates every run), and their boundary
+ * pixels gathered for the quad fit, in the frame's coordinates. It takes the stack-sized frame and gives back one of the
  * frame's own size, carrying the list (owned by this node's frame set) and no mask or labels (they were the stack's).
  */
 import type { OperatorFunction } from 'rxjs';
@@ -27,13 +28,21 @@ export interface CandidateSettings {
 const statsRun = wgslConstant('markers/candidates', 'RUN');
 export const listHead = wgslConstant('markers/candidates', 'HEAD');
 const candWords = wgslConstant('markers/candidates', 'CAND');
+/** Words of the table of candidates by side, with the cutoff after it (candidates.wgsl). */
+const sideWords = wgslConstant('markers/candidates', 'CUTOFF_AT') + 1;
 
-const bindings = ['uniform', 'read-only-storage', 'storage', 'storage', 'storage'] as const;
+const bindings = ['uniform', 'read-only-storage', 'storage', 'storage', 'storage', 'storage'] as const;
 const kernel = (entryPoint: string): KernelSpec => ({ shader: 'markers/candidates', entryPoint, bindings });
 
 export function markerCandidates(s: CandidateSettings): OperatorFunction<GpuFrame, GpuFrame> {
   return gpuNode('markers:candidates', async (node) => {
-    const k = await node.kernels({ stats: kernel('boundaryStats'), select: kernel('selectCandidates'), gather: kernel('gatherPoints') });
+    const k = await node.kernels({
+      stats: kernel('boundaryStats'),
+      count: kernel('countCandidates'),
+      cutoff: kernel('sizeCutoff'),
+      select: kernel('selectCandidates'),
+      gather: kernel('gatherPoints'),
+    });
     const layout = uniformLayout('markers/candidates', 'Params');
     // The frame's size is the stack's (markerThreshold.ts): `size.height` rows of `windows` masks.
     const sets = node.perFrame((size, alloc) => {
@@ -48,6 +57,8 @@ export function markerCandidates(s: CandidateSettings): OperatorFunction<GpuFram
         comp: alloc.buffer('components', pixels * compWords * 4, S | GPUBufferUsage.COPY_DST, new Uint32Array(pixels * compWords)),
         list: alloc.buffer('list', (listHead + s.maxCandidates * candWords) * 4, S | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST),
         points: alloc.buffer('points', s.pointCapacity * 4, S),
+        // Zeros when made, then kept so by sizeCutoff.
+        sides: alloc.buffer('sides', sideWords * 4, S | GPUBufferUsage.COPY_DST, new Uint32Array(sideWords)),
       };
     });
 
@@ -57,9 +68,11 @@ export function markerCandidates(s: CandidateSettings): OperatorFunction<GpuFram
       if (!Number.isInteger(rows)) throw new InvalidFrameError(`markers: a stack of ${s.windows} masks cannot be ${f.height} rows high`);
       const set = sets.take(f);
       f.encoder.clearBuffer(set.list, 0, listHead * 4);
-      const group = set.bind('candidates', k.stats, [set.params, f.labels, set.comp, set.list, set.points]);
+      const group = set.bind('candidates', k.stats, [set.params, f.labels, set.comp, set.list, set.points, set.sides]);
       const rec = PassRecorder.of(f, 'markers:candidates');
       rec.items('stats', k.stats, group, Math.ceil(set.pixels / statsRun));
+      rec.items('count', k.count, group, set.pixels);
+      rec.grid('cutoff', k.cutoff, group, 1);
       rec.items('select', k.select, group, set.pixels);
       rec.items('gather', k.gather, group, set.pixels);
       rec.end();

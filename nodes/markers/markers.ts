@@ -37,7 +37,11 @@ export interface MarkersOptions {
   offset?: number;
   /** Smallest side of a candidate's box in pixels (default 8). */
   minSide?: number;
-  /** Candidates examined per frame at most, over all windows (default 1024; `overflow` says when there were more). */
+  /**
+   * Candidates examined per frame at most, over all windows (default 1024; `overflow` says when there were more).
+   * Where there are more, the largest are examined and the smallest sides left out, a whole side at a time, so that
+   * a frame gives the same markers every run.
+   */
   maxCandidates?: number;
   /** Boundary pixels of all candidates per frame at most (default 2^20). */
   maxPoints?: number;

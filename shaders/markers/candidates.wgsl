@@ -2,14 +2,21 @@
 // window i's mask at rows i × (rows + 1) onwards, an empty row between windows): the markers' black borders are
 // components. Labels are the union-find forest's roots (each pixel's component's first pixel in raster order of the
 // stack, BG for background: `label({ canonical: false })`), so the component table is indexed by root pixel and no
-// canonical renumbering is needed. Three passes, no CPU in between:
+// canonical renumbering is needed. Five passes, no CPU in between:
 //   boundaryStats    per pixel: each component's boundary pixels (a background 4-neighbour or the stack's edge;
 //                    the empty rows make a window's top and bottom rows boundary as the frame's edge would)
 //                    counted, and its box;
-//   selectCandidates per root: those whose box is large enough, off the frame's edge and whose boundary is not
-//                    noise-like get a slot in the candidate list and a range of the point buffer;
+//   countCandidates  per root: those whose box is large enough, off the frame's edge and whose boundary is not
+//                    noise-like (isCandidate) counted by box side, with their boundary pixels;
+//   sizeCutoff       one workgroup: the smallest side kept, so that the candidates of that side and larger fit
+//                    the list and their points the point buffer;
+//   selectCandidates per root: the candidates of the cutoff side or larger get a slot in the candidate list and a
+//                    range of the point buffer;
 //   gatherPoints     per pixel: a candidate's boundary pixels written into its range, packed x | y << 16 in the
 //                    frame's coordinates (y within its window).
+// Slots are taken by atomics in whatever order the GPU runs, so which candidates get one must not depend on that
+// order: past maxCandidates (or pointCapacity) the smallest sides are left out, a whole side at a time, and the
+// same frame gives the same markers every run. The host sorts what the fit read by window and root.
 // The quad fit (markers/fit.wgsl) then takes one workgroup per candidate. Contour tracing is not needed: the quad
 // is found from the boundary pixels in any order (AprilTag 3 fits quads from unordered boundary points too).
 override WG: u32;
@@ -44,6 +51,12 @@ const BG: u32 = 0xffffffffu;
 @group(0) @binding(2) var<storage, read_write> comp: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read_write> list: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> points: array<u32>;
+// Candidates and their boundary pixels by box side (SIDE_BINS bins, the last holding every larger side), then the
+// cutoff side at CUTOFF_AT; the bins are cleared by sizeCutoff for the next frame.
+@group(0) @binding(5) var<storage, read_write> sides: array<atomic<u32>>;
+
+const SIDE_BINS: u32 = 256u;
+const CUTOFF_AT: u32 = 512u;
 
 fn isBoundary(p: u32, x: u32, y: u32) -> bool {
   if (x == 0u || y == 0u || x == params.width - 1u || y == params.height - 1u) { return true; }
@@ -90,42 +103,103 @@ fn boundaryStats(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wor
   if (cur != BG) { flush(cur, count, lo, hi); }
 }
 
+// A root's component as a candidate: its boundary pixels, box and window, or count 0 where it is none (too small,
+// touching the frame's edge, a noise-like boundary).
+struct Candidate {
+  count: u32,
+  x0: u32,
+  y0: u32,
+  x1: u32,
+  y1: u32,
+  top: u32,
+  window: u32,
+}
+
+fn candidateAt(l: u32) -> Candidate {
+  let c = l * COMP;
+  var k = Candidate(atomicLoad(&comp[c + C_COUNT]), 0xffffffffu - atomicLoad(&comp[c + C_MINX]), 0xffffffffu - atomicLoad(&comp[c + C_MINY]),
+                    atomicLoad(&comp[c + C_MAXX]), atomicLoad(&comp[c + C_MAXY]), 0u, 0u);
+  if (k.x1 - k.x0 + 1u < params.minSide || k.y1 - k.y0 + 1u < params.minSide) { k.count = 0u; return k; }
+  // The window and the box's rows within it (a component never crosses the empty rows between windows).
+  k.window = k.y0 / (params.rows + 1u);
+  k.top = k.window * (params.rows + 1u);
+  // Touching the frame's edge: the border may be cut off.
+  if (k.x0 == 0u || k.y0 == k.top || k.x1 == params.width - 1u || k.y1 == k.top + params.rows - 1u) { k.count = 0u; }
+  if (k.count > params.maxBoundary * (k.x1 - k.x0 + k.y1 - k.y0 + 2u)) { k.count = 0u; }
+  return k;
+}
+
+fn sideBin(k: Candidate) -> u32 {
+  return min(max(k.x1 - k.x0, k.y1 - k.y0) + 1u, SIDE_BINS - 1u);
+}
+
+@compute @workgroup_size(WG)
+fn countCandidates(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let l = linearIndex(gid, nwg);
+  if (l >= params.pixels || labels[l] != l) { return; }
+  let k = candidateAt(l);
+  if (k.count == 0u) { return; }
+  let b = sideBin(k);
+  atomicAdd(&sides[2u * b], 1u);
+  atomicAdd(&sides[2u * b + 1u], k.count);
+}
+
+// One workgroup, an invocation a side bin, the largest first: the candidates and points of each bin and every
+// larger one (an inclusive scan in workgroup memory); the bins that fit both limits are a run from the largest, and
+// the one invocation where that run ends writes the cutoff. The bins are cleared for the next frame.
+var<workgroup> sumN: array<u32, SIDE_BINS>;
+var<workgroup> sumP: array<u32, SIDE_BINS>;
+
+@compute @workgroup_size(SIDE_BINS)
+fn sizeCutoff(@builtin(local_invocation_index) li: u32) {
+  let b = SIDE_BINS - 1u - li;
+  sumN[li] = atomicLoad(&sides[2u * b]);
+  sumP[li] = atomicLoad(&sides[2u * b + 1u]);
+  atomicStore(&sides[2u * b], 0u);
+  atomicStore(&sides[2u * b + 1u], 0u);
+  workgroupBarrier();
+  for (var d = 1u; d < SIDE_BINS; d <<= 1u) {
+    var n = sumN[li];
+    var p = sumP[li];
+    if (li >= d) {
+      n += sumN[li - d];
+      p += sumP[li - d];
+    }
+    workgroupBarrier();
+    sumN[li] = n;
+    sumP[li] = p;
+    workgroupBarrier();
+  }
+  let fits = sumN[li] <= params.maxCandidates && sumP[li] <= params.pointCapacity;
+  let before = li == 0u || (sumN[li - 1u] <= params.maxCandidates && sumP[li - 1u] <= params.pointCapacity);
+  if (fits && li == SIDE_BINS - 1u) { atomicStore(&sides[CUTOFF_AT], 0u); }
+  if (!fits && before) {
+    atomicStore(&sides[CUTOFF_AT], b + 1u);
+    let last = SIDE_BINS - 1u;
+    atomicOr(&list[2], select(0u, OVER_CANDIDATES, sumN[last] > params.maxCandidates) | select(0u, OVER_POINTS, sumP[last] > params.pointCapacity));
+  }
+}
+
 @compute @workgroup_size(WG)
 fn selectCandidates(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let l = linearIndex(gid, nwg);
   if (l >= params.pixels || labels[l] != l) { return; }
   let c = l * COMP;
-  let count = atomicLoad(&comp[c + C_COUNT]);
-  let x0 = 0xffffffffu - atomicLoad(&comp[c + C_MINX]);
-  let y0 = 0xffffffffu - atomicLoad(&comp[c + C_MINY]);
-  let x1 = atomicLoad(&comp[c + C_MAXX]);
-  let y1 = atomicLoad(&comp[c + C_MAXY]);
+  let k = candidateAt(l);
   for (var i = 0u; i < COMP; i++) { atomicStore(&comp[c + i], 0u); }
-  if (x1 - x0 + 1u < params.minSide || y1 - y0 + 1u < params.minSide) { return; }
-  // The window and the box's rows within it (a component never crosses the empty rows between windows).
-  let window = y0 / (params.rows + 1u);
-  let top = window * (params.rows + 1u);
-  // Touching the frame's edge: the border may be cut off.
-  if (x0 == 0u || y0 == top || x1 == params.width - 1u || y1 == top + params.rows - 1u) { return; }
-  if (count > params.maxBoundary * (x1 - x0 + y1 - y0 + 2u)) { return; }
+  if (k.count == 0u || sideBin(k) < atomicLoad(&sides[CUTOFF_AT])) { return; }
+  // Below maxCandidates and pointCapacity by the cutoff.
   let slot = atomicAdd(&list[0], 1u);
-  if (slot >= params.maxCandidates) {
-    atomicOr(&list[2], OVER_CANDIDATES);
-    return;
-  }
-  let k = HEAD + slot * CAND;
-  let offset = atomicAdd(&list[1], count);
-  // No room for its points: the candidate stays, with none (the fit skips it).
-  let fits = offset + count <= params.pointCapacity;
-  if (!fits) { atomicOr(&list[2], OVER_POINTS); }
-  atomicStore(&list[k + K_WINDOW], window);
-  atomicStore(&list[k + K_OFFSET], offset);
-  atomicStore(&list[k + K_COUNT], select(0u, count, fits));
-  atomicStore(&list[k + K_FILL], 0u);
-  atomicStore(&list[k + K_LABEL], l);
-  atomicStore(&list[k + K_BOX0], x0 | ((y0 - top) << 16u));
-  atomicStore(&list[k + K_BOX1], x1 | ((y1 - top) << 16u));
-  if (fits) { atomicStore(&comp[c + C_CAND], slot + 1u); }
+  let at = HEAD + slot * CAND;
+  let offset = atomicAdd(&list[1], k.count);
+  atomicStore(&list[at + K_WINDOW], k.window);
+  atomicStore(&list[at + K_OFFSET], offset);
+  atomicStore(&list[at + K_COUNT], k.count);
+  atomicStore(&list[at + K_FILL], 0u);
+  atomicStore(&list[at + K_LABEL], l);
+  atomicStore(&list[at + K_BOX0], k.x0 | ((k.y0 - k.top) << 16u));
+  atomicStore(&list[at + K_BOX1], k.x1 | ((k.y1 - k.top) << 16u));
+  atomicStore(&comp[c + C_CAND], slot + 1u);
 }
 
 @compute @workgroup_size(WG)

@@ -83,6 +83,29 @@ describe('markers', () => {
     expect(found).toBeGreaterThanOrEqual(plain + 20);
   });
 
+  it('keeps the largest candidates when there are more than maxCandidates, the same markers every run', async () => {
+    // Four 70 px markers in the lower half, under 300 small dark squares (each a candidate) in the upper half: with
+    // room for 60 candidates, the squares, first in raster order, would take every slot if slots went by order.
+    const d = markerDictionary('DICT_4X4_50');
+    const [w, h] = [640, 480];
+    const s = markerScene(77, { width: w, height: h, markerSize: 4, bits: (id) => d.bits(id), ids: [3, 11, 19, 27], side: [70, 70], maxTilt: 0, blur: 0.5, noise: 2, clutter: 0, place: (k) => ({ cx: 100 + 145 * k, cy: 380, side: 70, tilt: 0, spin: 0 }) });
+    for (let k = 0; k < 300; k++) {
+      const [x0, y0] = [8 + (k % 30) * 21, 8 + Math.floor(k / 30) * 21];
+      for (let y = y0; y < y0 + 12; y++) for (let x = x0; x < x0 + 12; x++) s.gray[y * w + x] = 15;
+    }
+    const frame = gray(w, h, s.gray);
+    const wanted = (await run(ctx, [frame], markers({ dictionary: 'DICT_4X4_50' })))[0].markers!;
+    expect(wanted.overflow).toBe(false);
+    expect(sortById(wanted.found).map((m) => m.id)).toEqual([3, 11, 19, 27]);
+    const runs = await run(ctx, [frame, frame, frame, frame, frame], markers({ dictionary: 'DICT_4X4_50', maxCandidates: 60 }));
+    for (const r of runs) {
+      expect(r.markers!.overflow).toBe(true);
+      expect(r.markers!.candidates).toBeLessThanOrEqual(60);
+      // The markers are the largest candidates: found, at the corners found without the limit.
+      expect(JSON.stringify(r.markers!.found)).toBe(JSON.stringify(wanted.found));
+    }
+  });
+
   it('finds nothing in frames without markers', async () => {
     const d = markerDictionary('DICT_4X4_50');
     const scenes = Array.from({ length: 4 }, (_, f) => markerScene(2300 + f, { width: 400, height: 300, markerSize: 4, bits: (id) => d.bits(id), ids: [], side: [40, 80], maxTilt: 0, blur: f % 2, noise: 3, clutter: 14 }));
