@@ -210,6 +210,13 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     expect(out).toMatch(/OpenCV [\d.]+ on the CPU .* MOG2 [\d.]+, .* total [\d.]+/);
   });
 
+  it('markersRuns: a row per level of noise and clutter, no frame differing between runs', () => {
+    const [t] = tables(bench('evaluation/markersRuns', ['--frames', '2', '--runs', '2', '--size', '640x480']));
+    expect(t.rows.map((r) => r.slice(0, 2))).toEqual([['4', '10'], ['8', '30'], ['12', '60']]);
+    expect(column(t, 'frames differing between runs')).toEqual(['0 of 2', '0 of 2', '0 of 2']);
+    for (const found of column(t, 'markers found (first run)')) expect(Number(found.split(' of ')[0])).toBeGreaterThan(8);
+  });
+
   it('memory: RSS and the pool every few frame sizes, the pool never past its bound', () => {
     const out = bench('chains/memory', ['--sizes', '6', '--every', '3', '--pool-free-bytes', String(1 << 20)]);
     const [t] = tables(out);
