@@ -10,7 +10,7 @@
  *   .subscribe((r) => console.log(r.seq, r.labeling?.count));
  */
 import { Observable, type OperatorFunction } from 'rxjs';
-import type { GpuFrame } from '../../src/core/GpuFrame.js';
+import { expectGpuFrame, type GpuFrame } from '../../src/core/GpuFrame.js';
 import type { FrameResult, ResultValues } from '../../src/core/results.js';
 import type { GpuContext } from '../../src/core/GpuContext.js';
 import { GpuDeviceLostError, InvalidOptionError } from '../../src/core/errors.js';
@@ -148,6 +148,11 @@ export function readResults(options: ReadResultsOptions = {}): OperatorFunction<
 
       const upstream = source.subscribe({
         next(frame) {
+          try {
+            expectGpuFrame(frame, 'readResults');
+          } catch (e) {
+            return fail(e);
+          }
           try {
             handle(frame);
           } catch (e) {

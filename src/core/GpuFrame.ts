@@ -7,6 +7,7 @@
 import type { GpuContext } from './GpuContext.js';
 import type { ProfileScope } from './Profiler.js';
 import type { FrameLease } from './FrameLease.js';
+import { InvalidFrameError } from './errors.js';
 
 /** A compact result a node wants read back: `size` bytes of `buffer` at `offset`, decoded into `results[key]`. */
 export interface ReadRequest {
@@ -65,6 +66,17 @@ export interface GpuFrame {
   readonly reads: readonly ReadRequest[];
   readonly profile: ProfileScope | null;
   readonly lease: FrameLease;
+}
+
+/**
+ * Throws an `InvalidFrameError` unless `value` is a frame on the GPU (from a source or an operator): what an operator
+ * placed after `readResults()` would get otherwise, a `FrameResult`, in code that TypeScript does not check.
+ */
+export function expectGpuFrame(value: unknown, who: string): asserts value is GpuFrame {
+  const f = value as Partial<GpuFrame> | null;
+  if (f && typeof f === 'object' && f.ctx && f.encoder && typeof f.lease?.release === 'function') return;
+  const what = f && typeof f === 'object' && 'timings' in f ? 'a FrameResult (readResults() gives those: put it last)' : String(value === null ? null : typeof value);
+  throw new InvalidFrameError(`${who}: expected a frame on the GPU (from a source or an operator), got ${what}`);
 }
 
 export type FramePatch = Partial<Omit<GpuFrame, 'seq' | 'timeUs' | 'width' | 'height' | 'ctx' | 'lease' | 'profile'>>;

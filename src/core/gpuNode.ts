@@ -29,7 +29,7 @@
  * }
  */
 import { Observable, type OperatorFunction } from 'rxjs';
-import type { GpuFrame } from './GpuFrame.js';
+import { expectGpuFrame, type GpuFrame } from './GpuFrame.js';
 import type { GpuContext } from './GpuContext.js';
 import type { Kernel, KernelSpec } from './PipelineCache.js';
 import { PerFrame, type FrameSize, type SetAllocator } from './PerFrame.js';
@@ -169,6 +169,11 @@ export function gpuNode(
 
         const upstream = source.subscribe({
           next(frame) {
+            try {
+              expectGpuFrame(frame, name);
+            } catch (e) {
+              return fail(e);
+            }
             queue.push(frame);
             if (!scope) start(frame.ctx, shapeOf(frame));
             pump();

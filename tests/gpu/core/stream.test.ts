@@ -1,6 +1,6 @@
 // Stream semantics on a real GPU: resource reuse over many frames, teardown, errors, ordering.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { firstValueFrom, lastValueFrom, take, tap, toArray } from 'rxjs';
+import { firstValueFrom, lastValueFrom, take, tap, toArray, type Observable, type OperatorFunction } from 'rxjs';
 import { DisposedError, GpuContext, GpuDeviceLostError, InvalidOptionError, features, InvalidFrameError, fromPixels, label, readResults, threshold, type GpuFrame, type PixelImage } from '../../../index.js';
 import { gpuNode, withRead } from '../../../extend.js';
 import { labelCpu } from '../../../src/reference/labelCpu.js';
@@ -22,6 +22,22 @@ const pipeline = (images: Iterable<PixelImage>) =>
   fromPixels(ctx, images).pipe(threshold(), label({ passes: 'until-converged' }), readResults());
 
 describe('streams', () => {
+  it('an operator or a second readResults() after readResults() ends the stream with an InvalidFrameError, nothing held', async () => {
+    // Plain JavaScript, where nothing checks the types: the subscriber hears the error rather than the process dying.
+    const misuse = [
+      [threshold(), readResults(), features()],
+      [threshold(), readResults(), readResults()],
+    ] as unknown as OperatorFunction<unknown, unknown>[][];
+    for (const ops of misuse) {
+      const stream = ops.reduce((s, op) => op(s), fromPixels(ctx, frames(3)) as Observable<unknown>);
+      const e = await lastValueFrom(stream).then(() => null, (err: unknown) => err);
+      expect(e).toBeInstanceOf(InvalidFrameError);
+      expect((e as Error).message).toMatch(/^(features|readResults): expected a frame on the GPU .*got a FrameResult/);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(ctx.pool.stats().inUse).toBe(0);
+    }
+  });
+
   it('runs 1000 frames with no growth in pooled buffers or pipelines, in order, with correct counts', async () => {
     let afterWarmup: ReturnType<typeof ctx.pool.stats> | null = null;
     let pipelinesWarm = 0;
