@@ -100,7 +100,7 @@ async function measure(ctx: GpuContext, algorithm: LabelAlgorithm, mask: Uint8Ar
     source
       .pipe(
         threshold(),
-        labelWith({ algorithm, connectivity, passes, ha4Segments: values['ha4-segments'] as 'ballot' | 'bits' | undefined }, { split: values.split as boolean, repeat: Number(values.repeat) }),
+        labelWith({ algorithm, connectivity, passes: algorithm === 'shibata' ? passes : undefined, ha4Segments: values['ha4-segments'] as 'ballot' | 'bits' | undefined }, { split: values.split as boolean, repeat: Number(values.repeat) }),
         readResults({ framesPerSubmit: Number(values['per-submit']) }),
       )
       .subscribe({

@@ -186,7 +186,7 @@ async function main(): Promise<void> {
   const runs: [string, () => OperatorFunction<GpuFrame, GpuFrame>[]][] = (values.algorithms as string)
     .split(',')
     .filter(Boolean)
-    .map((a) => [a, () => [threshold(), label({ algorithm: a as LabelAlgorithm, passes })]]);
+    .map((a) => [a, () => [threshold(), label({ algorithm: a as LabelAlgorithm, passes: a === 'shibata' ? passes : undefined })]]);
   if (values.chains === 'yes') {
     runs.push(['threshold → c2fl → features', () => [threshold(), label({ algorithm: 'c2fl' }), features({ maxResults: 1024 })]]);
     runs.push(['threshold → features (one labeling)', () => [threshold(), features({ maxResults: 1024 })]]);

@@ -20,6 +20,7 @@ import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js'
 import type { DetectedDot } from '../../src/core/results.js';
 import { dotOf, isRoundDot, type DotRule } from '../../src/components/dotRule.js';
 import { record } from './features/results.js';
+import { checkOptions } from '../../src/core/checkOptions.js';
 
 export interface DotsOptions extends DotRule {
   /** Components whose box has a longer side are not measured (default 256). */
@@ -42,6 +43,7 @@ function decodeDots(bytes: ArrayBuffer, maxResults: number, rule: DotRule): Dete
 }
 
 export function dots(options: DotsOptions = {}): OperatorFunction<GpuFrame, GpuFrame> {
+  checkOptions('dots', options, ['maxSide', 'maxSpread', 'maxEccentricity']);
   const maxSide = options.maxSide ?? 256;
   if (!Number.isInteger(maxSide) || maxSide < 1 || maxSide > 4096) throw new InvalidOptionError(`dots: maxSide must be an integer 1..4096, got ${maxSide}`);
   for (const [name, v, max] of [['maxSpread', options.maxSpread, 10], ['maxEccentricity', options.maxEccentricity, 1]] as const) {

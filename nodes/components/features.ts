@@ -25,6 +25,7 @@ import type { OperatorFunction } from 'rxjs';
 import { gpuNode } from '../../src/core/gpuNode.js';
 import type { GpuFrame } from '../../src/core/GpuFrame.js';
 import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js';
+import { checkBoolean, checkOptions } from '../../src/core/checkOptions.js';
 import { production, type Analysis } from '../../src/core/PassRecorder.js';
 import { shapeOf } from '../../src/core/streamInfo.js';
 import type { FeatureFilter } from '../../src/components/componentFeatures.js';
@@ -61,6 +62,8 @@ function checkCount(name: string, v: number | undefined, min: number): void {
 }
 
 function validate(options: FeaturesOptions, analysis: Analysis): FeaturesSettings {
+  checkOptions('features', options, ['minArea', 'maxArea', 'minSide', 'maxSide', 'maxAspect', 'dropBorder', 'maxResults', 'maxComponents', 'method', 'connectivity', 'histogram']);
+  checkBoolean('features', 'dropBorder', options.dropBorder);
   const method = options.method ?? 'runs';
   if (method !== 'runs' && method !== 'per-pixel') throw new InvalidOptionError(`features: method must be 'runs' or 'per-pixel', got ${String(method)}`);
   checkCount('minArea', options.minArea, 0);
@@ -70,6 +73,10 @@ function validate(options: FeaturesOptions, analysis: Analysis): FeaturesSetting
   checkCount('maxResults', options.maxResults, 1);
   checkCount('maxComponents', options.maxComponents, 1);
   checkCount('repeat', analysis.repeat, 1);
+  for (const [lo, hi] of [['minArea', 'maxArea'], ['minSide', 'maxSide']] as const) {
+    const [a, b] = [options[lo], options[hi]];
+    if (a !== undefined && b !== undefined && a > b) throw new InvalidOptionError(`features: ${lo} ${a} is above ${hi} ${b}: no component could pass`);
+  }
   if (options.maxAspect !== undefined && !(options.maxAspect >= 1)) throw new InvalidOptionError(`features: maxAspect must be ≥ 1, got ${options.maxAspect}`);
   const connectivity = options.connectivity ?? 8;
   if (connectivity !== 4 && connectivity !== 8) throw new InvalidOptionError(`features: connectivity must be 4 or 8, got ${String(connectivity)}`);

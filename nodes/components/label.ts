@@ -24,6 +24,7 @@ import type { KernelSpec } from '../../src/core/PipelineCache.js';
 import { uniformLayout, wgslConstant } from '../../src/core/uniforms.js';
 import { dispatchSize, WG } from '../../src/core/dispatch.js';
 import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js';
+import { checkBoolean, checkOptions } from '../../src/core/checkOptions.js';
 import { mapBuffer } from '../../src/core/mapBuffer.js';
 import type { LabelInfo } from '../../src/core/results.js';
 import { PassRecorder, production, type Analysis } from '../../src/core/PassRecorder.js';
@@ -69,6 +70,14 @@ interface LabelChoices extends LabelSettings {
 }
 
 function validate(options: LabelOptions, analysis: Analysis): LabelChoices {
+  checkOptions('label', options, ['algorithm', 'connectivity', 'passes', 'canonical', 'readLabels', 'ha4Segments']);
+  checkBoolean('label', 'canonical', options.canonical);
+  checkBoolean('label', 'readLabels', options.readLabels);
+  // Only Shibata's kernel runs a chosen number of passes; the others finish exact in their own fixed number
+  // ('until-converged' is what they do).
+  if (typeof options.passes === 'number' && (options.algorithm ?? 'shibata') !== 'shibata') {
+    throw new InvalidOptionError(`label: passes applies to algorithm 'shibata' only, not '${String(options.algorithm)}'`);
+  }
   const o = {
     algorithm: options.algorithm === 'auto' ? autoAlgorithm() : (options.algorithm ?? 'shibata'),
     connectivity: options.connectivity ?? 8,

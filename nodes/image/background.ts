@@ -31,12 +31,13 @@ import { imageProblem } from '../../src/core/imageProblem.js';
 import { defaultBackgroundSettings, learningRateAt, type BackgroundSettings, type PrimeImage } from '../../src/image/backgroundSettings.js';
 import { grayFromRgba } from '../../src/image/grayFromRgba.js';
 import { adaptiveKernels } from './threshold.js';
+import { checkOptions } from '../../src/core/checkOptions.js';
 
 export type BackgroundOptions = Partial<BackgroundSettings>;
 
 /** `options` over the defaults, validated (also what the CPU reference takes: `new BackgroundModelCpu(settings, width, height)`). */
 export function backgroundSettings(options: BackgroundOptions = {}): BackgroundSettings {
-  if (options === null || typeof options !== 'object') throw new InvalidOptionError('background: options must be an object');
+  checkOptions('background', options, Object.keys(defaultBackgroundSettings));
   const s = { ...defaultBackgroundSettings, ...options };
   const check = (ok: boolean, what: string, value: unknown) => {
     if (!ok) throw new InvalidOptionError(`background: ${what}, got ${String(value)}`);

@@ -25,6 +25,7 @@ import { wordsFor } from '../../src/core/dispatch.js';
 import { PassRecorder } from '../../src/core/PassRecorder.js';
 import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js';
 import { morphSteps, type MorphShape, type MorphStep } from '../../src/image/morphSteps.js';
+import { checkOptions } from '../../src/core/checkOptions.js';
 
 /**
  * A structuring element: a square of this odd side, or a square or disk of odd side `size`, or with `size: [width,
@@ -56,7 +57,8 @@ function element(kind: 'open' | 'close', e: MorphElement): { shape: MorphShape; 
 
 /** The steps `options` ask for, validated (also what the CPU reference runs: `morphologyCpu(mask, w, h, steps)`). */
 export function morphologySteps(options: MorphologyOptions): MorphStep[] {
-  if (options === null || typeof options !== 'object') throw new InvalidOptionError('morphology: options must be an object');
+  checkOptions('morphology', options, ['open', 'close']);
+  if (options === undefined) throw new InvalidOptionError('morphology: give open and/or close');
   const steps: MorphStep[] = [];
   for (const kind of ['open', 'close'] as const) {
     if (options[kind] === undefined) continue;

@@ -24,6 +24,7 @@ import { uniformLayout, wgslConstant } from '../../src/core/uniforms.js';
 import { WG, wordsFor } from '../../src/core/dispatch.js';
 import { PassRecorder } from '../../src/core/PassRecorder.js';
 import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js';
+import { checkOptions } from '../../src/core/checkOptions.js';
 import type { ThresholdInfo } from '../../src/core/results.js';
 
 export type ThresholdOptions =
@@ -61,7 +62,13 @@ function kernels(method: 'fixed' | 'otsu' | 'adaptive'): Record<string, KernelSp
 }
 
 export function threshold(options: ThresholdOptions = {}): OperatorFunction<GpuFrame, GpuFrame> {
+  checkOptions('threshold', options, ['method', 'level', 'window', 'offset', 'invert']);
   const method = options.method ?? 'fixed';
+  const given = options as { level?: number; window?: number; offset?: number };
+  if (method !== 'fixed' && given.level !== undefined) throw new InvalidOptionError(`threshold: level applies to method 'fixed' only, not '${String(method)}'`);
+  for (const key of ['window', 'offset'] as const) {
+    if (method !== 'adaptive' && given[key] !== undefined) throw new InvalidOptionError(`threshold: ${key} applies to method 'adaptive' only, not '${String(method)}'`);
+  }
   const invert = options.invert ?? false;
   let level = 0;
   let radius = 0;

@@ -21,6 +21,7 @@
 import type { OperatorFunction } from 'rxjs';
 import type { GpuFrame } from '../../src/core/GpuFrame.js';
 import { InvalidOptionError } from '../../src/core/errors.js';
+import { checkOptions } from '../../src/core/checkOptions.js';
 import { label } from '../components/label.js';
 import { markerDictionary, MarkerDictionary } from './MarkerDictionary.js';
 import { markerCandidates } from './markerCandidates.js';
@@ -63,6 +64,8 @@ export function markers(options: MarkersOptions): OperatorFunction<GpuFrame, Gpu
 /** @internal `markers()` with the fit's invocations per workgroup chosen (tests run both); not public API. */
 export function markersWith(options: MarkersOptions, tuning: { fitInvocations?: 256 | 512 }): OperatorFunction<GpuFrame, GpuFrame> {
   if (!options || typeof options !== 'object') throw new InvalidOptionError('markers: options with a dictionary are required');
+  checkOptions('markers', options, ['dictionary', 'windows', 'offset', 'minSide', 'maxCandidates', 'maxPoints', 'correctionRate', 'minContrast']);
+  if (options.dictionary === undefined) throw new InvalidOptionError(`markers: dictionary is required, e.g. markers({ dictionary: 'DICT_4X4_50' })`);
   const dictionary = options.dictionary instanceof MarkerDictionary ? options.dictionary : markerDictionary(options.dictionary);
   const windows = options.windows ?? defaultWindows;
   if (!Array.isArray(windows) || windows.length === 0 || windows.length > 8) throw new InvalidOptionError('markers: windows must be a list of 1 to 8 odd sizes');

@@ -19,6 +19,7 @@ import { board as checkedBoard, markerSide, type Board } from '../../src/pose/Bo
 import { cameraModel, type CameraModel, type CameraSpec } from '../../src/pose/CameraModel.js';
 import { MarkerPoser, type PoseSettings } from '../../src/pose/MarkerPoser.js';
 import { defaultOneEuroSettings, type OneEuroSettings } from '../../src/pose/OneEuroFilter.js';
+import { checkOptions } from '../../src/core/checkOptions.js';
 
 export interface PoseOptions {
   /** Intrinsics and distortion, e.g. `{ fx, fy, cx, cy, distortion: [k1, k2, p1, p2, k3] }` (readOpenCvCalibration reads OpenCV's files). */
@@ -44,6 +45,7 @@ const positive = (v: unknown): v is number => typeof v === 'number' && Number.is
 /** `options` validated, over the defaults. */
 export function poseSettings(options: PoseOptions): PoseSettings {
   if (!options || typeof options !== 'object') throw new InvalidOptionError('pose: options { camera, markerSize } are required');
+  checkOptions('pose', options, ['camera', 'markerSize', 'sizes', 'boards', 'smoothing', 'foundAfter', 'lostAfter', 'ambiguity']);
   const camera = cameraModel(options.camera);
   if (!Array.isArray(options.boards ?? [])) throw new InvalidOptionError('pose: boards must be an array of boards (gridBoard(), board())');
   const boards = (options.boards ?? []).map(checkedBoard);

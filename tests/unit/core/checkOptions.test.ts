@@ -1,0 +1,55 @@
+// Options checked before anything runs: an object or nothing, only known keys (the nearest suggested), booleans that
+// are booleans, and options that contradict each other refused, each with an InvalidOptionError naming the operator.
+// The operators are made, never subscribed: no GPU is needed.
+import { describe, expect, it } from 'vitest';
+import { InvalidOptionError, background, dots, features, label, markers, morphology, pose, threshold } from '../../../index.js';
+
+const refused = (make: () => unknown, message: RegExp) => {
+  let e: unknown;
+  try {
+    make();
+  } catch (err) {
+    e = err;
+  }
+  expect(e, String(message)).toBeInstanceOf(InvalidOptionError);
+  expect((e as Error).message).toMatch(message);
+};
+// Plain JavaScript: what TypeScript would have caught.
+const loose = (o: unknown) => o as never;
+
+describe('operator options', () => {
+  it('refuses unknown keys, suggesting the nearest', () => {
+    refused(() => features(loose({ minarea: 20 })), /^features: unknown option minarea \(did you mean minArea\?\); the options are minArea, /);
+    refused(() => label(loose({ conectivity: 4 })), /^label: unknown option conectivity \(did you mean connectivity\?\)/);
+    refused(() => threshold(loose({ levl: 9 })), /^threshold: unknown option levl \(did you mean level\?\)/);
+    refused(() => markers(loose({ dictionary: 'DICT_4X4_50', windws: [9] })), /^markers: unknown option windws \(did you mean windows\?\)/);
+    refused(() => features(loose({ colour: true })), /^features: unknown option colour; the options are/);
+    refused(() => background(loose({ histroy: 200 })), /^background: unknown option histroy \(did you mean history\?\)/);
+    refused(() => morphology(loose({ open: 3, clse: 5 })), /^morphology: unknown option clse \(did you mean close\?\)/);
+    refused(() => dots(loose({ maxside: 9 })), /^dots: unknown option maxside \(did you mean maxSide\?\)/);
+    refused(() => pose(loose({ camera: { fx: 500, fy: 500, cx: 320, cy: 240 }, markerSize: 0.05, smothing: false })), /^pose: unknown option smothing \(did you mean smoothing\?\)/);
+  });
+
+  it('refuses options that are not an object, and booleans that are not booleans', () => {
+    refused(() => threshold(loose(null)), /^threshold: options must be an object, got null/);
+    refused(() => features(loose('minArea')), /^features: options must be an object, got string/);
+    refused(() => label(loose({ canonical: 'no' })), /^label: canonical must be true or false, got "no"/);
+    refused(() => features(loose({ dropBorder: 'yes' })), /^features: dropBorder must be true or false, got "yes"/);
+  });
+
+  it('refuses options that contradict each other', () => {
+    refused(() => threshold(loose({ method: 'otsu', level: 50 })), /^threshold: level applies to method 'fixed' only, not 'otsu'/);
+    refused(() => threshold(loose({ method: 'fixed', window: 15 })), /^threshold: window applies to method 'adaptive' only/);
+    refused(() => label({ algorithm: 'c2fl', passes: 4 }), /^label: passes applies to algorithm 'shibata' only, not 'c2fl'/);
+    refused(() => features({ minArea: 10, maxArea: 5 }), /^features: minArea 10 is above maxArea 5/);
+    refused(() => features({ minSide: 9, maxSide: 3 }), /^features: minSide 9 is above maxSide 3/);
+    refused(() => markers(loose({})), /^markers: dictionary is required/);
+  });
+
+  it('takes what is right: undefined values count as absent, and until-converged with any algorithm', () => {
+    expect(() => features({ minArea: undefined, maxArea: 5, dropBorder: false })).not.toThrow();
+    expect(() => label({ algorithm: 'c2fl', passes: 'until-converged', canonical: false })).not.toThrow();
+    expect(() => threshold({ method: 'adaptive', window: 15, offset: 3 })).not.toThrow();
+    expect(() => markers({ dictionary: 'DICT_4X4_50', windows: [31] })).not.toThrow();
+  });
+});
