@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, allowPositionals: true, options: { ...spec.options, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: withNegativeValues(rest, spec.options), allowPositionals: true, options: { ...spec.options, help: { type: 'boolean', short: 'h' } } });
   } catch (e) {
     process.stderr.write(`flowmark ${command}: ${(e as Error).message}\n\n${spec.usage}`);
     return 2;
@@ -61,6 +61,24 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`flowmark ${command}: ${(e as Error).message}\n`);
     return 1;
   }
+}
+
+/**
+ * `--line -10,0,-10,239` and `--offset -5` as `--line=-10,0,-10,239`: node:util's parseArgs takes a value that starts
+ * with a dash for an option of its own ("argument is ambiguous") unless it is joined with `=`.
+ */
+function withNegativeValues(args: readonly string[], options: Record<string, { type: string }>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const name = a.startsWith('--') && !a.includes('=') ? a.slice(2) : null;
+    if (name && options[name]?.type === 'string' && /^-[\d.]/.test(args[i + 1] ?? '')) {
+      out.push(`${a}=${args[++i]}`);
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
 }
 
 type Values = Record<string, string | boolean | undefined>;

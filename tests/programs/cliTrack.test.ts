@@ -119,6 +119,14 @@ describe('flowmark track', () => {
     expect(Math.max(...readRows(csv).map((b) => b.frame + 1))).toBeLessThanOrEqual(counts.frames);
   });
 
+  it('takes negative numbers as values: --line -10,0,-10,239 is a line left of the picture', () => {
+    const out = join(dir, 'out-negative');
+    const r = run(['track', join(dir, 'walk.mp4'), '--out-dir', out, '--line', '-10,0,-10,239', '--min-area', '150', '--prime', '0']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('line -10,0,-10,239: 0 forward, 0 backward (outside the 320x240 picture);');
+    expect(JSON.parse(readFileSync(join(out, 'walk.counts.json'), 'utf8')).lines).toEqual({ '-10,0,-10,239': { forward: 0, backward: 0 } });
+  });
+
   it('--shadows off follows objects darker than the scene that the shadow test drops; --var-threshold reaches the model', () => {
     const line = `${darkScene.width / 2},${darkScene.height - 1},${darkScene.width / 2},0`;
     const mota = (extra: string[]) => trackClip('dark', darkScene, ['--line', line, ...extra]);
