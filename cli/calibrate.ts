@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, boardViews, calibrateCamera, fromPixels, gridBoard, markers, readResults, writeOpenCvCalibration, type Board, type CalibrationView, type DetectedMarker, type MarkersOptions } from '../index.js';
 import { fromVideoFile, readPng } from '../node.js';
-import { checkOutFile, isVideo, OutputError, videoFilesText } from './outputs.js';
+import { blankFrame, checkOutFile, compileKernels, isVideo, OutputError, videoFilesText } from './outputs.js';
 import { UsageError, integerArg } from './args.js';
 
 export interface CalibrateCommand {
@@ -65,9 +65,15 @@ export function parseCalibrateArgs(values: Record<string, string | boolean | und
 }
 
 /** Runs the command; returns the process exit code. */
-export async function runCalibrate(cmd: CalibrateCommand, log = console.log): Promise<number> {
+export async function runCalibrate(cmd: CalibrateCommand, log = console.log, warn = console.error): Promise<number> {
   await checkOutFile('--out', cmd.out);
   const ctx = await GpuContext.create({ label: 'flowmark-calibrate' });
+  try {
+    await compileKernels(ctx, (c) => fromPixels(c, [blankFrame()]).pipe(markers(cmd.options), readResults()), warn);
+  } catch (e) {
+    ctx.destroy();
+    throw e;
+  }
   const frames: { source: string; found: DetectedMarker[] }[] = [];
   let size: [number, number] | null = null;
   try {

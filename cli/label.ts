@@ -22,7 +22,7 @@ import {
   type ThresholdOptions,
 } from '../index.js';
 import { readPng } from '../node.js';
-import { checkOutputClashes, isVideo, labelOutputs, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
+import { blankFrame, checkOutputClashes, isVideo, labelOutputs, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
 import { UsageError, integerArg } from './args.js';
 
 export { OutputError, videoExtensions } from './outputs.js';
@@ -155,7 +155,7 @@ export function runLabel(cmd: LabelCommand, log = console.log, warn = console.er
       `${file}: ${img.width}x${img.height}, ${info.count} components, converged ${info.converged ? 'yes' : 'no'} ` +
         `(${info.passes} passes), GPU ${ctx.features.timestamps ? gpuMs.toFixed(3) + ' ms' : 'n/a'}`,
     );
-  }, warn);
+  }, warn, (ctx) => fromPixels(ctx, [blankFrame()]).pipe(threshold(cmd.threshold), label(labelOptions(cmd)), features({ maxResults: 1 }), readResults()));
 }
 
 /** The `--stats` file: one object per component, canonical labels ascending. */

@@ -24,7 +24,7 @@ import {
   type MarkersOptions,
 } from '../index.js';
 import { readPng } from '../node.js';
-import { checkOutputClashes, isVideo, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
+import { blankFrame, checkOutputClashes, isVideo, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
 import { UsageError, integerArg } from './args.js';
 
 export interface MarkersCommand {
@@ -136,7 +136,7 @@ export function runMarkers(cmd: MarkersCommand, log = console.log, warn = consol
     await writeFile(join(cmd.outDir, `${outputStem(file)}.json`), JSON.stringify({ width: img.width, height: img.height, markers: markersJson(result) }) + '\n');
     const gpuMs = result.timings.reduce((s, t) => s + t.ms, 0);
     log(`${file}: ${img.width}x${img.height}, ${found.length} markers${found.length ? ` (${found.map((m) => m.id).join(', ')})` : ''}, GPU ${ctx.features.timestamps ? gpuMs.toFixed(3) + ' ms' : 'n/a'}`);
-  }, warn);
+  }, warn, (ctx) => fromPixels(ctx, [blankFrame()]).pipe(markers(cmd.options), readResults()));
 }
 
 /** One video: a JSON line per frame, written as each frame completes. */

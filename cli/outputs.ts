@@ -5,8 +5,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { lastValueFrom, tap, type OperatorFunction } from 'rxjs';
-import { FlowmarkError, GpuContext, type FrameResult, type GpuFrame, type VideoInfo } from '../index.js';
+import { lastValueFrom, tap, type Observable, type OperatorFunction } from 'rxjs';
+import { FlowmarkError, GpuContext, type FrameResult, type GpuFrame, type PixelImage, type VideoInfo } from '../index.js';
 import { fromVideoFile } from '../node.js';
 import { UsageError } from './args.js';
 
@@ -150,11 +150,18 @@ export function progressBar(name: string, total: () => number): ((done: number) 
  * reported (`<file>: error: …`) while the others still run, the context destroyed at the end. Returns the exit
  * code: 1 if any file failed. A lost device ends the run.
  */
-export async function runOverInputs(files: string[], outDir: string, each: (ctx: GpuContext, file: string) => Promise<void>, warn: (s: string) => void): Promise<number> {
+export async function runOverInputs(
+  files: string[],
+  outDir: string,
+  each: (ctx: GpuContext, file: string) => Promise<void>,
+  warn: (s: string) => void,
+  warm?: (ctx: GpuContext) => Observable<unknown>,
+): Promise<number> {
   await makeOutDir(outDir);
   const ctx = await GpuContext.create({ label: 'flowmark-cli', profile: true });
   let failed = 0;
   try {
+    if (warm) await compileKernels(ctx, warm, warn);
     for (const file of files) {
       try {
         await each(ctx, file);
@@ -169,6 +176,26 @@ export async function runOverInputs(files: string[], outDir: string, each: (ctx:
   }
   return failed ? 1 : 0;
 }
+
+/**
+ * Runs `warm` (the command's chain over a small blank frame) once, so that its kernels are compiled before the first
+ * input and that input's GPU time is its own. Compiling takes a software GPU (lavapipe) minutes on a machine's first
+ * run: past a second and a half a line says what is happening, and the time it took is said when done.
+ */
+export async function compileKernels(ctx: GpuContext, warm: (ctx: GpuContext) => Observable<unknown>, warn: (s: string) => void, sayAfterMs = 1500): Promise<void> {
+  const start = performance.now();
+  const timer = setTimeout(() => warn(`flowmark: compiling the GPU kernels for ${ctx.adapterName} (once per machine; minutes on a software GPU)…`), sayAfterMs);
+  try {
+    await lastValueFrom(warm(ctx), { defaultValue: null });
+  } finally {
+    clearTimeout(timer);
+  }
+  const ms = performance.now() - start;
+  if (ms >= sayAfterMs) warn(`flowmark: kernels compiled in ${(ms / 1000).toFixed(1)} s`);
+}
+
+/** A blank gray frame of 64×64 for `compileKernels`. */
+export const blankFrame = (): PixelImage => ({ width: 64, height: 64, format: 'gray', data: new Uint8Array(64 * 64).fill(128) });
 
 /**
  * One video through `chain`: the text `lineOf` makes of each result appended to `path` as its frame completes

@@ -68,7 +68,7 @@ async function measure(ctx: GpuContext, buffer: GPUBuffer, method: 'runs' | 'per
   const results = await lastValueFrom(
     fromGpuBuffers(ctx, frames(buffer), { maxInFlight: 8 }).pipe(
       threshold(),
-      labelWith({ algorithm, connectivity, passes: 8 }, { split: false, repeat }),
+      labelWith({ algorithm, connectivity, passes: algorithm === 'shibata' ? 8 : undefined }, { split: false, repeat }),
       featuresWith({ method, maxResults: 1024, histogram }, { split: false, repeat }),
       readResults({ framesPerSubmit: 8 }),
       toArray(),
