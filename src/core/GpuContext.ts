@@ -119,7 +119,7 @@ export class GpuContext {
       adapter ??= await gpu.requestAdapter({ forceFallbackAdapter: true });
       if (!adapter) {
         throw new GpuUnavailableError(
-          'No WebGPU adapter found. In Node on Linux without a GPU, install Mesa lavapipe (see README: `npm test` sets it up).',
+          'No WebGPU adapter found. In Node on Linux without a GPU, install Mesa\'s lavapipe Vulkan driver (Debian and Ubuntu: apt-get install mesa-vulkan-drivers); in a browser, one with WebGPU enabled.',
         );
       }
       const wanted: GPUFeatureName[] = [];

@@ -2,7 +2,7 @@
 // are booleans, and options that contradict each other refused, each with an InvalidOptionError naming the operator.
 // The operators are made, never subscribed: no GPU is needed.
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError, background, dots, features, label, markers, morphology, pose, threshold } from '../../../index.js';
+import { GpuContext, GpuUnavailableError, InvalidOptionError, background, dots, features, label, markers, morphology, pose, threshold } from '../../../index.js';
 
 const refused = (make: () => unknown, message: RegExp) => {
   let e: unknown;
@@ -51,5 +51,15 @@ describe('operator options', () => {
     expect(() => label({ algorithm: 'c2fl', passes: 'until-converged', canonical: false })).not.toThrow();
     expect(() => threshold({ method: 'adaptive', window: 15, offset: 3 })).not.toThrow();
     expect(() => markers({ dictionary: 'DICT_4X4_50', windows: [31] })).not.toThrow();
+  });
+});
+
+describe('GpuContext.create without an adapter', () => {
+  it('says what to install, not a command of this repository', async () => {
+    const gpu = { requestAdapter: async () => null } as unknown as GPU;
+    const e = await GpuContext.create({ gpu }).then(() => null, (err: unknown) => err);
+    expect(e).toBeInstanceOf(GpuUnavailableError);
+    expect((e as Error).message).toMatch(/apt-get install mesa-vulkan-drivers/);
+    expect((e as Error).message).not.toMatch(/npm test/);
   });
 });
