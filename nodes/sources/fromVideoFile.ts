@@ -29,6 +29,7 @@ import { ffmpegTurn } from './displayTransform.js';
 import { ffprobeBeside, probeWithFfprobe } from './probeWithFfprobe.js';
 import { tagSource } from '../../src/core/streamInfo.js';
 import type { FramePick } from './backgroundPick.js';
+import { ffmpegMessage } from './ffmpegMessage.js';
 
 export interface FromVideoFileOptions {
   /** Pixels handed to the GPU: 8-bit gray (default) or RGBA. */
@@ -114,10 +115,10 @@ export async function* decodeVideoFile(path: string, info: VideoInfo, format: 'g
       }
     }
     const code = await exited;
-    if (code !== 0) throw new DecodeError(`${path}: ffmpeg could not decode ${info.codec} (exit ${code}): ${stderr.trim() || 'no message'}`, path);
+    if (code !== 0) throw new DecodeError(`${path}: ffmpeg could not decode ${info.codec} (exit ${code}): ${ffmpegMessage(stderr) || 'no message'}`, path);
     // An MP4's index names every frame, so fewer is a file cut short; other containers were counted by their packets,
     // which a codec's packing can make differ from the frames (what ffprobe read is what there is).
-    if (!pick && info.container === 'mp4' && index !== info.frames) throw new DecodeError(`${path}: decoded ${index} of ${info.frames} frames${stderr ? `: ${stderr.trim()}` : ''}`, path);
+    if (!pick && info.container === 'mp4' && index !== info.frames) throw new DecodeError(`${path}: decoded ${index} of ${info.frames} frames${stderr.trim() ? ` (ffmpeg: ${ffmpegMessage(stderr)})` : ''}`, path);
   } finally {
     // Unsubscribed or failed early: ffmpeg must not outlive the stream.
     if (child.exitCode === null) child.kill('SIGKILL');

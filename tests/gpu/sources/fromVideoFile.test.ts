@@ -84,6 +84,11 @@ describe('flowmark label on videos', () => {
     const decoded = Number(/decoded (\d+) of 30 frames/.exec(r.stderr)?.[1]);
     expect(decoded).toBeGreaterThan(0);
     expect(r.stderr).toContain(`(${decoded} frames written to ${join(out, 'cut.jsonl')})`);
+    // ffmpeg's complaint in a line: no addresses, no repeats.
+    const said = r.stderr.split('\n').filter((l) => l.includes('cut.mp4: error:'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).not.toMatch(/@ 0x|offset 0x/);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('[')).length).toBe(0);
     const lines = readFileSync(join(out, 'cut.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.frame)).toEqual(Array.from({ length: decoded }, (_, n) => n));
     lines.forEach((l, n) => expect(Math.abs(l.components[0].cx - (4 + n + 3.5))).toBeLessThanOrEqual(1));
