@@ -10,8 +10,10 @@ export function imageProblem(img: { width?: unknown; height?: unknown; format?: 
   }
   if (format !== 'rgba' && format !== 'gray') return `format must be 'rgba' or 'gray', got ${String(format)}`;
   const expected = (width as number) * (height as number) * (format === 'rgba' ? 4 : 1);
-  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray) || data.length !== expected) {
-    return `${width}×${height} ${format} needs ${expected} bytes, got ${(data as { length?: number } | undefined)?.length ?? 'no data'}`;
+  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray)) {
+    const kind = data == null ? 'no data' : Array.isArray(data) ? 'an Array' : ArrayBuffer.isView(data) ? `a ${data.constructor.name}` : typeof data;
+    return `${width}×${height} ${format} needs its ${expected} bytes in a Uint8Array or Uint8ClampedArray, got ${kind}`;
   }
+  if (data.length !== expected) return `${width}×${height} ${format} needs ${expected} bytes, got ${data.length}`;
   return null;
 }
