@@ -85,14 +85,16 @@ export function parseMarkersArgs(values: Record<string, string | boolean | undef
   const size = values['marker-size'];
   if (cameraText !== undefined || cameraFile !== undefined || size !== undefined) {
     if ((cameraText === undefined) === (cameraFile === undefined)) throw new UsageError('a pose needs one of --camera or --camera-file, and --marker-size');
-    const markerSize = Number(size);
-    if (size === undefined || !(markerSize > 0) || !Number.isFinite(markerSize)) throw new UsageError(`--marker-size must be a positive number, got ${String(size)}`);
+    // The camera first: what is wrong with it is said as such, whatever else is missing.
     let camera: CameraModel;
     try {
       camera = typeof cameraText === 'string' ? parseCamera(cameraText) : readOpenCvCalibration(readCameraFile(String(cameraFile)));
     } catch (e) {
       throw new UsageError((e as Error).message.replace(/^camera: /, typeof cameraText === 'string' ? '--camera: ' : '--camera-file: '));
     }
+    if (size === undefined) throw new UsageError('a pose needs --marker-size, the markers\' printed side, with the camera');
+    const markerSize = Number(size);
+    if (!(markerSize > 0) || !Number.isFinite(markerSize)) throw new UsageError(`--marker-size must be a positive number, got ${String(size)}`);
     pose = { camera, markerSize };
   }
   checkOutputClashes(files, outDir, (f) => ({ names: [`${outputStem(f)}.${isVideo(f) ? 'jsonl' : 'json'}`], framePrefix: null }));

@@ -104,16 +104,18 @@ describe('flowmark markers', () => {
         expect(Math.hypot(m.tvec[0] - want.t[0], m.tvec[1] - want.t[1], m.tvec[2] - want.t[2]) / Math.hypot(...want.t)).toBeLessThan(0.01);
       }
     }
-    for (const args of [
-      ['--camera', '400,400,180'],
-      ['--camera', '400,400,180,130'],
-      ['--marker-size', '0.05'],
-      ['--camera', '400,400,180,130', '--marker-size', '-1'],
-      ['--camera-file', join(dir, 'missing.yml'), '--marker-size', '1'],
-    ]) {
+    // Each refused for what is wrong with it: a bad camera as the camera's problem, though --marker-size is missing too.
+    for (const [args, why] of [
+      [['--camera', '400,400,180'], '--camera: expected fx,fy,cx,cy'],
+      [['--camera', '400,400,180,130'], 'a pose needs --marker-size'],
+      [['--marker-size', '0.05'], 'a pose needs one of --camera or --camera-file'],
+      [['--camera', '400,400,180,130', '--marker-size', '-1'], '--marker-size must be a positive number, got -1'],
+      [['--camera-file', join(dir, 'missing.yml'), '--marker-size', '1'], '--camera-file: cannot read'],
+    ] as const) {
       const r = run(['markers', png, '--dictionary', 'DICT_6X6_250', '--out-dir', dir, ...args]);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/Usage: flowmark markers/);
+      expect(r.stderr, args.join(' ')).toContain(why);
     }
   });
 
