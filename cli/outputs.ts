@@ -2,7 +2,7 @@
  * Where the `flowmark` commands write: the output folder made before any GPU work (with a message that says why when it
  * cannot be), and the files each input will write, so that two inputs never write one file.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { lastValueFrom, tap, type Observable, type OperatorFunction } from 'rxjs';
@@ -230,10 +230,16 @@ export async function writeVideoLines(
       { defaultValue: null },
     );
   } catch (e) {
+    closeSync(out);
+    // Nothing decoded: no empty file left behind to pass for a result.
+    if (frames === 0) {
+      unlinkSync(path);
+      throw e;
+    }
     throw new Error(`${(e as Error).message} (${frames} frames written to ${path})`, { cause: e });
   } finally {
     if (bar) process.stderr.write('\n');
-    closeSync(out);
   }
+  closeSync(out);
   return { frames, info, seconds: (performance.now() - start) / 1000 };
 }
