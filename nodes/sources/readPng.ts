@@ -57,6 +57,11 @@ export async function readPng(path: string, options: ReadPngOptions = {}): Promi
         (options.maxPixels === undefined ? " (readPng's maxPixels)" : ' pixels per frame'),
     );
   }
+  // A file cut short (a copy or download that stopped) ends before its IEND chunk; the decoder would only say that
+  // its stream ended with reads waiting.
+  if (bytes.subarray(Math.max(0, bytes.length - 4096)).lastIndexOf('IEND') < 0) {
+    throw new DecodeError(`${path}: corrupt PNG (cut short: it ends at byte ${bytes.length}, before its IEND chunk)`, path);
+  }
   let png: PNG;
   try {
     png = PNG.sync.read(bytes);

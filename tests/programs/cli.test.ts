@@ -37,6 +37,8 @@ beforeAll(() => {
   writeFileSync(join(dir, 'empty.png'), '');
   writeFileSync(join(dir, 'text.png'), 'this is not a png');
   writeFileSync(join(dir, 'truncated.png'), readFileSync(join(dir, 'gray.png')).subarray(0, 60));
+  const whole = readFileSync(join(dir, 'gray.png'));
+  writeFileSync(join(dir, 'half.png'), whole.subarray(0, whole.length >> 1));
 });
 
 /** A PNG whose header claims width×height, with one small IDAT: too large to decode, or corrupt if decoded. */
@@ -63,7 +65,7 @@ const u32 = (path: string) => {
 describe('flowmark label', () => {
   it('writes canonical labels for good files and reports bad ones, still labelling the rest', () => {
     const out = join(dir, 'out');
-    const files = ['gray.png', 'missing.png', 'empty.png', 'text.png', 'truncated.png', 'color.png'].map((f) => join(dir, f));
+    const files = ['gray.png', 'missing.png', 'empty.png', 'text.png', 'truncated.png', 'half.png', 'color.png'].map((f) => join(dir, f));
     const r = run(['label', ...files, '--out-dir', out]);
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/gray\.png: 67x41, \d+ components, converged yes/);
@@ -72,6 +74,7 @@ describe('flowmark label', () => {
     expect(r.stderr).toMatch(/empty\.png: error: empty file/);
     expect(r.stderr).toMatch(/text\.png: error: not a PNG file/);
     expect(r.stderr).toMatch(/truncated\.png: error: corrupt PNG/);
+    expect(r.stderr).toMatch(/half\.png: error: corrupt PNG \(cut short: it ends at byte \d+, before its IEND chunk\)/);
     const refGray = labelCpu(grayImg, 67, 41, 8);
     expect(Array.from(u32(join(out, 'gray.u32')))).toEqual(Array.from(refGray.labels));
     expect(r.stdout).toContain(`${refGray.count} components`);
