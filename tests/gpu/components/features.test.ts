@@ -32,7 +32,9 @@ function expectSame(got: ComponentFeatures, want: ComponentFeatures, name: strin
   for (const k of floatFields) {
     got[k].forEach((v, i) => {
       const w = want[k][i];
-      if (Math.abs(v - w) > 1e-9 * Math.max(1, Math.abs(w))) throw new Error(`${name}: ${k}[${i}] = ${v}, want ${w}`);
+      // An orientation is an axis: −π/2 and π/2 are one (a vertical component whose mu11 rounds either side of 0).
+      const d = k === 'orientation' ? Math.abs(v - w) % Math.PI : Math.abs(v - w);
+      if (Math.min(d, k === 'orientation' ? Math.PI - d : d) > 1e-9 * Math.max(1, Math.abs(w))) throw new Error(`${name}: ${k}[${i}] = ${v}, want ${w}`);
     });
   }
 }
