@@ -110,20 +110,27 @@ export function setComponent(f: ComponentFeatures, i: number, labelValue: number
   f.minGray[i] = a.gmin;
   f.maxGray[i] = a.gmax;
   f.touchesBorder[i] = a.x0 === 0 || a.y0 === 0 || a.x1 === width - 1 || a.y1 === height - 1 ? 1 : 0;
-  setMoments(f, i, a.area, a.sx, a.sy, a.sxx, a.syy, a.sxy, a.sg);
+  setMoments(f, i, a.area, a.sx, a.sy, a.sxx, a.syy, a.sxy, a.sg, a.x0, a.y0);
 }
 
 /**
  * The derived values of component i from its exact sums (n pixels): centroid, central moments, the equivalent
  * ellipse, mean gray. Written straight into the arrays: the GPU decode runs it for every component of every frame.
  */
-export function setMoments(f: ComponentFeatures, i: number, n: number, sx: number, sy: number, sxx: number, syy: number, sxy: number, sg: number): void {
+export function setMoments(f: ComponentFeatures, i: number, n: number, sx: number, sy: number, sxx: number, syy: number, sxy: number, sg: number, x0 = 0, y0 = 0): void {
   const cx = sx / n;
   const cy = sy / n;
-  // Central moments from raw sums; the sums are exact integers, so only the divisions round.
-  const mu20 = (sxx - sx * cx) / n;
-  const mu02 = (syy - sy * cy) / n;
-  const mu11 = (sxy - sx * cy) / n;
+  // Central moments from the sums taken about the box's corner (x0, y0): integer arithmetic, exact while the terms
+  // stay below 2^53 (frames up to 4096² and more), so that a small component far from the origin keeps its digits
+  // (Σx² − Σx·x̄ about the origin cancels most of them away).
+  const ax = sx - n * x0;
+  const ay = sy - n * y0;
+  const axx = sxx - 2 * x0 * sx + n * x0 * x0;
+  const ayy = syy - 2 * y0 * sy + n * y0 * y0;
+  const axy = sxy - x0 * sy - y0 * sx + n * x0 * y0;
+  const mu20 = (axx - (ax * ax) / n) / n;
+  const mu02 = (ayy - (ay * ay) / n) / n;
+  const mu11 = (axy - (ax * ay) / n) / n;
   const half = (mu20 + mu02) / 2;
   const h = (mu20 - mu02) / 2;
   const d = Math.sqrt(h * h + mu11 * mu11);

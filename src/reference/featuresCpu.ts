@@ -1,9 +1,9 @@
 /**
  * CPU reference for `features()`: every feature computed pixel by pixel from canonical labels and the gray image,
  * with the same definitions (exact integer sums for area, box, perimeter and gray). The derived values are worked out
- * apart from the runtime's (setMoments): central moments summed about the centroid in a second pass over the pixels,
- * the ellipse from the covariance matrix's eigenvalues and major eigenvector, so that a wrong sign, factor or
- * formula in the runtime fails the tests rather than being shared by both.
+ * apart from the runtime's (setMoments): central moments as exact rationals of the sums, the ellipse from the
+ * covariance matrix's eigenvalues and major eigenvector, so that a wrong sign, factor or formula in the runtime fails
+ * the tests rather than being shared by both.
  */
 import { emptyFeatures, setComponent, type ComponentFeatures, type ComponentSums, type FeatureFilter } from '../components/componentFeatures.js';
 
@@ -54,7 +54,7 @@ export function featuresCpu(
   for (let l = 1; l <= n; l++) if (passes(acc[l], width, height, filter)) kept.push(l);
   const f = emptyFeatures(kept.length, kept.length, false, n);
   kept.forEach((l, i) => setComponent(f, i, l, acc[l], width, height));
-  deriveApart(f, kept, labels, width, height, acc);
+  deriveApart(f, kept, acc);
   if (hist) f.histogram = Uint32Array.from(kept.flatMap((l) => [...hist.subarray(l * 16, l * 16 + 16)]));
   if (hist && place) {
     const mean = (axis: number) => Float64Array.from(kept.flatMap((l) => Array.from({ length: 16 }, (_, b) => (hist[l * 16 + b] > 0 ? place[2 * (l * 16 + b) + axis] / hist[l * 16 + b] : NaN))));
@@ -76,34 +76,19 @@ function passes(a: { area: number; x0: number; y0: number; x1: number; y1: numbe
 }
 
 /**
- * Centroid, central moments, equivalent ellipse and mean gray of the kept components, overwritten from a second pass
- * over the pixels. The ellipse: eigenvalues l1 ≥ l2 of [[mu20, mu11], [mu11, mu02]] from the characteristic
- * polynomial; major axis 4√l1 and minor 4√l2 (the full axes of the ellipse with the same second moments); the
- * orientation the angle of l1's eigenvector from +x towards +y (image rows down), in (−π/2, π/2]; eccentricity
- * √(1 − l2/l1).
+ * Centroid, central moments, equivalent ellipse and mean gray of the kept components, worked out apart from the
+ * runtime: the central moments as exact rationals of the integer sums, (n·Σxx − (Σx)²) / n² in BigInt (rounded once),
+ * where the runtime subtracts in doubles. The ellipse: eigenvalues l1 ≥ l2 of [[mu20, mu11], [mu11, mu02]] from the
+ * characteristic polynomial; major axis 4√l1 and minor 4√l2 (the full axes of the ellipse with the same second
+ * moments); the orientation the angle of l1's eigenvector from +x towards +y (image rows down), in (−π/2, π/2];
+ * eccentricity √(1 − l2/l1).
  */
-function deriveApart(f: ComponentFeatures, kept: number[], labels: ArrayLike<number>, width: number, height: number, acc: ComponentSums[]): void {
-  const index = new Map(kept.map((l, i) => [l, i]));
-  const n = kept.length;
-  const cx = kept.map((l) => acc[l].sx / acc[l].area);
-  const cy = kept.map((l) => acc[l].sy / acc[l].area);
-  const m20 = new Float64Array(n);
-  const m02 = new Float64Array(n);
-  const m11 = new Float64Array(n);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = index.get(labels[y * width + x]);
-      if (i === undefined) continue;
-      const dx = x - cx[i];
-      const dy = y - cy[i];
-      m20[i] += dx * dx;
-      m02[i] += dy * dy;
-      m11[i] += dx * dy;
-    }
-  }
+function deriveApart(f: ComponentFeatures, kept: number[], acc: ComponentSums[]): void {
+  const central = (n: bigint, sab: number, sa: number, sb: number) => Number(n * BigInt(sab) - BigInt(sa) * BigInt(sb)) / Number(n * n);
   kept.forEach((l, i) => {
-    const area = acc[l].area;
-    const [a, c, b] = [m20[i] / area, m02[i] / area, m11[i] / area];
+    const s = acc[l];
+    const n = BigInt(s.area);
+    const [a, c, b] = [central(n, s.sxx, s.sx, s.sx), central(n, s.syy, s.sy, s.sy), central(n, s.sxy, s.sx, s.sy)];
     const trace = a + c;
     const root = Math.sqrt(Math.max(0, (a - c) * (a - c) + 4 * b * b));
     const l1 = (trace + root) / 2;
@@ -113,8 +98,8 @@ function deriveApart(f: ComponentFeatures, kept: number[], labels: ArrayLike<num
     let angle = vx === 0 && vy === 0 ? 0 : Math.atan2(vy, vx);
     if (angle <= -Math.PI / 2) angle += Math.PI;
     if (angle > Math.PI / 2) angle -= Math.PI;
-    f.cx[i] = cx[i];
-    f.cy[i] = cy[i];
+    f.cx[i] = s.sx / s.area;
+    f.cy[i] = s.sy / s.area;
     f.mu20[i] = a;
     f.mu02[i] = c;
     f.mu11[i] = b;
@@ -122,6 +107,6 @@ function deriveApart(f: ComponentFeatures, kept: number[], labels: ArrayLike<num
     f.majorAxis[i] = 4 * Math.sqrt(l1);
     f.minorAxis[i] = 4 * Math.sqrt(l2);
     f.eccentricity[i] = l1 > 0 ? Math.sqrt(1 - l2 / l1) : 0;
-    f.meanGray[i] = acc[l].sg / area;
+    f.meanGray[i] = s.sg / s.area;
   });
 }

@@ -148,7 +148,7 @@ export function decodeFeatures(bytes: ArrayBuffer, width: number, height: number
     minGray[i] = v[r + GMIN];
     maxGray[i] = v[r + GMAX];
     touchesBorder[i] = x0 === 0 || y0 === 0 || x1 === right || y1 === bottom ? 1 : 0;
-    setMoments(f, i, area, v[r + SX] + v[r + SX + 1] * hi, v[r + SY] + v[r + SY + 1] * hi, v[r + SXX] + v[r + SXX + 1] * hi, v[r + SYY] + v[r + SYY + 1] * hi, v[r + SXY] + v[r + SXY + 1] * hi, v[r + SG] + v[r + SG + 1] * hi);
+    setMoments(f, i, area, v[r + SX] + v[r + SX + 1] * hi, v[r + SY] + v[r + SY + 1] * hi, v[r + SXX] + v[r + SXX + 1] * hi, v[r + SYY] + v[r + SYY + 1] * hi, v[r + SXY] + v[r + SXY + 1] * hi, v[r + SG] + v[r + SG + 1] * hi, x0, y0);
   }
   if (histogram) {
     const bins = record.HIST_BINS;
