@@ -1,7 +1,8 @@
 /**
  * Component features as flowmark reports them (struct-of-arrays, by ascending canonical label), the filter that
- * selects them, and the one place they are derived from exact integer sums: `setComponent`, shared by the GPU
- * results' decoding (nodes/features/) and the CPU reference (reference/featuresCpu.ts).
+ * selects them, their exact integer sums, and how the GPU results' decoding (nodes/components/features/) derives the
+ * moments from those sums: `setMoments`. The CPU reference (reference/featuresCpu.ts) derives them its own way, so
+ * that the two check each other.
  */
 
 declare module '../core/results.js' {
@@ -98,26 +99,11 @@ export interface ComponentSums {
   gmax: number;
 }
 
-/** Writes component i of `f` from its sums: the one place features are derived (CPU reference and GPU decode). */
-export function setComponent(f: ComponentFeatures, i: number, labelValue: number, a: ComponentSums, width: number, height: number): void {
-  f.label[i] = labelValue;
-  f.area[i] = a.area;
-  f.x0[i] = a.x0;
-  f.y0[i] = a.y0;
-  f.x1[i] = a.x1;
-  f.y1[i] = a.y1;
-  f.perimeter[i] = a.perim;
-  f.minGray[i] = a.gmin;
-  f.maxGray[i] = a.gmax;
-  f.touchesBorder[i] = a.x0 === 0 || a.y0 === 0 || a.x1 === width - 1 || a.y1 === height - 1 ? 1 : 0;
-  setMoments(f, i, a.area, a.sx, a.sy, a.sxx, a.syy, a.sxy, a.sg, a.x0, a.y0);
-}
-
 /**
- * The derived values of component i from its exact sums (n pixels): centroid, central moments, the equivalent
- * ellipse, mean gray. Written straight into the arrays: the GPU decode runs it for every component of every frame.
+ * The derived values of component i from its exact sums (n pixels) and its box's corner (x0, y0): centroid, central
+ * moments, the equivalent ellipse, mean gray. Written straight into the arrays: the GPU decode runs it for every component of every frame.
  */
-export function setMoments(f: ComponentFeatures, i: number, n: number, sx: number, sy: number, sxx: number, syy: number, sxy: number, sg: number, x0 = 0, y0 = 0): void {
+export function setMoments(f: ComponentFeatures, i: number, n: number, sx: number, sy: number, sxx: number, syy: number, sxy: number, sg: number, x0: number, y0: number): void {
   const cx = sx / n;
   const cy = sy / n;
   // Central moments from the sums taken about the box's corner (x0, y0): integer arithmetic, exact while the terms

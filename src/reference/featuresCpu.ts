@@ -5,7 +5,7 @@
  * covariance matrix's eigenvalues and major eigenvector, so that a wrong sign, factor or formula in the runtime fails
  * the tests rather than being shared by both.
  */
-import { emptyFeatures, setComponent, type ComponentFeatures, type ComponentSums, type FeatureFilter } from '../components/componentFeatures.js';
+import { emptyFeatures, type ComponentFeatures, type ComponentSums, type FeatureFilter } from '../components/componentFeatures.js';
 
 export function featuresCpu(
   labels: ArrayLike<number>,
@@ -53,7 +53,19 @@ export function featuresCpu(
   const kept: number[] = [];
   for (let l = 1; l <= n; l++) if (passes(acc[l], width, height, filter)) kept.push(l);
   const f = emptyFeatures(kept.length, kept.length, false, n);
-  kept.forEach((l, i) => setComponent(f, i, l, acc[l], width, height));
+  kept.forEach((l, i) => {
+    const a = acc[l];
+    f.label[i] = l;
+    f.area[i] = a.area;
+    f.x0[i] = a.x0;
+    f.y0[i] = a.y0;
+    f.x1[i] = a.x1;
+    f.y1[i] = a.y1;
+    f.perimeter[i] = a.perim;
+    f.minGray[i] = a.gmin;
+    f.maxGray[i] = a.gmax;
+    f.touchesBorder[i] = a.x0 === 0 || a.y0 === 0 || a.x1 === width - 1 || a.y1 === height - 1 ? 1 : 0;
+  });
   deriveApart(f, kept, acc);
   if (hist) f.histogram = Uint32Array.from(kept.flatMap((l) => [...hist.subarray(l * 16, l * 16 + 16)]));
   if (hist && place) {
@@ -77,7 +89,7 @@ function passes(a: { area: number; x0: number; y0: number; x1: number; y1: numbe
 
 /**
  * Centroid, central moments, equivalent ellipse and mean gray of the kept components, worked out apart from the
- * runtime: the central moments as exact rationals of the integer sums, (n·Σxx − (Σx)²) / n² in BigInt (rounded once),
+ * runtime's setMoments: the central moments as exact rationals of the integer sums, (n·Σxx − (Σx)²) / n² in BigInt (rounded once),
  * where the runtime subtracts in doubles. The ellipse: eigenvalues l1 ≥ l2 of [[mu20, mu11], [mu11, mu02]] from the
  * characteristic polynomial; major axis 4√l1 and minor 4√l2 (the full axes of the ellipse with the same second
  * moments); the orientation the angle of l1's eigenvector from +x towards +y (image rows down), in (−π/2, π/2];
