@@ -24,7 +24,7 @@ import { uniformLayout, wgslConstant } from '../../src/core/uniforms.js';
 import { WG, wordsFor } from '../../src/core/dispatch.js';
 import { PassRecorder } from '../../src/core/PassRecorder.js';
 import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js';
-import { checkOptions } from '../../src/core/checkOptions.js';
+import { checkBoolean, checkOptions } from '../../src/core/checkOptions.js';
 import type { ThresholdInfo } from '../../src/core/results.js';
 
 export type ThresholdOptions =
@@ -88,7 +88,7 @@ export function threshold(options: ThresholdOptions = {}): OperatorFunction<GpuF
   } else if (method !== 'otsu') {
     throw new InvalidOptionError(`threshold: method must be 'fixed', 'otsu' or 'adaptive', got ${String(method)}`);
   }
-  if (typeof invert !== 'boolean') throw new InvalidOptionError(`threshold: invert must be a boolean`);
+  checkBoolean('threshold', 'invert', options.invert);
 
   return gpuNode('threshold', async (node) => {
     const k = await node.kernels(kernels(method));

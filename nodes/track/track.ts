@@ -19,6 +19,7 @@ import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js'
 import { boxShare } from '../../src/track/boxShare.js';
 import { defaultTrackSettings, Tracker, type Box, type TrackSettings } from '../../src/track/Tracker.js';
 import { memberInside } from '../../src/track/tuning.js';
+import { checkOptions } from '../../src/core/checkOptions.js';
 
 export type TrackOptions = Partial<TrackSettings>;
 
@@ -27,12 +28,14 @@ const movedTo: Record<string, readonly [string, string]> = { lines: ['countLines
 
 /** `options` over the defaults, validated. */
 export function trackSettings(options: TrackOptions = {}): TrackSettings {
-  if (options === null || typeof options !== 'object') throw new InvalidOptionError('track: options must be an object');
-  for (const key of Object.keys(options)) {
-    const [op, option] = movedTo[key] ?? [];
-    if (op) throw new InvalidOptionError(`track: ${key} moved to ${op}(), an operator after track(): track(), ${op}({ ${option}: … })`);
-    if (!(key in defaultTrackSettings)) throw new InvalidOptionError(`track: unknown option ${key}; the options are ${Object.keys(defaultTrackSettings).join(', ')}`);
+  // A moved key is said as moved, before it would be refused as unknown.
+  if (options && typeof options === 'object') {
+    for (const key of Object.keys(options)) {
+      const [op, option] = movedTo[key] ?? [];
+      if (op) throw new InvalidOptionError(`track: ${key} moved to ${op}(), an operator after track(): track(), ${op}({ ${option}: … })`);
+    }
   }
+  checkOptions('track', options, Object.keys(defaultTrackSettings));
   const s = { ...defaultTrackSettings, ...options };
   const check = (ok: boolean, what: string, value: unknown) => {
     if (!ok) throw new InvalidOptionError(`track: ${what}, got ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);

@@ -29,15 +29,15 @@ function nearest(key: string, known: readonly string[]): string | undefined {
 
 /**
  * Throws an `InvalidOptionError` naming `who` unless `options` is undefined or an object whose own keys are all in
- * `known` (keys whose value is undefined count as absent).
+ * `known` (an unknown key is refused whatever its value, undefined too).
  */
 export function checkOptions(who: string, options: unknown, known: readonly string[]): void {
   if (options === undefined) return;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new InvalidOptionError(`${who}: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
   }
-  for (const [key, value] of Object.entries(options)) {
-    if (value === undefined || known.includes(key)) continue;
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
     const near = nearest(key, known);
     throw new InvalidOptionError(`${who}: unknown option ${key}${near ? ` (did you mean ${near}?)` : ''}; the options are ${known.join(', ')}`);
   }

@@ -2,7 +2,7 @@
 // are booleans, and options that contradict each other refused, each with an InvalidOptionError naming the operator.
 // The operators are made, never subscribed: no GPU is needed.
 import { describe, expect, it } from 'vitest';
-import { GpuContext, GpuUnavailableError, InvalidOptionError, background, dots, features, label, markers, morphology, pose, threshold } from '../../../index.js';
+import { GpuContext, GpuUnavailableError, InvalidOptionError, background, dots, features, label, markers, morphology, pose, threshold, track } from '../../../index.js';
 
 const refused = (make: () => unknown, message: RegExp) => {
   let e: unknown;
@@ -24,6 +24,9 @@ describe('operator options', () => {
     refused(() => threshold(loose({ levl: 9 })), /^threshold: unknown option levl \(did you mean level\?\)/);
     refused(() => markers(loose({ dictionary: 'DICT_4X4_50', windws: [9] })), /^markers: unknown option windws \(did you mean windows\?\)/);
     refused(() => features(loose({ colour: true })), /^features: unknown option colour; the options are/);
+    // An unknown key is refused whatever its value: undefined hides a misspelling as well as any.
+    refused(() => features(loose({ minarea: undefined })), /^features: unknown option minarea \(did you mean minArea\?\)/);
+    refused(() => track(loose({ maxUnseens: 2 })), /^track: unknown option maxUnseens \(did you mean maxUnseen\?\)/);
     refused(() => background(loose({ histroy: 200 })), /^background: unknown option histroy \(did you mean history\?\)/);
     refused(() => morphology(loose({ open: 3, clse: 5 })), /^morphology: unknown option clse \(did you mean close\?\)/);
     refused(() => dots(loose({ maxside: 9 })), /^dots: unknown option maxside \(did you mean maxSide\?\)/);
@@ -46,7 +49,7 @@ describe('operator options', () => {
     refused(() => markers(loose({})), /^markers: dictionary is required/);
   });
 
-  it('takes what is right: undefined values count as absent, and until-converged with any algorithm', () => {
+  it('takes what is right: known keys left undefined count as absent, and until-converged with any algorithm', () => {
     expect(() => features({ minArea: undefined, maxArea: 5, dropBorder: false })).not.toThrow();
     expect(() => label({ algorithm: 'c2fl', passes: 'until-converged', canonical: false })).not.toThrow();
     expect(() => threshold({ method: 'adaptive', window: 15, offset: 3 })).not.toThrow();
