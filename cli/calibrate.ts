@@ -68,15 +68,10 @@ export function parseCalibrateArgs(values: Record<string, string | boolean | und
 export async function runCalibrate(cmd: CalibrateCommand, log = console.log, warn = console.error): Promise<number> {
   await checkOutFile('--out', cmd.out);
   const ctx = await GpuContext.create({ label: 'flowmark-calibrate' });
-  try {
-    await compileKernels(ctx, (c) => fromPixels(c, [blankFrame()]).pipe(markers(cmd.options), readResults()), warn);
-  } catch (e) {
-    ctx.destroy();
-    throw e;
-  }
   const frames: { source: string; found: DetectedMarker[] }[] = [];
   let size: [number, number] | null = null;
   try {
+    await compileKernels(ctx, (c) => fromPixels(c, [blankFrame()]).pipe(markers(cmd.options), readResults()), warn);
     for (const file of cmd.files) {
       const results = isVideo(file)
         ? await lastValueFrom(fromVideoFile(ctx, file).pipe(markers(cmd.options), readResults(), toArray()))
