@@ -1,5 +1,5 @@
 /**
- * `flowmark calibrate <png|mp4...> --dictionary NAME --board C,R,SIZE,GAP[,FIRST] --out FILE`: the camera's
+ * `flowmark calibrate <image|video...> --dictionary NAME --board C,R,SIZE,GAP[,FIRST] --out FILE`: the camera's
  * intrinsics and distortion from images (or video frames) of a printed grid board of markers, written as OpenCV's
  * calibration YAML (readable by `cv2.FileStorage`, `flowmark markers --camera-file` and `readOpenCvCalibration`).
  * Markers are found on the GPU; the calibration (Zhang's closed form, then Levenberg–Marquardt over everything) runs
@@ -7,8 +7,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { lastValueFrom, toArray } from 'rxjs';
-import { GpuContext, boardViews, calibrateCamera, fromPixels, gridBoard, markers, readResults, writeOpenCvCalibration, type Board, type CalibrationView, type DetectedMarker, type MarkersOptions } from '../index.js';
-import { fromVideoFile, readPng } from '../node.js';
+import { DecodeError, GpuContext, InvalidFrameError, boardViews, calibrateCamera, fromPixels, gridBoard, markers, readResults, writeOpenCvCalibration, type Board, type CalibrationView, type DetectedMarker, type FrameResult, type MarkersOptions } from '../index.js';
+import { fromVideoFile, readImage } from '../node.js';
 import { blankFrame, checkOutFile, compileKernels, isVideo, OutputError, videoFilesText } from './outputs.js';
 import { UsageError, integerArg } from './args.js';
 
@@ -22,9 +22,9 @@ export interface CalibrateCommand {
   minMarkers: number;
 }
 
-export const calibrateUsage = `Usage: flowmark calibrate <png|mp4...> --dictionary NAME --board C,R,SIZE,GAP[,FIRST] --out FILE [options]
+export const calibrateUsage = `Usage: flowmark calibrate <image|video...> --dictionary NAME --board C,R,SIZE,GAP[,FIRST] --out FILE [options]
 
-Calibrates a camera from images (or the frames of videos: ${videoFilesText}) of a printed grid board of
+Calibrates a camera from images (PNG, JPEG or WebP; or the frames of videos: ${videoFilesText}) of a printed grid board of
 markers laid out as OpenCV's aruco.GridBoard (C columns and R rows of markers of side SIZE, GAP apart, ids row by
 row from FIRST, default 0). Tilt the board between views (30-45 degrees, every way) and fill the frame's corners:
 views taken face-on cannot fix the focal length. Writes FILE as OpenCV's calibration YAML (camera_matrix,
@@ -64,23 +64,35 @@ export function parseCalibrateArgs(values: Record<string, string | boolean | und
   return { files, out: values.out, options, board, terms, maxViews: integerArg('max-views', values['max-views'], 20, 2, 200), minMarkers: integerArg('min-markers', values['min-markers'], 4, 1, 10_000) };
 }
 
-/** Runs the command; returns the process exit code. */
+/** Runs the command; returns the process exit code (1 if an input could not be read, the calibration made from the rest). */
 export async function runCalibrate(cmd: CalibrateCommand, log = console.log, warn = console.error): Promise<number> {
   await checkOutFile('--out', cmd.out);
   const ctx = await GpuContext.create({ label: 'flowmark-calibrate' });
   const frames: { source: string; found: DetectedMarker[] }[] = [];
   let size: [number, number] | null = null;
+  let failed = 0;
   try {
     await compileKernels(ctx, (c) => fromPixels(c, [blankFrame()]).pipe(markers(cmd.options), readResults()), warn);
-    for (const file of cmd.files) {
-      const results = isVideo(file)
-        ? await lastValueFrom(fromVideoFile(ctx, file).pipe(markers(cmd.options), readResults(), toArray()))
-        : await lastValueFrom(fromPixels(ctx, [await readPng(file, { maxPixels: ctx.maxFramePixels })]).pipe(markers(cmd.options), readResults(), toArray()));
+    // An input that cannot be read is said and skipped, as label and markers do: the others may still calibrate.
+    for (const [i, file] of cmd.files.entries()) {
+      let results: FrameResult[];
+      try {
+        results = isVideo(file)
+          ? await lastValueFrom(fromVideoFile(ctx, file).pipe(markers(cmd.options), readResults(), toArray()))
+          : await lastValueFrom(fromPixels(ctx, [await readImage(file, { maxPixels: ctx.maxFramePixels })]).pipe(markers(cmd.options), readResults(), toArray()));
+      } catch (e) {
+        if (ctx.lostError || !(e instanceof DecodeError || e instanceof InvalidFrameError)) throw e;
+        failed++;
+        warn(`${file}: error: ${e.message.replace(`${file}: `, '')}`);
+        continue;
+      }
       for (const r of results) {
         if (size && (size[0] !== r.width || size[1] !== r.height)) throw new UsageError(`${file} is ${r.width}x${r.height}, the inputs before it ${size[0]}x${size[1]}: one camera, one size`);
         size = [r.width, r.height];
         frames.push({ source: isVideo(file) ? `${file} frame ${r.seq}` : file, found: r.markers!.found });
       }
+      const markersSeen = results.reduce((n, r) => n + r.markers!.found.length, 0);
+      warn(`${file} (${i + 1}/${cmd.files.length}): ${results.length} frame${results.length === 1 ? '' : 's'}, ${markersSeen} markers`);
     }
   } finally {
     ctx.destroy();
@@ -103,5 +115,5 @@ export async function runCalibrate(cmd: CalibrateCommand, log = console.log, war
     throw new OutputError(`--out ${cmd.out}: cannot write it (${(e as Error).message}); the calibration is printed above`);
   }
   log(`written to ${cmd.out}`);
-  return 0;
+  return failed ? 1 : 0;
 }

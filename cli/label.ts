@@ -1,5 +1,5 @@
 /**
- * `flowmark label <png|mp4...>`: canonical labels for each image, written as DIR/<name>.u32 (little-endian uint32
+ * `flowmark label <image|video...>`: canonical labels for each image, written as DIR/<name>.u32 (little-endian uint32
  * per pixel, row-major), and for each video a JSON line per frame. One GPU device serves every file; a file that
  * fails is reported and the rest still run. Built on the public entry points only, as a user's program would be.
  */
@@ -21,7 +21,7 @@ import {
   type LabelOptions,
   type ThresholdOptions,
 } from '../index.js';
-import { readPng } from '../node.js';
+import { readImage } from '../node.js';
 import { blankFrame, checkOutputClashes, isVideo, labelOutputs, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
 import { UsageError, integerArg } from './args.js';
 
@@ -36,6 +36,11 @@ export interface LabelCommand {
   passes: number | 'until-converged';
   /** How the foreground is found (threshold() options). */
   threshold: ThresholdOptions;
+  /**
+   * Whether --method or --threshold chose the rule. Unchosen, an image is taken as a mask (any nonzero gray value)
+   * and a video's frames, which are never masks, are split at Otsu's level per frame.
+   */
+  thresholdChosen: boolean;
   stats: boolean;
   /** Videos: also write each frame's labels as DIR/<name>-<frame>.u32. */
   labels: boolean;
@@ -43,9 +48,9 @@ export interface LabelCommand {
   maxComponents: number;
 }
 
-export const labelUsage = `Usage: flowmark label <png|mp4...> --out-dir DIR [options]
+export const labelUsage = `Usage: flowmark label <image|video...> --out-dir DIR [options]
 
-Labels the connected components of each image or video frame on the GPU. For an image it writes DIR/<name>.u32:
+Labels the connected components of each image (PNG, JPEG or WebP) or video frame on the GPU. For an image it writes DIR/<name>.u32:
 one little-endian uint32 per pixel, row-major; 0 is background, components are 1..N in raster order of their
 first pixel.
 
@@ -56,7 +61,7 @@ Options:
   --passes N|until-converged
                            propagation passes for shibata (default until-converged: exact labels)
 
-Foreground (default: any nonzero gray value):
+Foreground (default: any nonzero gray value for an image, as in a mask; Otsu's level per frame for a video):
   --method fixed|otsu|adaptive
                            fixed: gray > --threshold T; otsu: Otsu's level per frame; adaptive: gray > the mean of
                            the --window W × W neighbourhood (odd, default 15) minus --offset C (default 5)
@@ -67,8 +72,8 @@ Foreground (default: any nonzero gray value):
                            orientation, eccentricity and mean gray, computed on the GPU
 
 Video files (${videoFilesText}; decoded by ffmpeg) give DIR/<name>.jsonl, one
-line per frame as it is labelled: {"frame","timeUs","count","components":[...the --stats fields]}, with a progress
-bar on a terminal. A video that fails part way keeps the lines of the frames done.
+line per frame as it is labelled: {"frame","timeUs","count","components":[...the --stats fields]}, with progress
+on stderr (a bar on a terminal, else a line every 10 s). A video that fails part way keeps the lines of the frames done.
   --labels                 videos: also write DIR/<name>-<frame>.u32 for every frame
   --max-components N       videos: components written per frame at most (default 4096; more sets "truncated")
 `;
@@ -111,6 +116,7 @@ export function parseLabelArgs(values: Record<string, string | boolean | undefin
     algorithm: String(values.algorithm ?? 'shibata'),
     passes,
     threshold: thresholdArgs(values),
+    thresholdChosen: values.method !== undefined || values.threshold !== undefined,
     stats: values.stats === true,
     labels: values.labels === true,
     maxComponents: integerArg('max-components', values['max-components'], 4096, 1, 2 ** 24),
@@ -132,7 +138,7 @@ function labelOptions(cmd: LabelCommand): LabelOptions {
 export function runLabel(cmd: LabelCommand, log = console.log, warn = console.error): Promise<number> {
   return runOverInputs(cmd.files, cmd.outDir, async (ctx, file) => {
     if (isVideo(file)) return labelVideo(ctx, file, cmd, log);
-    const img = await readPng(file, { maxPixels: ctx.maxFramePixels });
+    const img = await readImage(file, { maxPixels: ctx.maxFramePixels });
     const result = await lastValueFrom(fromPixels(ctx, [img]).pipe(threshold(cmd.threshold), label(labelOptions(cmd)), readResults()));
     const name = outputStem(file);
     const labels = result.labels!;
@@ -151,9 +157,11 @@ export function runLabel(cmd: LabelCommand, log = console.log, warn = console.er
     }
     const gpuMs = result.timings.reduce((s, t) => s + t.ms, 0);
     const info = result.labeling!;
+    // A photo taken for a mask: every pixel is foreground under the default rule, one component of the whole image.
+    const photo = !cmd.thresholdChosen && info.count === 1 && labels.every((v) => v !== 0) ? ' (every pixel is nonzero: a photo rather than a mask? try --method otsu)' : '';
     log(
       `${file}: ${img.width}x${img.height}, ${info.count} components, converged ${info.converged ? 'yes' : 'no'} ` +
-        `(${info.passes} passes), GPU ${ctx.features.timestamps ? gpuMs.toFixed(3) + ' ms' : 'n/a'}`,
+        `(${info.passes} passes), GPU ${ctx.features.timestamps ? gpuMs.toFixed(3) + ' ms' : 'n/a'}${photo}`,
     );
   }, warn, (ctx) => fromPixels(ctx, [blankFrame()]).pipe(threshold(cmd.threshold), label(labelOptions(cmd)), features({ maxResults: 1 }), readResults()));
 }
@@ -183,8 +191,9 @@ function componentsJson(f: ComponentFeatures) {
 /** One video: a JSON line per frame, written as each frame completes, and with --labels each frame's labels. */
 async function labelVideo(ctx: GpuContext, file: string, cmd: LabelCommand, log: (s: string) => void): Promise<void> {
   const name = outputStem(file);
+  const rule: ThresholdOptions = cmd.thresholdChosen ? cmd.threshold : { method: 'otsu', invert: cmd.threshold.invert };
   const chain: OperatorFunction<GpuFrame, FrameResult> = (frames) =>
-    frames.pipe(threshold(cmd.threshold), label({ ...labelOptions(cmd), readLabels: cmd.labels }), features({ maxResults: cmd.maxComponents }), readResults());
+    frames.pipe(threshold(rule), label({ ...labelOptions(cmd), readLabels: cmd.labels }), features({ maxResults: cmd.maxComponents }), readResults());
   const done = await writeVideoLines(ctx, file, join(cmd.outDir, `${name}.jsonl`), chain, (r) => {
     const f = r.features!;
     if (cmd.labels) {
@@ -194,5 +203,6 @@ async function labelVideo(ctx: GpuContext, file: string, cmd: LabelCommand, log:
     return JSON.stringify({ frame: r.seq, timeUs: r.timeUs, count: r.labeling!.count, ...(f.truncated ? { truncated: true } : {}), components: componentsJson(f) }) + '\n';
   });
   const v = done.info;
-  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${(done.frames / done.seconds).toFixed(1)} frames/s`);
+  const said = cmd.thresholdChosen ? '' : " (foreground: Otsu's level per frame, the default for video)";
+  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames${said}, processed at ${(done.frames / done.seconds).toFixed(1)} frames/s`);
 }

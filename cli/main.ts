@@ -10,12 +10,12 @@ import { parseTrackArgs, runTrack, trackUsage } from './track.js';
 const usage = `Usage: flowmark <command> [options]
 
 Commands:
-  label <png|mp4...> --out-dir DIR   label connected components on the GPU (flowmark label --help)
-  markers <png|mp4...> --dictionary NAME --out-dir DIR
+  label <image|video...> --out-dir DIR   label connected components on the GPU (flowmark label --help)
+  markers <image|video...> --dictionary NAME --out-dir DIR
                                      find fiducial markers on the GPU (flowmark markers --help)
   track <video...> --out-dir DIR [--line x1,y1,x2,y2 ...]
                                      track moving objects of a fixed camera (flowmark track --help)
-  calibrate <png|mp4...> --dictionary NAME --board C,R,SIZE,GAP --out FILE
+  calibrate <image|video...> --dictionary NAME --board C,R,SIZE,GAP --out FILE
                                      a camera's intrinsics and distortion from views of a board of markers
                                      (flowmark calibrate --help)
 

@@ -1,5 +1,5 @@
 /**
- * `flowmark markers <png|mp4...> --dictionary NAME --out-dir DIR`: fiducial markers of each image as
+ * `flowmark markers <image|video...> --dictionary NAME --out-dir DIR`: fiducial markers of each image as
  * DIR/<name>.json, and of each video frame as a line of DIR/<name>.jsonl. One GPU device serves every file; a
  * file that fails is reported and the rest still run. Built on the public entry points only.
  */
@@ -23,7 +23,7 @@ import {
   type MarkerPose,
   type MarkersOptions,
 } from '../index.js';
-import { readPng } from '../node.js';
+import { readImage } from '../node.js';
 import { blankFrame, checkOutputClashes, isVideo, outputStem, runOverInputs, videoFilesText, writeVideoLines } from './outputs.js';
 import { UsageError, integerArg } from './args.js';
 
@@ -35,16 +35,16 @@ export interface MarkersCommand {
   pose: { camera: CameraModel; markerSize: number } | null;
 }
 
-export const markersUsage = `Usage: flowmark markers <png|mp4...> --dictionary NAME --out-dir DIR [options]
+export const markersUsage = `Usage: flowmark markers <image|video...> --dictionary NAME --out-dir DIR [options]
 
-Finds fiducial markers on the GPU. For an image it writes DIR/<name>.json:
+Finds fiducial markers on the GPU. For an image (PNG, JPEG or WebP) it writes DIR/<name>.json:
   {"width","height","markers":[{"id","corners":[[x,y],[x,y],[x,y],[x,y]]}]}
 corners are the outer corners of each marker's black border as printed (top-left, top-right, bottom-right,
 bottom-left), in pixels with pixel centres at integers (OpenCV's convention).
 
 Video files (${videoFilesText}) give DIR/<name>.jsonl, one line per frame as it is done:
   {"frame","timeUs","markers":[...]}
-with a progress bar on a terminal. A video that fails part way keeps the lines of the frames done.
+with progress on stderr (a bar on a terminal, else a line every 10 s). A video that fails part way keeps the lines of the frames done.
 
 Options:
   --dictionary NAME        ${markerDictionaryNames.join(', ')} (any case; required)
@@ -132,7 +132,7 @@ function markersJson(r: FrameResult) {
 export function runMarkers(cmd: MarkersCommand, log = console.log, warn = console.error): Promise<number> {
   return runOverInputs(cmd.files, cmd.outDir, async (ctx, file) => {
     if (isVideo(file)) return markersOfVideo(ctx, file, cmd, log);
-    const img = await readPng(file, { maxPixels: ctx.maxFramePixels });
+    const img = await readImage(file, { maxPixels: ctx.maxFramePixels });
     const result = await lastValueFrom(fromPixels(ctx, [img]).pipe(markers(cmd.options), readResults(), map(poses(cmd))));
     const found = result.markers!.found;
     await writeFile(join(cmd.outDir, `${outputStem(file)}.json`), JSON.stringify({ width: img.width, height: img.height, markers: markersJson(result) }) + '\n');
@@ -149,5 +149,5 @@ async function markersOfVideo(ctx: GpuContext, file: string, cmd: MarkersCommand
     return JSON.stringify({ frame: r.seq, timeUs: r.timeUs, markers: markersJson(r) }) + '\n';
   });
   const v = done.info;
-  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${seen} markers, ${(done.frames / done.seconds).toFixed(1)} frames/s`);
+  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${seen} markers, processed at ${(done.frames / done.seconds).toFixed(1)} frames/s`);
 }

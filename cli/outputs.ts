@@ -17,7 +17,7 @@ export class OutputError extends FlowmarkError {
 
 /**
  * Files taken as video: MP4 and QuickTime, and the containers recorders and cameras write (AVI, Matroska, WebM,
- * MPEG-TS, MPEG-PS, Flash, ASF, 3GP, Ogg, raw H.264 and H.265); everything else is read as PNG.
+ * MPEG-TS, MPEG-PS, Flash, ASF, 3GP, Ogg, raw H.264 and H.265); everything else is read as an image (PNG, JPEG or WebP, by its bytes).
  */
 export const videoExtensions = ['.mp4', '.m4v', '.mov', '.avi', '.mkv', '.webm', '.ts', '.mts', '.m2ts', '.mpg', '.mpeg', '.flv', '.wmv', '.asf', '.3gp', '.ogv', '.h264', '.264', '.h265', '.hevc'];
 
@@ -133,15 +133,41 @@ export function checkOutputClashes(files: string[], outDir: string, outputsOf: (
   });
 }
 
-/** A progress bar on stderr when it is a terminal (null otherwise): frames done of the total, and frames per second. */
-export function progressBar(name: string, total: () => number): ((done: number) => void) | null {
-  if (!process.stderr.isTTY) return null;
-  const start = performance.now();
-  return (n) => {
-    const t = total();
-    const done = t ? Math.min(20, Math.round((20 * n) / t)) : 0;
-    const fps = n / ((performance.now() - start) / 1000);
-    process.stderr.write(`\r${name} [${'#'.repeat(done)}${'.'.repeat(20 - done)}] ${n}/${t} frames, ${fps.toFixed(0)} frames/s `);
+/** Where progress goes: stderr, or a stand-in with the same two members. */
+export interface ProgressOut {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/** Seconds between progress lines when stderr is not a terminal (a log file, a CI job). */
+const lineEverySeconds = 10;
+
+/**
+ * Progress of a video on stderr: frames done of the total, and the rate they are processed at. On a terminal a bar
+ * redrawn in place (`end` closes its line); elsewhere a plain line at most every ten seconds, so that a log shows a
+ * long run moving without a line per frame.
+ */
+export function progressBar(name: string, total: () => number, out: ProgressOut = process.stderr, now: () => number = () => performance.now()): { update: (done: number) => void; end: () => void } {
+  const start = now();
+  let lastLine = start;
+  const rate = (n: number) => `${(n / Math.max(1e-3, (now() - start) / 1000)).toFixed(0)} frames/s`;
+  if (!out.isTTY) {
+    return {
+      update: (n) => {
+        if (now() - lastLine < lineEverySeconds * 1000) return;
+        lastLine = now();
+        out.write(`${name}: ${n}/${total()} frames, processed at ${rate(n)}\n`);
+      },
+      end: () => undefined,
+    };
+  }
+  return {
+    update: (n) => {
+      const t = total();
+      const done = t ? Math.min(20, Math.round((20 * n) / t)) : 0;
+      out.write(`\r${name} [${'#'.repeat(done)}${'.'.repeat(20 - done)}] ${n}/${t} frames, ${rate(n)} `);
+    },
+    end: () => out.write('\n'),
   };
 }
 
@@ -200,7 +226,7 @@ export const blankFrame = (): PixelImage => ({ width: 64, height: 64, format: 'g
 /**
  * One video through `chain`: the text `lineOf` makes of each result appended to `path` as its frame completes
  * (synchronously, so an error that ends the stream cannot overtake a line: a video that fails part way keeps the
- * lines of the frames done, and the error says how many), a progress bar on a terminal; `probed`, the file's
+ * lines of the frames done, and the error says how many), progress on stderr; `probed`, the file's
  * VideoInfo where the caller probed it already. What the summary needs back.
  */
 export async function writeVideoLines(
@@ -224,7 +250,7 @@ export async function writeVideoLines(
         tap((r) => {
           writeSync(out, lineOf(r));
           frames++;
-          bar?.(frames);
+          bar.update(frames);
         }),
       ),
       { defaultValue: null },
@@ -238,7 +264,7 @@ export async function writeVideoLines(
     }
     throw new Error(`${(e as Error).message} (${frames} frames written to ${path})`, { cause: e });
   } finally {
-    if (bar) process.stderr.write('\n');
+    bar.end();
   }
   closeSync(out);
   return { frames, info, seconds: (performance.now() - start) / 1000 };

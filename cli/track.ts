@@ -48,7 +48,8 @@ DIR/<name>.counts.json: {"frames","lines":{"<x1,y1,x2,y2>":{"forward","backward"
 from the line's left to its right as seen going from (x1,y1) to (x2,y2); an object on a line in the last
 frame counts where its centre has passed it. A run that stops early (an error part way, Ctrl-C, SIGTERM) still
 writes the counts of the frames done, with "partial":true and the "error" or the signal ("stopped"). A line that
-misses the picture counts nothing; the summary says so. A progress bar on a terminal.
+misses the picture counts nothing; the summary says so. Progress on stderr (a bar on
+a terminal, else a line every 10 s).
 
 Options:
   --out-dir DIR       where to write (created if missing); two inputs that would write one file are refused
@@ -229,5 +230,5 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   // A line that misses the picture (a size from another camera, coordinates swapped) counts nothing: said so.
   const misses = (l: CountingLine) => v != null && !segmentMeetsFrame(l, v.width, v.height);
   const said = cmd.lines.map((l) => ` line ${l.id}: ${counts[l.id].forward} forward, ${counts[l.id].backward} backward${misses(l) ? ` (outside the ${v!.width}x${v!.height} picture)` : ''};`).join('');
-  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${color ? 'color' : 'gray'} model${cmd.placeByGray ? ', placed by gray' : ''}, ${ids.size} tracks;${said} ${(done.frames / done.seconds).toFixed(1)} frames/s`);
+  log(`${file}: ${v?.width}x${v?.height} ${v?.codec}, ${done.frames} frames, ${color ? 'color' : 'gray'} model${cmd.placeByGray ? ', placed by gray' : ''}, ${ids.size} tracks;${said} processed at ${(done.frames / done.seconds).toFixed(1)} frames/s`);
 }

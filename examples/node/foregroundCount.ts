@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { lastValueFrom, toArray, type OperatorFunction } from 'rxjs';
 import { GpuContext, InvalidFrameError, InvalidOptionError, readResults, threshold, type GpuFrame } from 'flowmark';
 import { PassRecorder, gpuNode, uniformLayout, withRead, type WgslModule } from 'flowmark/extend';
-import { fromPng } from 'flowmark/node';
+import { fromImages } from 'flowmark/node';
 
 // The result this operator adds to what the sink reads back.
 declare module 'flowmark' {
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   const dir = fileURLToPath(new URL('../../../examples/data/frames/', import.meta.url));
   const files = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(dir).filter((f) => f.endsWith('.png')).sort().map((f) => join(dir, f));
   const ctx = await GpuContext.create({ label: 'foreground-count' });
-  const results = await lastValueFrom(fromPng(ctx, files).pipe(threshold({ method: 'otsu', invert: true }), foregroundCount(), readResults(), toArray()));
+  const results = await lastValueFrom(fromImages(ctx, files).pipe(threshold({ method: 'otsu', invert: true }), foregroundCount(), readResults(), toArray()));
   results.forEach((r, i) => console.log(`${files[i]}: ${r.width}x${r.height}, ${r.foreground} foreground pixels (Otsu level ${r.threshold!.level})`));
   ctx.destroy();
 }

@@ -1,5 +1,5 @@
 /**
- * The main job: threshold → features over the short clip shipped in examples/data/sample.mp4 (or the video or PNG
+ * The main job: threshold → features over the short clip shipped in examples/data/sample.mp4 (or the video or image
  * files given on the command line), printing a summary per second of video and for the whole run. `features()`
  * straight after `threshold()` labels the mask itself and measures components while labelling (no label image is
  * needed here). Run with `npm run main`.
@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { GpuContext, features, readResults, threshold, type FrameResult, type GpuFrame } from 'flowmark';
-import { fromPng, fromVideoFile } from 'flowmark/node';
+import { fromImages, fromVideoFile } from 'flowmark/node';
 import type { Observable } from 'rxjs';
 
 async function main(): Promise<void> {
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'flowmark-main', profile: true });
   console.log(`flowmark main job on ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: software)' : ''}`);
   for (const file of files) {
-    const source: Observable<GpuFrame> = file.toLowerCase().endsWith('.png') ? fromPng(ctx, [file]) : fromVideoFile(ctx, file, { onInfo: (i) => console.log(`${file}: ${i.width}x${i.height} ${i.codec}, ${i.frames} frames, ${i.fps.toFixed(1)} frames/s`) });
+    const source: Observable<GpuFrame> = /\.(png|jpe?g|webp)$/i.test(file) ? fromImages(ctx, [file]) : fromVideoFile(ctx, file, { onInfo: (i) => console.log(`${file}: ${i.width}x${i.height} ${i.codec}, ${i.frames} frames, ${i.fps.toFixed(1)} frames/s`) });
     const results: FrameResult[] = [];
     const start = performance.now();
     await new Promise<void>((resolve, reject) =>

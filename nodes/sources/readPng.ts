@@ -32,6 +32,16 @@ export interface PngHeader {
 const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const defaultMaxPixels = 2 ** 28;
 
+/** An `InvalidFrameError` for an image of more pixels than `maxPixels` (2^28 when not given). */
+export function checkPixels(path: string, width: number, height: number, maxPixels: number | undefined): void {
+  const limit = maxPixels ?? defaultMaxPixels;
+  if (width * height <= limit) return;
+  throw new InvalidFrameError(
+    `${path}: image too large: ${width}×${height} is ${width * height} pixels, over the limit of ${limit}` +
+      (maxPixels === undefined ? ' (maxPixels when reading)' : ' pixels per frame'),
+  );
+}
+
 /** The header of a PNG file's bytes; a `DecodeError` when they are not a PNG or the header is malformed. */
 export function pngHeader(bytes: Buffer, path: string): PngHeader {
   if (bytes.length === 0) throw new DecodeError(`${path}: empty file`, path);
@@ -48,15 +58,13 @@ export function pngHeader(bytes: Buffer, path: string): PngHeader {
 }
 
 export async function readPng(path: string, options: ReadPngOptions = {}): Promise<PixelImage> {
-  const maxPixels = options.maxPixels ?? defaultMaxPixels;
-  const bytes = await readInput(path);
+  return decodePng(await readInput(path), path, options);
+}
+
+/** The image a PNG file's bytes hold, with readPng's checks and errors; `path` names the file in them. */
+export function decodePng(bytes: Buffer, path: string, options: ReadPngOptions = {}): PixelImage {
   const { width, height, colorType } = pngHeader(bytes, path);
-  if (width * height > maxPixels) {
-    throw new InvalidFrameError(
-      `${path}: image too large: ${width}×${height} is ${width * height} pixels, over the limit of ${maxPixels}` +
-        (options.maxPixels === undefined ? " (readPng's maxPixels)" : ' pixels per frame'),
-    );
-  }
+  checkPixels(path, width, height, options.maxPixels);
   // A file cut short (a copy or download that stopped) ends before its IEND chunk; the decoder would only say that
   // its stream ended with reads waiting.
   if (bytes.subarray(Math.max(0, bytes.length - 4096)).lastIndexOf('IEND') < 0) {

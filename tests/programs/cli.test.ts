@@ -72,13 +72,25 @@ describe('flowmark label', () => {
     expect(r.stdout).toMatch(/color\.png: 50x30, \d+ components, converged yes/);
     expect(r.stderr).toMatch(/missing\.png: error: cannot read \(no such file\)/);
     expect(r.stderr).toMatch(/empty\.png: error: empty file/);
-    expect(r.stderr).toMatch(/text\.png: error: not a PNG file/);
+    expect(r.stderr).toMatch(/text\.png: error: not an image flowmark reads \(PNG, JPEG or WebP\)/);
     expect(r.stderr).toMatch(/truncated\.png: error: corrupt PNG/);
     expect(r.stderr).toMatch(/half\.png: error: corrupt PNG \(cut short: it ends at byte \d+, before its IEND chunk\)/);
     const refGray = labelCpu(grayImg, 67, 41, 8);
     expect(Array.from(u32(join(out, 'gray.u32')))).toEqual(Array.from(refGray.labels));
     expect(r.stdout).toContain(`${refGray.count} components`);
     expect(Array.from(u32(join(out, 'color.u32')))).toEqual(Array.from(labelCpu(rgbaImg, 50, 30, 8).labels));
+  });
+
+  it('says when an image under the default rule (any nonzero gray value) is one component: a photo, not a mask', () => {
+    const photo = fileURLToPath(new URL('../../examples/data/photo.jpg', import.meta.url));
+    const said = run(['label', photo, '--out-dir', join(dir, 'out-photo')]);
+    expect(said.status, said.stderr).toBe(0);
+    expect(said.stdout).toMatch(/photo\.jpg: 320x240, 1 components, .*a photo rather than a mask\? try --method otsu/);
+    const otsu = run(['label', photo, '--out-dir', join(dir, 'out-photo'), '--method', 'otsu']);
+    expect(otsu.stdout).toMatch(/photo\.jpg: 320x240, \d{2,} components/);
+    expect(otsu.stdout).not.toContain('a photo rather than a mask');
+    // A mask is not a photo, whatever it holds.
+    expect(run(['label', join(dir, 'gray.png'), '--out-dir', join(dir, 'out-photo')]).stdout).not.toContain('photo rather');
   });
 
   it('honours --threshold and --connectivity 4, and exits 0 when every file works', () => {

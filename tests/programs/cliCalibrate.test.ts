@@ -1,4 +1,4 @@
-// `flowmark calibrate` as a user runs it: eight PNG photos of a printed grid board, rendered through a known lens
+// `flowmark calibrate` as a user runs it: eight PNG photos (and the same as JPEGs) of a printed grid board, rendered through a known lens
 // (intrinsics and distortion) at known tilts, in; OpenCV's calibration YAML out, which OpenCV's own FileStorage
 // reads back (Debian's python3-opencv, a test-time reference) to the lens the photos were taken with. Markers are
 // found on the GPU (Dawn); bad arguments are refused with the usage.
@@ -71,6 +71,28 @@ print(json.dumps({'K': fs.getNode('camera_matrix').mat().ravel().tolist(), 'd': 
     const a = projectPoints(ours, R, t, points);
     const b = projectPoints(lens, R, t, points);
     expect(Math.max(...a.map((p, i) => Math.hypot(p[0] - b[i][0], p[1] - b[i][1])))).toBeLessThan(1.5);
+  });
+
+  it('reads JPEG photos, and carries on past inputs it cannot read, saying each (exit 1)', () => {
+    const jpegs = photos.map((png) => {
+      const jpeg = png.replace(/\.png$/, '.jpg');
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', png, '-q:v', '2', jpeg]);
+      return jpeg;
+    });
+    const cut = join(dir, 'cut.png');
+    writeFileSync(cut, readFileSync(photos[0]).subarray(0, 5000));
+    const out = join(dir, 'from-jpeg.yml');
+    const r = run(['calibrate', cut, ...jpegs, join(dir, 'gone.jpg'), '--dictionary', 'DICT_4X4_50', '--board', '6,4,0.04,0.01', '--out', out]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${cut}: error: corrupt PNG (cut short`);
+    expect(r.stderr).toContain(`${join(dir, 'gone.jpg')}: error: cannot read (no such file)`);
+    // A line per input read, as it is done.
+    expect(r.stderr).toContain(`${jpegs[0]} (2/10): 1 frame, 24 markers`);
+    expect(r.stdout).toMatch(/^8 views of 8 frames/);
+    const ours = readOpenCvCalibration(readFileSync(out, 'utf8'));
+    // JPEG's loss moves the corners a little: the focal lengths within 0.5 %.
+    expect(Math.abs(ours.fx - lens.fx) / lens.fx).toBeLessThan(0.005);
+    expect(Math.abs(ours.fy - lens.fy) / lens.fy).toBeLessThan(0.005);
   });
 
   it('checks where it writes before any work: a missing folder, a folder given as the file, a place that takes no files', () => {

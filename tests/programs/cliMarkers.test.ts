@@ -1,4 +1,4 @@
-// The `flowmark markers` command as a user runs it: a PNG of markers in, DIR/<name>.json out with the markers the
+// The `flowmark markers` command as a user runs it: a PNG (or JPEG) of markers in, DIR/<name>.json out with the markers the
 // CPU reference finds, at its corners; the shipped clip in, one JSON line per frame near the true corners; bad
 // dictionary names and options refused with the usage.
 import { describe, expect, it, beforeAll } from 'vitest';
@@ -62,6 +62,25 @@ describe('flowmark markers', () => {
       const t = scene.markers.find((x) => x.id === m.id)!;
       m.corners.forEach((c, j) => expect(Math.hypot(c[0] - t.corners[j][0], c[1] - t.corners[j][1])).toBeLessThan(0.5));
     });
+  });
+
+  it('reads a JPEG as it reads the PNG, and carries on past inputs it cannot read (exit 1)', () => {
+    const jpeg = join(dir, 'board-photo.jpg');
+    expect(spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'board.png'), '-q:v', '2', jpeg]).status).toBe(0);
+    const cut = join(dir, 'cut.png');
+    writeFileSync(cut, readFileSync(join(dir, 'board.png')).subarray(0, 3000));
+    const out = join(dir, 'jpeg-out');
+    const r = run(['markers', join(dir, 'gone.png'), cut, jpeg, '--dictionary', 'DICT_6X6_250', '--out-dir', out]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${join(dir, 'gone.png')}: error: cannot read (no such file)`);
+    expect(r.stderr).toContain(`${cut}: error: corrupt PNG (cut short`);
+    expect(existsSync(join(out, 'cut.json'))).toBe(false);
+    const json = JSON.parse(readFileSync(join(out, 'board-photo.json'), 'utf8'));
+    expect(json.markers.map((m: { id: number }) => m.id).sort((a: number, b: number) => a - b)).toEqual([5, 77, 201]);
+    for (const m of json.markers as { id: number; corners: number[][] }[]) {
+      const t = scene.markers.find((x) => x.id === m.id)!;
+      m.corners.forEach((c, j) => expect(Math.hypot(c[0] - t.corners[j][0], c[1] - t.corners[j][1])).toBeLessThan(0.6));
+    }
   });
 
   it('writes one JSON line per frame of a video, the markers near their true corners', () => {

@@ -105,6 +105,18 @@ describe('flowmark track', () => {
     }
   });
 
+  it('says which inputs it cannot read (missing, not a video) and leaves no output for them (exit 1)', () => {
+    const junk = join(dir, 'junk.mp4');
+    writeFileSync(junk, 'not a video at all\n');
+    const out = join(dir, 'out-unreadable');
+    const r = run(['track', join(dir, 'gone.mp4'), junk, '--out-dir', out, '--line', '10,0,10,100']);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`${join(dir, 'gone.mp4')}: error: cannot read (no such file)`);
+    expect(r.stderr).toMatch(new RegExp(`${junk.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: error: .+`));
+    expect(existsSync(join(out, 'junk.csv'))).toBe(false);
+    expect(existsSync(join(out, 'gone.csv'))).toBe(false);
+  });
+
   it('writes the counts of the frames done, marked partial, on SIGINT, and exits 130', async () => {
     const out = join(dir, 'out-sigint');
     const line = `${scene.width / 2},${scene.height - 1},${scene.width / 2},0`;

@@ -63,6 +63,21 @@ describe('flowmark label on videos', () => {
     expect(new Uint32Array(labels.buffer, labels.byteOffset, 64 * 48).filter((v) => v === 1).length).toBe(lines[3].components[0].area);
   });
 
+  it("splits a video's frames at Otsu's level when no rule is chosen (a frame is never a mask), and says so", () => {
+    const cli = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
+    const out = join(dir, 'cli-default');
+    const r = spawnSync(process.execPath, [cli, 'label', join(dir, 'vp9.mp4'), '--out-dir', out], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("12 frames (foreground: Otsu's level per frame, the default for video)");
+    const lines = readFileSync(join(out, 'vp9.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // The moving square, not one component of the whole frame (any nonzero gray value).
+    lines.forEach((l, n) => {
+      expect(l.count, `frame ${n}`).toBe(1);
+      expect(Math.abs(l.components[0].cx - (4 + 4 * n + 3.5))).toBeLessThanOrEqual(1);
+      expect(l.components[0].area).toBeLessThan(64 * 48 / 4);
+    });
+  });
+
   it('takes AVI and Matroska files as videos (and says which codec)', () => {
     const cli = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
     const out = join(dir, 'cli-containers');
