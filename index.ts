@@ -26,7 +26,7 @@ export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions
 export { features, type FeaturesOptions } from './nodes/components/features.js';
 export { readResults, type ReadResultsOptions } from './nodes/sinks/readResults.js';
 export { track, trackEvents, trackSettings, seenTracks, type TrackOptions } from './nodes/track/track.js';
-export { blobTracking, blobFeatures, blobTrackOptions, blobWarmup, defaultBlobSettings, type BlobSettings, type BlobTrackerChoice } from './nodes/track/blobTracking.js';
+export { blobTracking, blobFeatures, blobTrackOptions, blobWarmup, defaultBlobSettings, type BlobOptions, type BlobSettings, type BlobTrackerChoice } from './nodes/track/blobTracking.js';
 export { defaultTrackSettings, type TrackSettings, type Box } from './src/track/Tracker.js';
 export { countLines, countLinesSettings, countsAtEnd, type CountLinesOptions } from './nodes/track/countLines.js';
 export { zones, zonesSettings, type ZonesOptions } from './nodes/track/zones.js';

@@ -195,7 +195,9 @@ async function trackVideo(ctx: GpuContext, file: string, cmd: TrackCommand, log:
   let last: TrackResults | null = null;
   let frames = 0;
   const ids = new Set<number>();
-  const chain = blobTracking({ ...cmd, warmup: cmd.warmup ?? undefined, prime, color: color ? 'shadows' : false });
+  const { lines, minArea, history, open, close, foregroundLearning, maxUnseen, sizeFloor, shadows, varThreshold, placeByGray } = cmd;
+  const settings = { lines, minArea, history, open, close, foregroundLearning, maxUnseen, sizeFloor, shadows, varThreshold, placeByGray };
+  const chain = blobTracking({ ...settings, warmup: cmd.warmup ?? undefined, prime, color: color ? 'shadows' : false });
   const countsPath = join(cmd.outDir, `${name}.counts.json`);
   const zeros = () => Object.fromEntries(cmd.lines.map((l) => [l.id, { forward: 0, backward: 0 }]));
   // Counts are often the point of a run: a run that stops early (an error part way, Ctrl-C, SIGTERM) still writes

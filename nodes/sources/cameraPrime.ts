@@ -22,6 +22,7 @@ import { medianImage } from '../../src/image/medianImage.js';
 import type { PrimeImage } from '../../src/image/backgroundSettings.js';
 import { canvasImage, canvasOfSize } from './canvasImage.js';
 import { videoBackgroundSettings, type VideoBackgroundOptions } from './backgroundPick.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface CameraPrimeOptions extends VideoBackgroundOptions {
   /** Passed to `getUserMedia` (default `{ video: true }`): those `fromCamera` will be given. */
@@ -32,6 +33,7 @@ export interface CameraPrimeOptions extends VideoBackgroundOptions {
 export const defaultCameraPrimeSettings = { seconds: 10, samples: 25 } as const;
 
 export function cameraPrime(options: CameraPrimeOptions = {}): Promise<PrimeImage> {
+  checkOptions('cameraPrime', options, optionKeys<CameraPrimeOptions>({ seconds: true, samples: true, format: true, constraints: true }));
   if (typeof navigator === 'undefined' || !navigator.mediaDevices?.getUserMedia) throw new InvalidOptionError("cameraPrime: this environment has no camera API (navigator.mediaDevices.getUserMedia): it runs in a browser");
   const { seconds, samples, format } = videoBackgroundSettings('cameraPrime', options, defaultCameraPrimeSettings);
   return (async () => {

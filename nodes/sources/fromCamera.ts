@@ -21,6 +21,7 @@ import { leasedFrame, validateInFlight } from '../../src/core/frameSource.js';
 import { InFlight } from '../../src/core/InFlight.js';
 import { tagSource } from '../../src/core/streamInfo.js';
 import { TextureUploader } from './TextureUploader.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface FromCameraOptions {
   /** Passed to `getUserMedia` (default `{ video: true }`). */
@@ -50,6 +51,7 @@ type VideoWithCallback = HTMLVideoElement & {
 };
 
 export function fromCamera(ctx: GpuContext, options: FromCameraOptions = {}): CameraSource {
+  checkOptions('fromCamera', options, optionKeys<FromCameraOptions>({ constraints: true, maxInFlight: true }));
   const maxInFlight = options.maxInFlight ?? 2;
   validateInFlight('fromCamera', maxInFlight);
   const stats: CameraStats = { delivered: 0, dropped: 0 };

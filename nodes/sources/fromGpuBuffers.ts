@@ -14,6 +14,7 @@ import type { GpuFrame } from '../../src/core/GpuFrame.js';
 import { InvalidFrameError } from '../../src/core/errors.js';
 import { wordsFor } from '../../src/core/dispatch.js';
 import { frameSource } from '../../src/core/frameSource.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface GpuImage {
   buffer: GPUBuffer;
@@ -33,6 +34,7 @@ export function fromGpuBuffers(
   images: Iterable<GpuImage> | AsyncIterable<GpuImage>,
   options: FromGpuBuffersOptions = {},
 ): Observable<GpuFrame> {
+  checkOptions('fromGpuBuffers', options, optionKeys<FromGpuBuffersOptions>({ maxInFlight: true }));
   return frameSource(ctx, 'fromGpuBuffers', images, options.maxInFlight ?? 2, (img, _slot, seq) => {
     const { buffer, width, height, format } = img;
     if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {

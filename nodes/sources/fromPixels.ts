@@ -21,6 +21,7 @@ import { wordsFor } from '../../src/core/dispatch.js';
 import { frameSource, validateInFlight } from '../../src/core/frameSource.js';
 import { tagSource } from '../../src/core/streamInfo.js';
 import { PixelUploader } from './PixelUploader.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface PixelImage {
   width: number;
@@ -52,6 +53,7 @@ export function fromPixels(
   images: Iterable<PixelImage> | AsyncIterable<PixelImage>,
   options: FromPixelsOptions = {},
 ): Observable<GpuFrame> {
+  checkOptions('fromPixels', options, optionKeys<FromPixelsOptions>({ maxInFlight: true }));
   const maxInFlight = options.maxInFlight ?? 2;
   validateInFlight('fromPixels', maxInFlight);
   return tagSource(

@@ -27,6 +27,7 @@ import { TextureUploader } from './TextureUploader.js';
 import type { VideoInfo } from './probeVideo.js';
 import { decodeVideoFrames, refuseNode } from './decodeVideoFrames.js';
 import type { DisplayTransform } from './displayTransform.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface FromVideoOptions {
   pacing?: 'as-fast-as-possible' | 'realtime';
@@ -37,6 +38,7 @@ export interface FromVideoOptions {
 }
 
 export function fromVideo(ctx: GpuContext, source: string | Blob | ArrayBuffer, options: FromVideoOptions = {}): Observable<GpuFrame> {
+  checkOptions('fromVideo', options, optionKeys<FromVideoOptions>({ pacing: true, maxInFlight: true, onInfo: true }));
   refuseNode('fromVideo', 'fromVideoFile');
   const pacing = options.pacing ?? 'as-fast-as-possible';
   if (pacing !== 'as-fast-as-possible' && pacing !== 'realtime') throw new InvalidOptionError(`fromVideo: pacing must be 'as-fast-as-possible' or 'realtime', got ${String(pacing)}`);

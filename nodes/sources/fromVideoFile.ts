@@ -30,6 +30,7 @@ import { ffprobeBeside, probeWithFfprobe } from './probeWithFfprobe.js';
 import { tagSource } from '../../src/core/streamInfo.js';
 import type { FramePick } from './backgroundPick.js';
 import { ffmpegMessage } from './ffmpegMessage.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface FromVideoFileOptions {
   /** Pixels handed to the GPU: 8-bit gray (default) or RGBA. */
@@ -67,6 +68,7 @@ const mp4Boxes = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot'
  * (their index only, so a file of any size is probed in the memory its index takes), other containers by ffprobe (`options.ffprobe`, default `ffprobe` on the PATH).
  */
 export async function probeVideoFile(path: string, options: { ffprobe?: string } = {}): Promise<VideoInfo> {
+  checkOptions('probeVideoFile', options, ['ffprobe']);
   const head = await readHead(path, 8);
   if (head.length === 0) throw new DecodeError(`${path}: empty file`, path);
   if (head.length === 8 && !mp4Boxes.has(head.toString('latin1', 4, 8))) return probeWithFfprobe(path, options.ffprobe);
@@ -125,7 +127,10 @@ export async function* decodeVideoFile(path: string, info: VideoInfo, format: 'g
   }
 }
 
+const fromVideoFileKeys = optionKeys<FromVideoFileOptions>({ format: true, maxInFlight: true, ffmpeg: true, ffprobe: true, onInfo: true, info: true });
+
 export function fromVideoFile(ctx: GpuContext, path: string, options: FromVideoFileOptions = {}): Observable<GpuFrame> {
+  checkOptions('fromVideoFile', options, fromVideoFileKeys);
   const format = options.format ?? 'gray';
   if (format !== 'gray' && format !== 'rgba') throw new InvalidOptionError(`fromVideoFile: format must be 'gray' or 'rgba', got ${String(format)}`);
   validateInFlight('fromVideoFile', options.maxInFlight ?? 2);

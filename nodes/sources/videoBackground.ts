@@ -21,8 +21,10 @@ import { canvasImage, canvasOfSize } from './canvasImage.js';
 import { framePick, videoBackgroundSettings, type FramePick, type VideoBackgroundOptions } from './backgroundPick.js';
 import { decodeVideoFrames, refuseNode } from './decodeVideoFrames.js';
 import { displayTransform, type DisplayTransform } from './displayTransform.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export function videoBackground(source: string | Blob | ArrayBuffer, options: VideoBackgroundOptions = {}): Promise<PrimeImage> {
+  checkOptions('videoBackground', options, optionKeys<VideoBackgroundOptions>({ seconds: true, samples: true, format: true }));
   refuseNode('videoBackground', 'videoFileBackground');
   const { seconds, samples, format } = videoBackgroundSettings('videoBackground', options);
   const name = typeof source === 'string' ? source : 'video';

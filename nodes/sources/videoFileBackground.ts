@@ -21,6 +21,7 @@ import { framePick, videoBackgroundSettings, type VideoBackgroundOptions } from 
 import { checkVideoInfo, decodeVideoFile, probeVideoFile } from './fromVideoFile.js';
 import type { VideoInfo } from './probeVideo.js';
 import { ffprobeBeside } from './probeWithFfprobe.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface VideoFileBackgroundOptions extends VideoBackgroundOptions {
   /** The ffmpeg executable (default `ffmpeg` on the PATH). */
@@ -32,6 +33,7 @@ export interface VideoFileBackgroundOptions extends VideoBackgroundOptions {
 }
 
 export function videoFileBackground(path: string, options: VideoFileBackgroundOptions = {}): Promise<PrimeImage> {
+  checkOptions('videoFileBackground', options, optionKeys<VideoFileBackgroundOptions>({ seconds: true, samples: true, format: true, ffmpeg: true, ffprobe: true, info: true }));
   const { seconds, samples, format } = videoBackgroundSettings('videoFileBackground', options);
   checkVideoInfo('videoFileBackground', options.info);
   return (async () => {

@@ -16,6 +16,7 @@ import { execFile } from 'node:child_process';
 import { DecodeError } from '../../src/core/errors.js';
 import { noFfmpeg } from './fromVideoFile.js';
 import { colorSampleWidth, colorTest, coloredPixels, type VideoHasColorOptions } from './colorTest.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface VideoFileHasColorOptions extends VideoHasColorOptions {
   /** The ffmpeg executable (default `ffmpeg` on the PATH). */
@@ -23,6 +24,7 @@ export interface VideoFileHasColorOptions extends VideoHasColorOptions {
 }
 
 export function videoFileHasColor(path: string, options: VideoFileHasColorOptions = {}): Promise<boolean> {
+  checkOptions('videoFileHasColor', options, optionKeys<VideoFileHasColorOptions>({ frames: true, spread: true, share: true, ffmpeg: true }));
   const { frames, spread, share } = colorTest('videoFileHasColor', options);
   const args = ['-v', 'error', '-nostdin', '-i', path, '-map', '0:v:0', '-frames:v', String(frames)];
   args.push('-vf', `scale='min(${colorSampleWidth},iw)':-2`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-');

@@ -17,8 +17,10 @@
 import { DecodeError } from '../../src/core/errors.js';
 import { colorSampleWidth, colorTest, coloredPixels, type VideoHasColorOptions } from './colorTest.js';
 import { decodeVideoFrames, refuseNode } from './decodeVideoFrames.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export function videoHasColor(source: string | Blob | ArrayBuffer, options: VideoHasColorOptions = {}): Promise<boolean> {
+  checkOptions('videoHasColor', options, optionKeys<VideoHasColorOptions>({ frames: true, spread: true, share: true }));
   refuseNode('videoHasColor', 'videoFileHasColor');
   const { frames, spread, share } = colorTest('videoHasColor', options);
   return (async () => {

@@ -15,6 +15,8 @@ import { readResults } from '../sinks/readResults.js';
 import { countLines } from './countLines.js';
 import { track, type TrackOptions } from './track.js';
 import { trails } from './trails.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
+import { InvalidOptionError } from '../../src/core/errors.js';
 
 /** What the blob chain takes of `flowmark track`'s command (TrackCommand); `color` as `background()` takes it. */
 export interface BlobSettings {
@@ -42,6 +44,26 @@ export interface BlobSettings {
  */
 export const defaultBlobSettings: Required<Pick<BlobSettings, 'history' | 'open' | 'close' | 'foregroundLearning' | 'warmup' | 'minArea'>> = { history: 500, open: 3, close: { size: [5, 9] }, foregroundLearning: 0.5, warmup: 60, minArea: 20 };
 
+/** The fields of `from` named in `keys` (those it has). */
+const pick = <T extends object>(from: T, keys: readonly string[]): Partial<T> => Object.fromEntries(Object.entries(from).filter(([k]) => keys.includes(k))) as Partial<T>;
+
+/** BlobSettings with the measured defaults' fields optional: what `blobTracking` and `blobFeatures` take. */
+export type BlobOptions = Partial<Pick<BlobSettings, keyof typeof defaultBlobSettings>> & Omit<BlobSettings, keyof typeof defaultBlobSettings>;
+
+const blobSettingKeys = optionKeys<BlobSettings>({ history: true, open: true, close: true, foregroundLearning: true, minArea: true, shadows: true, varThreshold: true, color: true, warmup: true, prime: true, histogram: true });
+const trackerChoiceKeys = optionKeys<BlobTrackerChoice>({ lines: true, maxUnseen: true, placeByGray: true, trailLength: true, sizeFloor: true });
+
+/**
+ * The options with defaultBlobSettings where one is not given (`warmup` aside: unset, it follows the prime), and the
+ * model's numbers checked; the morphology and features options are checked by their operators.
+ */
+function blobSettings(who: string, options: BlobOptions): BlobSettings {
+  const { history, open, close, foregroundLearning, minArea } = defaultBlobSettings;
+  const settings: BlobSettings = { ...options, history: options.history ?? history, open: options.open ?? open, close: options.close ?? close, foregroundLearning: options.foregroundLearning ?? foregroundLearning, minArea: options.minArea ?? minArea };
+  if (typeof settings.history !== 'number' || !(settings.history >= 1)) throw new InvalidOptionError(`${who}: history must be a number of frames, 1 or more, got ${String(settings.history)}`);
+  return settings;
+}
+
 /** background()'s warmup when none is given: none for a model started from a prime, defaultBlobSettings' without one. */
 export const blobWarmup = (primed: boolean): number => (primed ? 0 : defaultBlobSettings.warmup);
 
@@ -63,11 +85,15 @@ export interface BlobTrackerChoice {
  * 1/history after its warmup (OpenCV's fast start takes in slow plain objects), starts from `prime` where one is given
  * (no ghost of what stood in view at the start), and compensates the light (docs/decisions/background.md).
  */
-export function blobTracking(cmd: BlobSettings & BlobTrackerChoice): OperatorFunction<GpuFrame, FrameResult> {
+export function blobTracking(options: BlobOptions & Omit<BlobTrackerChoice, 'lines'> & { lines?: CountingLine[] }): OperatorFunction<GpuFrame, FrameResult> {
+  checkOptions('blobTracking', options, [...blobSettingKeys, ...trackerChoiceKeys]);
+  if (options === undefined) throw new InvalidOptionError('blobTracking: options are required (maxUnseen at least)');
+  if (options.maxUnseen === undefined) throw new InvalidOptionError('blobTracking: maxUnseen (seconds a track is kept unseen; flowmark track gives 2) is required');
+  const cmd = { ...options, ...blobSettings('blobTracking', options), lines: options.lines ?? [] };
   const trail = cmd.trailLength ?? 0;
   return (frames) =>
     frames.pipe(
-      blobFeatures({ ...cmd, histogram: cmd.placeByGray ? 'spatial' : (cmd.histogram ?? true) }),
+      blobFeatures({ ...pick(cmd, blobSettingKeys), histogram: cmd.placeByGray ? 'spatial' : (cmd.histogram ?? true) }),
       track(blobTrackOptions(cmd)),
       countLines({ lines: cmd.lines }),
       trail > 0 ? trails({ length: trail }) : identity,
@@ -79,7 +105,9 @@ export function blobTracking(cmd: BlobSettings & BlobTrackerChoice): OperatorFun
  * (default true), `varThreshold` (default MOG2's, 16) and `color` (default false: RGBA frames are modelled as their
  * gray; `flowmark track` gives 'shadows' for color videos) go to the background model.
  */
-export function blobFeatures(cmd: BlobSettings): OperatorFunction<GpuFrame, FrameResult> {
+export function blobFeatures(options: BlobOptions = {}): OperatorFunction<GpuFrame, FrameResult> {
+  checkOptions('blobFeatures', options, blobSettingKeys);
+  const cmd = blobSettings('blobFeatures', options);
   return (frames) =>
     frames.pipe(
       background({ history: cmd.history, learningRate: 1 / cmd.history, warmup: cmd.warmup ?? blobWarmup(!!cmd.prime), foregroundLearning: cmd.foregroundLearning, compensateLighting: true, detectShadows: cmd.shadows ?? true, color: cmd.color ?? false, prime: cmd.prime ?? null, ...(cmd.varThreshold === undefined ? {} : { varThreshold: cmd.varThreshold }) }),

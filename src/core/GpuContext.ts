@@ -9,6 +9,7 @@ import { mappingsSettled } from './mapBuffer.js';
 import { PipelineCache } from './PipelineCache.js';
 import { Profiler } from './Profiler.js';
 import { DisposedError, GpuDeviceLostError, GpuUnavailableError, GpuValidationError, InvalidOptionError, type FlowmarkError } from './errors.js';
+import { checkBoolean, checkOptions, optionKeys } from './checkOptions.js';
 
 export interface GpuContextOptions {
   /** Use this GPU instead of `navigator.gpu` / Dawn. */
@@ -103,6 +104,8 @@ export class GpuContext {
 
   /** Opens an adapter and device; accepts fallback (software) adapters when no hardware one exists. */
   static async create(options: GpuContextOptions = {}): Promise<GpuContext> {
+    checkOptions('GpuContext.create', options, optionKeys<GpuContextOptions>({ gpu: true, device: true, powerPreference: true, dawnFlags: true, profile: true, label: true, poolFreeBytes: true }));
+    checkBoolean('GpuContext.create', 'profile', options.profile);
     const label = options.label ?? 'flowmark';
     const poolFreeBytes = options.poolFreeBytes ?? defaultPoolFreeBytes;
     if (typeof poolFreeBytes !== 'number' || !(poolFreeBytes >= 0) || !Number.isFinite(poolFreeBytes)) {

@@ -47,3 +47,12 @@ export function checkOptions(who: string, options: unknown, known: readonly stri
 export function checkBoolean(who: string, name: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'boolean') throw new InvalidOptionError(`${who}: ${name} must be true or false, got ${JSON.stringify(value)}`);
 }
+
+/**
+ * The keys of an options interface, every one named once: `optionKeys<FromVideoFileOptions>({ format: true, … })`
+ * does not compile while a key of the interface is missing or one is not in it, so the list cannot drift from the
+ * type it checks.
+ */
+export function optionKeys<T>(all: Record<keyof T, true>): string[] {
+  return Object.keys(all);
+}

@@ -2,7 +2,8 @@
 // are booleans, and options that contradict each other refused, each with an InvalidOptionError naming the operator.
 // The operators are made, never subscribed: no GPU is needed.
 import { describe, expect, it } from 'vitest';
-import { GpuContext, GpuUnavailableError, InvalidOptionError, background, dots, features, label, markers, morphology, pose, threshold, track } from '../../../index.js';
+import { GpuContext, GpuUnavailableError, InvalidOptionError, background, blobFeatures, blobTracking, cameraPrime, dots, features, fromCamera, fromGpuBuffers, fromPixels, fromVideo, label, markers, morphology, pose, threshold, track, videoBackground, videoHasColor } from '../../../index.js';
+import { fromImages, fromVideoFile, probeVideoFile, readImage, videoFileBackground, videoFileHasColor } from '../../../node.js';
 
 const refused = (make: () => unknown, message: RegExp) => {
   let e: unknown;
@@ -54,6 +55,43 @@ describe('operator options', () => {
     expect(() => label({ algorithm: 'c2fl', passes: 'until-converged', canonical: false })).not.toThrow();
     expect(() => threshold({ method: 'adaptive', window: 15, offset: 3 })).not.toThrow();
     expect(() => markers({ dictionary: 'DICT_4X4_50', windows: [31] })).not.toThrow();
+  });
+});
+
+describe('sources, GpuContext.create and blobTracking options', () => {
+  const ctx = loose(null); // never reached: the options are checked first
+  const rejected = async (run: () => Promise<unknown>, message: RegExp) => {
+    const e = await run().then(() => null, (err: unknown) => err);
+    expect(e, String(message)).toBeInstanceOf(InvalidOptionError);
+    expect((e as Error).message).toMatch(message);
+  };
+
+  it('refuse unknown keys, suggesting the nearest', async () => {
+    refused(() => fromPixels(ctx, [], loose({ maxInflight: 2 })), /^fromPixels: unknown option maxInflight \(did you mean maxInFlight\?\)/);
+    refused(() => fromGpuBuffers(ctx, [], loose({ inFlight: 2 })), /^fromGpuBuffers: unknown option inFlight/);
+    refused(() => fromVideoFile(ctx, 'a.mp4', loose({ formt: 'rgba' })), /^fromVideoFile: unknown option formt \(did you mean format\?\)/);
+    refused(() => fromImages(ctx, [], loose({ fpss: 10 })), /^fromImages: unknown option fpss \(did you mean fps\?\)/);
+    refused(() => fromVideo(ctx, 'a.mp4', loose({ pacng: 'realtime' })), /^fromVideo: unknown option pacng \(did you mean pacing\?\)/);
+    refused(() => fromCamera(ctx, loose({ constraint: {} })), /^fromCamera: unknown option constraint \(did you mean constraints\?\)/);
+    refused(() => videoFileBackground('a.mp4', loose({ second: 2 })), /^videoFileBackground: unknown option second \(did you mean seconds\?\)/);
+    refused(() => videoBackground('a.mp4', loose({ sample: 9 })), /^videoBackground: unknown option sample \(did you mean samples\?\)/);
+    refused(() => videoFileHasColor('a.mp4', loose({ frame: 9 })), /^videoFileHasColor: unknown option frame \(did you mean frames\?\)/);
+    refused(() => videoHasColor('a.mp4', loose({ shares: 0.1 })), /^videoHasColor: unknown option shares \(did you mean share\?\)/);
+    refused(() => cameraPrime(loose({ second: 2 })), /^cameraPrime: unknown option second \(did you mean seconds\?\)/);
+    await rejected(() => probeVideoFile('a.mp4', loose({ ffmpeg: 'x' })), /^probeVideoFile: unknown option ffmpeg/);
+    await rejected(() => readImage('a.png', loose({ maxPixel: 9 })), /^readImage: unknown option maxPixel \(did you mean maxPixels\?\)/);
+    await rejected(() => GpuContext.create(loose({ poolFreeByte: 0 })), /^GpuContext.create: unknown option poolFreeByte \(did you mean poolFreeBytes\?\)/);
+    await rejected(() => GpuContext.create(loose({ profile: 'yes' })), /^GpuContext.create: profile must be true or false/);
+    refused(() => blobTracking(loose({ lines: [], maxUnseen: 2, minarea: 30 })), /^blobTracking: unknown option minarea \(did you mean minArea\?\)/);
+    refused(() => blobFeatures(loose({ histroy: 30 })), /^blobFeatures: unknown option histroy \(did you mean history\?\)/);
+  });
+
+  it('blobTracking: maxUnseen required, the measured defaults for the rest (no counting lines)', () => {
+    refused(() => blobTracking(loose({ lines: [] })), /^blobTracking: maxUnseen .* is required/);
+    refused(() => blobTracking(loose(undefined)), /^blobTracking: options are required/);
+    refused(() => blobFeatures({ history: 0 }), /^blobFeatures: history must be a number of frames, 1 or more, got 0/);
+    expect(() => blobTracking({ maxUnseen: 2 })).not.toThrow();
+    expect(() => blobFeatures()).not.toThrow();
   });
 });
 
