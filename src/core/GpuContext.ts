@@ -65,6 +65,10 @@ export class GpuContext {
   readonly #listeners = new Set<ErrorListener>();
   #destroyed = false;
   #lostError: GpuDeviceLostError | null = null;
+  readonly #onUncapturedError = (event: Event) => {
+    const e = (event as GPUUncapturedErrorEvent).error;
+    this.#emit(new GpuValidationError(`GPU error on "${this.label}": ${e.message}`));
+  };
   #held: GPUCommandBuffer[] = [];
   #onFlushed: (() => void)[] = [];
 
@@ -88,18 +92,13 @@ export class GpuContext {
     this.pipelines = new PipelineCache(device);
     this.pool = new BufferPool(device, info.poolFreeBytes);
     this.profiler = new Profiler(device, this.features.timestamps);
+    // Weakly: a device given by the caller outlives the contexts made on it, and its pending `lost` would hold each.
+    const self = new WeakRef(this);
     device.lost.then((info) => {
-      if (this.#destroyed) return;
-      this.#lostError = new GpuDeviceLostError(
-        `GPU device "${this.label}" was lost (${info.reason}): ${info.message}. Create a new GpuContext.`,
-        info.reason,
-      );
-      this.#emit(this.#lostError);
+      const ctx = self.deref();
+      if (ctx) ctx.#deviceLost(info);
     });
-    device.addEventListener('uncapturederror', (event) => {
-      const e = (event as GPUUncapturedErrorEvent).error;
-      this.#emit(new GpuValidationError(`GPU error on "${this.label}": ${e.message}`));
-    });
+    device.addEventListener('uncapturederror', this.#onUncapturedError);
   }
 
   /** Opens an adapter and device; accepts fallback (software) adapters when no hardware one exists. */
@@ -187,6 +186,12 @@ export class GpuContext {
     if (this.#destroyed) throw this.#disposedError(what);
   }
 
+  #deviceLost(info: GPUDeviceLostInfo): void {
+    if (this.#destroyed) return;
+    this.#lostError = new GpuDeviceLostError(`GPU device "${this.label}" was lost (${info.reason}): ${info.message}. Create a new GpuContext.`, info.reason);
+    this.#emit(this.#lostError);
+  }
+
   #disposedError(what: string): DisposedError {
     return new DisposedError(`${what} after GpuContext "${this.label}" was destroyed; create a new context, and destroy it only once its streams have ended`);
   }
@@ -233,6 +238,9 @@ export class GpuContext {
     const running = new DisposedError(`GpuContext "${this.label}" was destroyed while a stream was running on it; destroy it once the streams have completed (or unsubscribe them first)`);
     this.#emit(running);
     this.#listeners.clear();
+    // Dawn's Node binding holds a device with an event listener, and through it this context and everything it made
+    // (pipelines, buffers: megabytes a context), for as long as the listener stays.
+    this.device.removeEventListener('uncapturederror', this.#onUncapturedError);
     this.pool.destroy();
     this.profiler.destroy();
     if (!this.#ownsDevice) return releaseGpu(this.#node);

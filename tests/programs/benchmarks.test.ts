@@ -226,6 +226,23 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     expect(out).toMatch(/pool bound 1 MiB/);
     expect(out).toMatch(/peak RSS \d+ MiB over 6 frame sizes/);
   });
+
+  it('soak: RSS over context cycles (flowmark beside raw WebGPU), frames of the markers and tracking chains, and the label CLI', () => {
+    const contexts = bench('chains/soak', ['--run', 'contexts', '--count', '4', '--every', '2']);
+    const [ours, raw] = tables(contexts);
+    for (const t of [ours, raw]) {
+      expect(t.rows.map((r) => r[0])).toEqual(['2', '4']);
+      positive(column(t, 'RSS MiB'));
+    }
+    expect(contexts).toMatch(/raw WebGPU devices/);
+    for (const [run, count, every, what] of [['markers', 6, 3, 'frames'], ['tracking', 6, 3, 'frames'], ['label', 4, 2, 'images labelled']] as const) {
+      const out = bench('chains/soak', ['--run', run, '--count', String(count), '--every', String(every)]);
+      const [t] = tables(out);
+      expect(t.rows.map((r) => r[0]), run).toEqual([String(every), String(count)]);
+      positive(column(t, 'RSS MiB'));
+      expect(out).toMatch(new RegExp(`peak RSS \\d+ MiB; from \\d+ to ${count} ${what}`));
+    }
+  });
 });
 
 describe('benchmark command lines', () => {
