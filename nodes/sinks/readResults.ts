@@ -15,6 +15,7 @@ import type { FrameResult, ResultValues } from '../../src/core/results.js';
 import type { GpuContext } from '../../src/core/GpuContext.js';
 import { GpuDeviceLostError, InvalidOptionError } from '../../src/core/errors.js';
 import { mapBuffer } from '../../src/core/mapBuffer.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface ReadResultsOptions {
   /**
@@ -26,6 +27,7 @@ export interface ReadResultsOptions {
 }
 
 export function readResults(options: ReadResultsOptions = {}): OperatorFunction<GpuFrame, FrameResult> {
+  checkOptions('readResults', options, optionKeys<ReadResultsOptions>({ framesPerSubmit: true }));
   const framesPerSubmit = options.framesPerSubmit ?? 1;
   if (!Number.isInteger(framesPerSubmit) || framesPerSubmit < 1 || framesPerSubmit > 64) {
     throw new InvalidOptionError(`readResults: framesPerSubmit must be an integer 1..64, got ${framesPerSubmit}`);

@@ -15,6 +15,7 @@ import type { FrameResult, TrackResults } from '../../src/core/results.js';
 import type { CountingLine } from '../../src/count/CountingLine.js';
 import { CountingLines } from '../../src/count/CountingLines.js';
 import { checkItems, isPoint, trackPart } from './trackPart.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface CountLinesOptions {
   lines: readonly CountingLine[];
@@ -22,6 +23,7 @@ export interface CountLinesOptions {
 
 /** The lines of `options`, validated: each `{ id, a: [x, y], b: [x, y] }` with a ≠ b, the ids distinct. */
 export function countLinesSettings(options: CountLinesOptions): readonly CountingLine[] {
+  checkOptions('countLines', options, optionKeys<CountLinesOptions>({ lines: true }));
   return checkItems<CountingLine>('countLines', options, 'lines', (l) => isPoint(l.a) && isPoint(l.b) && (l.a[0] !== l.b[0] || l.a[1] !== l.b[1]), 'a line is { id, a: [x, y], b: [x, y] } with a != b');
 }
 

@@ -14,6 +14,7 @@ import { InvalidOptionError } from '../../src/core/errors.js';
 import type { FrameResult } from '../../src/core/results.js';
 import { Trails } from '../../src/track/Trails.js';
 import { trackPart } from './trackPart.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface TrailsOptions {
   /** Centres kept a track (default 60). */
@@ -21,7 +22,7 @@ export interface TrailsOptions {
 }
 
 export function trails(options: TrailsOptions = {}): OperatorFunction<FrameResult, FrameResult> {
-  if (options === null || typeof options !== 'object') throw new InvalidOptionError('trails: options must be an object');
+  checkOptions('trails', options, optionKeys<TrailsOptions>({ length: true }));
   const length = options.length ?? 60;
   if (!Number.isInteger(length) || length < 1) throw new InvalidOptionError(`trails: length must be a positive integer, got ${String(length)}`);
   return trackPart('trails', () => new Trails(length));

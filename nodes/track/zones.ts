@@ -13,6 +13,7 @@ import type { OperatorFunction } from 'rxjs';
 import type { FrameResult } from '../../src/core/results.js';
 import { Zones, type Zone } from '../../src/count/Zones.js';
 import { checkItems, isPoint, trackPart } from './trackPart.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface ZonesOptions {
   zones: readonly Zone[];
@@ -20,6 +21,7 @@ export interface ZonesOptions {
 
 /** The zones of `options`, validated: each `{ id, polygon }` with 3 corners or more, the ids distinct. */
 export function zonesSettings(options: ZonesOptions): readonly Zone[] {
+  checkOptions('zones', options, optionKeys<ZonesOptions>({ zones: true }));
   return checkItems<Zone>('zones', options, 'zones', (z) => Array.isArray(z.polygon) && z.polygon.length >= 3 && z.polygon.every(isPoint), 'a zone is { id, polygon: [[x, y], ...] } with 3 corners or more');
 }
 

@@ -2,7 +2,7 @@
 // are booleans, and options that contradict each other refused, each with an InvalidOptionError naming the operator.
 // The operators are made, never subscribed: no GPU is needed.
 import { describe, expect, it } from 'vitest';
-import { GpuContext, GpuUnavailableError, InvalidOptionError, background, blobFeatures, blobTracking, cameraPrime, dots, features, fromCamera, fromGpuBuffers, fromPixels, fromVideo, label, markers, morphology, pose, threshold, track, videoBackground, videoHasColor } from '../../../index.js';
+import { GpuContext, GpuUnavailableError, InvalidOptionError, background, blobFeatures, countLines, readResults, trails, zones, blobTracking, cameraPrime, dots, features, fromCamera, fromGpuBuffers, fromPixels, fromVideo, label, markers, morphology, pose, threshold, track, videoBackground, videoHasColor } from '../../../index.js';
 import { fromImages, fromVideoFile, probeVideoFile, readImage, videoFileBackground, videoFileHasColor } from '../../../node.js';
 
 const refused = (make: () => unknown, message: RegExp) => {
@@ -84,6 +84,11 @@ describe('sources, GpuContext.create and blobTracking options', () => {
     await rejected(() => GpuContext.create(loose({ profile: 'yes' })), /^GpuContext.create: profile must be true or false/);
     refused(() => blobTracking(loose({ lines: [], maxUnseen: 2, minarea: 30 })), /^blobTracking: unknown option minarea \(did you mean minArea\?\)/);
     refused(() => blobFeatures(loose({ histroy: 30 })), /^blobFeatures: unknown option histroy \(did you mean history\?\)/);
+    refused(() => readResults(loose({ framesPerSumbit: 2 })), /^readResults: unknown option framesPerSumbit \(did you mean framesPerSubmit\?\)/);
+    refused(() => countLines(loose({ line: [] })), /^countLines: unknown option line \(did you mean lines\?\)/);
+    refused(() => zones(loose({ zone: [] })), /^zones: unknown option zone \(did you mean zones\?\)/);
+    refused(() => trails(loose({ lenght: 9 })), /^trails: unknown option lenght \(did you mean length\?\)/);
+    refused(() => trails(loose(null)), /^trails: options must be an object, got null/);
   });
 
   it('blobTracking: maxUnseen required, the measured defaults for the rest (no counting lines)', () => {
