@@ -60,6 +60,11 @@ export function checkVideoInfo(who: string, info: VideoInfo | undefined): void {
 /** What a source says when the ffmpeg executable is missing (videoFileHasColor says it too). */
 export const noFfmpeg = 'ffmpeg was not found; install it (Debian: apt-get install ffmpeg; `npm test` does)';
 
+/** The DecodeError for an ffmpeg that did not start on `path`: missing, or why it failed. */
+export function ffmpegStartError(path: string, e: NodeJS.ErrnoException): DecodeError {
+  return new DecodeError(`${path}: ${e.code === 'ENOENT' ? noFfmpeg : `ffmpeg failed to start (${e.message})`}`, path, { cause: e });
+}
+
 /** Box types an MP4 or QuickTime file starts with. */
 const mp4Boxes = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot']);
 
@@ -92,13 +97,7 @@ export async function* decodeVideoFile(path: string, info: VideoInfo, format: 'g
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const exited = new Promise<number | null>((resolve, reject) => {
-    child.on('error', (e: NodeJS.ErrnoException) =>
-      reject(
-        e.code === 'ENOENT'
-          ? new DecodeError(`${path}: ${noFfmpeg}`, path, { cause: e })
-          : new DecodeError(`${path}: ffmpeg failed to start (${e.message})`, path, { cause: e }),
-      ),
-    );
+    child.on('error', (e: NodeJS.ErrnoException) => reject(ffmpegStartError(path, e)));
     child.on('close', (code) => resolve(code));
   });
   exited.catch(() => undefined);

@@ -12,14 +12,14 @@
  */
 import { spawn } from 'node:child_process';
 import { DecodeError } from '../../src/core/errors.js';
-import { checkOptions } from '../../src/core/checkOptions.js';
+import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 import type { PixelImage } from './fromPixels.js';
 import { readInput } from './readInput.js';
-import { checkPixels, decodePng, type ReadPngOptions } from './readPng.js';
+import { checkPixels, decodePng, isPng, type ReadPngOptions } from './readPng.js';
 import { isJpeg, jpegEnds, jpegHeader } from './jpegHeader.js';
 import { isWebp, webpHeader } from './webpHeader.js';
 import { orientImage } from './orientImage.js';
-import { noFfmpeg } from './fromVideoFile.js';
+import { ffmpegStartError } from './fromVideoFile.js';
 import { ffmpegMessage } from './ffmpegMessage.js';
 
 export interface ReadImageOptions extends ReadPngOptions {
@@ -27,7 +27,7 @@ export interface ReadImageOptions extends ReadPngOptions {
   ffmpeg?: string;
 }
 
-const optionKeys = ['maxPixels', 'ffmpeg'] as const;
+const readImageKeys = optionKeys<ReadImageOptions>({ maxPixels: true, ffmpeg: true });
 
 /** One still image of `bytes` as ffmpeg decodes it, RGBA pixels of `width` × `height`. */
 function decodeWithFfmpeg(bytes: Buffer, path: string, demuxer: string, width: number, height: number, ffmpeg: string): Promise<PixelImage> {
@@ -42,9 +42,7 @@ function decodeWithFfmpeg(bytes: Buffer, path: string, demuxer: string, width: n
     child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
     // ffmpeg may stop reading before the end (a corrupt file): a broken pipe is its exit's to report.
     child.stdin.on('error', () => undefined);
-    child.on('error', (e: NodeJS.ErrnoException) =>
-      reject(new DecodeError(`${path}: ${e.code === 'ENOENT' ? noFfmpeg : `ffmpeg failed to start (${e.message})`}`, path, { cause: e })),
-    );
+    child.on('error', (e: NodeJS.ErrnoException) => reject(ffmpegStartError(path, e)));
     child.on('close', (code) => {
       const data = Buffer.concat(out);
       const expected = width * height * 4;
@@ -60,7 +58,7 @@ function decodeWithFfmpeg(bytes: Buffer, path: string, demuxer: string, width: n
 }
 
 export async function readImage(path: string, options: ReadImageOptions = {}): Promise<PixelImage> {
-  checkOptions('readImage', options, optionKeys);
+  checkOptions('readImage', options, readImageKeys);
   const bytes = await readInput(path);
   if (bytes.length === 0) throw new DecodeError(`${path}: empty file`, path);
   const ffmpeg = options.ffmpeg ?? 'ffmpeg';
@@ -76,6 +74,6 @@ export async function readImage(path: string, options: ReadImageOptions = {}): P
     checkPixels(path, width, height, options.maxPixels);
     return decodeWithFfmpeg(bytes, path, 'webp_pipe', width, height, ffmpeg);
   }
-  if (bytes[0] === 0x89 && bytes.toString('latin1', 1, 4) === 'PNG') return decodePng(bytes, path, options);
+  if (isPng(bytes)) return decodePng(bytes, path, options);
   throw new DecodeError(`${path}: not an image flowmark reads (PNG, JPEG or WebP)`, path);
 }

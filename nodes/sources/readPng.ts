@@ -32,6 +32,8 @@ export interface PngHeader {
 const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const defaultMaxPixels = 2 ** 28;
 
+export const isPng = (bytes: Buffer) => bytes.length >= 8 && bytes.subarray(0, 8).equals(signature);
+
 /** An `InvalidFrameError` for an image of more pixels than `maxPixels` (2^28 when not given). */
 export function checkPixels(path: string, width: number, height: number, maxPixels: number | undefined): void {
   const limit = maxPixels ?? defaultMaxPixels;
@@ -45,7 +47,7 @@ export function checkPixels(path: string, width: number, height: number, maxPixe
 /** The header of a PNG file's bytes; a `DecodeError` when they are not a PNG or the header is malformed. */
 export function pngHeader(bytes: Buffer, path: string): PngHeader {
   if (bytes.length === 0) throw new DecodeError(`${path}: empty file`, path);
-  if (bytes.length < 8 || !bytes.subarray(0, 8).equals(signature)) throw new DecodeError(`${path}: not a PNG file`, path);
+  if (!isPng(bytes)) throw new DecodeError(`${path}: not a PNG file`, path);
   // The first chunk must be IHDR: length 13, then width, height (big-endian), bit depth, color type.
   if (bytes.length < 33 || bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') {
     throw new DecodeError(`${path}: corrupt PNG (no IHDR header)`, path);
