@@ -6,6 +6,7 @@ import { labelUsage, parseLabelArgs, runLabel, UsageError } from './label.js';
 import { markersUsage, parseMarkersArgs, runMarkers } from './markers.js';
 import { calibrateUsage, parseCalibrateArgs, runCalibrate } from './calibrate.js';
 import { parseTrackArgs, runTrack, trackUsage } from './track.js';
+import { directStderr, runFiltered } from './quietDawn.js';
 
 const usage = `Usage: flowmark <command> [options]
 
@@ -123,8 +124,11 @@ const commands = {
   },
 };
 
+const argv = process.argv.slice(2);
+// A command runs as a child with Dawn's warnings filtered from its stderr (quietDawn.ts); help and the version do not.
+const direct = process.env[directStderr] === 'direct' || !(argv[0] in commands) || argv.includes('--help') || argv.includes('-h');
 // Exit explicitly: a Dawn instance still being collected must not keep the process alive.
-main(process.argv.slice(2)).then(
+(direct ? main(argv) : runFiltered(argv)).then(
   (code) => process.exit(code),
   (e) => {
     process.stderr.write(`flowmark: ${(e as Error)?.stack ?? e}\n`);

@@ -9,6 +9,7 @@ import { lastValueFrom, tap, type Observable, type OperatorFunction } from 'rxjs
 import { FlowmarkError, GpuContext, type FrameResult, type GpuFrame, type PixelImage, type VideoInfo } from '../index.js';
 import { fromVideoFile } from '../node.js';
 import { UsageError } from './args.js';
+import { stderrIsTerminal } from './quietDawn.js';
 
 /** An output folder that cannot be made or written (exit code 1). */
 export class OutputError extends FlowmarkError {
@@ -147,7 +148,7 @@ const lineEverySeconds = 10;
  * redrawn in place (`end` closes its line); elsewhere a plain line at most every ten seconds, so that a log shows a
  * long run moving without a line per frame.
  */
-export function progressBar(name: string, total: () => number, out: ProgressOut = process.stderr, now: () => number = () => performance.now()): { update: (done: number) => void; end: () => void } {
+export function progressBar(name: string, total: () => number, out: ProgressOut = { isTTY: stderrIsTerminal(), write: (t) => process.stderr.write(t) }, now: () => number = () => performance.now()): { update: (done: number) => void; end: () => void } {
   const start = now();
   let lastLine = start;
   const rate = (n: number) => `${(n / Math.max(1e-3, (now() - start) / 1000)).toFixed(0)} frames/s`;

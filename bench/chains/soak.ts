@@ -141,7 +141,8 @@ async function label(): Promise<void> {
     const cli = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
     console.log(`flowmark label over ${count} PNGs of distinct sizes (320×240 to ${1280}×${720} or so):\n`);
     const table = rssTable('images labelled');
-    const child = spawn(process.execPath, [cli, 'label', ...files, '--out-dir', join(dir, 'out')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // In one process (no stderr filter in front of it), so that the pid measured is the one doing the work.
+    const child = spawn(process.execPath, [cli, 'label', ...files, '--out-dir', join(dir, 'out')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FLOWMARK_CLI_STDERR: 'direct' } });
     let done = 0;
     let rss = 0;
     const poll = setInterval(() => {

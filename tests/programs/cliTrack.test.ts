@@ -117,8 +117,11 @@ describe('flowmark track', () => {
     expect(existsSync(join(out, 'gone.csv'))).toBe(false);
   });
 
-  it('writes the counts of the frames done, marked partial, on SIGINT, and exits 130', async () => {
-    const out = join(dir, 'out-sigint');
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('writes the counts of the frames done, marked partial, on %s, and exits %d', async (signal, status) => {
+    const out = join(dir, `out-${signal}`);
     const line = `${scene.width / 2},${scene.height - 1},${scene.width / 2},0`;
     const child = spawn(process.execPath, [cli, 'track', join(dir, 'walk.mp4'), '--out-dir', out, '--line', line, '--min-area', '150', '--prime', '0']);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -126,13 +129,25 @@ describe('flowmark track', () => {
     // Stopped once some frames are written, well before the 150th.
     const t0 = Date.now();
     while (!(existsSync(csv) && readFileSync(csv, 'utf8').split('\n').length > 3) && Date.now() - t0 < 100_000) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
+    child.kill(signal);
+    expect(await exited).toBe(status);
     const counts = JSON.parse(readFileSync(join(out, 'walk.counts.json'), 'utf8'));
-    expect(counts).toMatchObject({ partial: true, stopped: 'SIGINT' });
+    expect(counts).toMatchObject({ partial: true, stopped: signal });
     expect(counts.frames).toBeGreaterThan(0);
     expect(counts.frames).toBeLessThan(150);
     expect(Math.max(...readRows(csv).map((b) => b.frame + 1))).toBeLessThanOrEqual(counts.frames);
+  });
+
+  it("draws its progress bar in place on a terminal (util-linux's script gives it one), Dawn's warnings kept off", () => {
+    const out = join(dir, 'out-terminal');
+    const command = [process.execPath, cli, 'track', join(dir, 'walk.mp4'), '--out-dir', out, '--min-area', '150', '--prime', '0'].map((a) => `'${a}'`).join(' ');
+    const r = spawnSync('script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', timeout: 180_000 });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const redraws = r.stdout.match(/\rwalk \[[#.]{20}\] \d+\/150 frames, \d+ frames\/s /g) ?? [];
+    expect(redraws.length).toBeGreaterThan(1);
+    expect(redraws.at(-1)).toContain(' 150/150 frames');
+    expect(r.stdout).not.toContain('artificially reduced');
+    expect(r.stdout).toMatch(/walk\.mp4: 320x240 .*150 frames/);
   });
 
   it('takes negative numbers as values: --line -10,0,-10,239 is a line left of the picture', () => {
