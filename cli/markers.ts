@@ -35,10 +35,21 @@ export interface MarkersCommand {
   pose: { camera: CameraModel; markerSize: number } | null;
 }
 
+/** Names joined by commas in lines of at most `width` characters, each indented by `indent`. */
+function wrapped(names: readonly string[], indent: number, width: number): string {
+  const lines = [''];
+  for (const n of names) {
+    const last = lines.length - 1;
+    if (lines[last] && indent + lines[last].length + n.length + 2 > width) lines.push('');
+    lines[lines.length - 1] += (lines[lines.length - 1] ? ' ' : '') + n + ',';
+  }
+  return lines.map((l) => ' '.repeat(indent) + l).join('\n').replace(/,$/, '.');
+}
+
 export const markersUsage = `Usage: flowmark markers <image|video...> --dictionary NAME --out-dir DIR [options]
 
 Finds fiducial markers on the GPU. For an image (PNG, JPEG or WebP) it writes DIR/<name>.json:
-  {"width","height","markers":[{"id","corners":[[x,y],[x,y],[x,y],[x,y]]}]}
+  {"width","height","markers":[{"id","dictionary","corners":[[x,y],[x,y],[x,y],[x,y]]}]}
 corners are the outer corners of each marker's black border as printed (top-left, top-right, bottom-right,
 bottom-left), in pixels with pixel centres at integers (OpenCV's convention).
 
@@ -47,7 +58,11 @@ Video files (${videoFilesText}) give DIR/<name>.jsonl, one line per frame as it 
 with progress on stderr (a bar on a terminal, else a line every 10 s). A video that fails part way keeps the lines of the frames done.
 
 Options:
-  --dictionary NAME        ${markerDictionaryNames.join(', ')} (any case; required)
+  --dictionary NAME[,NAME...]
+                           the markers' dictionary, as OpenCV names it (any case; required), one of
+${wrapped(markerDictionaryNames, 27, 116)}
+                           Several, comma-separated, are read in one pass; a marker valid in two is reported once,
+                           in the one with fewer corrected bits (the first listed on a tie)
   --out-dir DIR            where to write (created if missing); two inputs that would write one file are refused
   --windows W,W,...        adaptive threshold windows, odd (default 31,9)
   --offset C               adaptive threshold offset (default 7)
@@ -68,8 +83,9 @@ export function parseMarkersArgs(values: Record<string, string | boolean | undef
   const outDir = values['out-dir'];
   if (typeof outDir !== 'string' || !outDir) throw new UsageError('--out-dir DIR is required');
   if (typeof values.dictionary !== 'string' || !values.dictionary) throw new UsageError('--dictionary NAME is required');
+  const names = values.dictionary.split(',').map((n) => n.trim());
   const options: MarkersOptions = {
-    dictionary: values.dictionary,
+    dictionary: names.length === 1 ? names[0] : names,
     offset: integerArg('offset', values.offset, 7, -255, 255),
     minSide: integerArg('min-side', values['min-side'], 8, 4, 65535),
   };
@@ -123,8 +139,8 @@ function markersJson(r: FrameResult) {
     // The poser follows one marker per id, the first found: a second marker with that id has no pose of its own.
     const p = posed.has(m.id) ? undefined : byId.get(m.id);
     posed.add(m.id);
-    if (!p) return { id: m.id, corners: m.corners };
-    return { id: m.id, corners: m.corners, rvec: p.rvec, tvec: p.tvec, quaternion: p.quaternion, error: p.error };
+    if (!p) return { id: m.id, dictionary: m.dictionary, corners: m.corners };
+    return { id: m.id, dictionary: m.dictionary, corners: m.corners, rvec: p.rvec, tvec: p.tvec, quaternion: p.quaternion, error: p.error };
   });
 }
 

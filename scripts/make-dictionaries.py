@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 """Writes nodes/markers/dictionaryData.ts from OpenCV's predefined ArUco and AprilTag dictionaries.
 
-The bit tables are OpenCV's (python3-opencv, Debian: `apt-get install python3-opencv`; run with /usr/bin/python3).
+The bit tables are OpenCV's (python3-opencv, Debian: `apt-get install python3-opencv`; run with /usr/bin/python3;
+OpenCV 4.7 or later for DICT_ARUCO_MIP_36h12, which older versions lack and are then left out with a warning).
 For every marker it takes the bits from the dictionary's byte list, checks them against the marker OpenCV draws
 (each cell's centre, white = 1), and computes the dictionary's minimum Hamming distance over all pairs of markers in
 all four rotations (and each marker against its own rotations), from which flowmark derives how many bit errors it
-corrects without ever reporting a wrong ID. Run it again only to add dictionaries; the output is committed.
+corrects without ever reporting a wrong ID. OpenCV's 50, 100 and 250-marker ArUco dictionaries are the first markers
+of the 1000-marker one of their size (checked here): they are written as such a prefix, with their own distances,
+which are larger than the whole dictionary's. Run it again only to add dictionaries; the output is committed.
 
     /usr/bin/python3 scripts/make-dictionaries.py
 """
@@ -15,16 +18,30 @@ import sys
 import cv2
 import numpy as np
 
-NAMES = ['DICT_4X4_50', 'DICT_5X5_100', 'DICT_6X6_250', 'DICT_7X7_1000', 'DICT_ARUCO_ORIGINAL', 'DICT_APRILTAG_36h11']
+SIZES = [f'DICT_{n}X{n}_{count}' for n in (4, 5, 6, 7) for count in (50, 100, 250, 1000)]
+NAMES = SIZES + ['DICT_ARUCO_ORIGINAL', 'DICT_ARUCO_MIP_36h12', 'DICT_APRILTAG_16h5', 'DICT_APRILTAG_25h9', 'DICT_APRILTAG_36h10',
+                 'DICT_APRILTAG_36h11']
+
+
+def bits_from_bytes(d, i):
+    """OpenCV 4.6 has a free function, 4.7 and later a static method."""
+    get = getattr(cv2.aruco, 'Dictionary_getBitsFromByteList', None) or cv2.aruco.Dictionary.getBitsFromByteList
+    return get(d.bytesList[i:i + 1], d.markerSize)
+
+
+def draw(d, i, side):
+    """OpenCV 4.6 has drawMarker, 4.7 and later generateImageMarker."""
+    make = getattr(cv2.aruco, 'generateImageMarker', None) or cv2.aruco.drawMarker
+    return make(d, i, side)
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'nodes', 'markers', 'dictionaryData.ts')
 
 
 def marker_bits(d, i):
     """Bits of marker i as OpenCV's byte list gives them, checked against the marker OpenCV draws."""
     n = d.markerSize
-    bits = cv2.aruco.Dictionary_getBitsFromByteList(d.bytesList[i:i + 1], n).astype(np.uint8)
+    bits = bits_from_bytes(d, i).astype(np.uint8)
     cell = 8
-    img = cv2.aruco.drawMarker(d, i, (n + 2) * cell)
+    img = draw(d, i, (n + 2) * cell)
     drawn = (img[cell + cell // 2::cell, cell + cell // 2::cell][:n, :n] > 127).astype(np.uint8)
     if not np.array_equal(bits, drawn):
         sys.exit(f'marker {i}: bits differ from the drawn marker')
@@ -55,10 +72,13 @@ def main():
         '// Each marker is its n×n bits, row-major as drawn (white = 1, inside the black border), packed most significant',
         '// bit first into ceil(n²/4) hex digits. `distances`: per marker, the smallest Hamming distance to another marker',
         '// in any rotation, or to itself turned (0: another marker, or a turn of itself, looks the same); `minDistance`',
-        '// is the least of them.',
+        '// is the least of them. `codes` naming another dictionary: this one is the first `count` markers of that one.',
         'export const dictionaryData = {',
     ]
     for name in NAMES:
+        if not hasattr(cv2.aruco, name):
+            print(f'{name}: not in OpenCV {cv2.__version__}, left out', file=sys.stderr)
+            continue
         d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
         n = d.markerSize
         count = d.bytesList.shape[0]
@@ -73,7 +93,13 @@ def main():
         dists = min_distances(all_bits)
         dmin = int(dists.min())
         key = name.upper()
-        lines.append(f'  {key}: {{ markerSize: {n}, minDistance: {dmin}, openCvMaxCorrectionBits: {d.maxCorrectionBits},')
+        whole = f'DICT_{n}X{n}_1000'
+        prefix = key in SIZES and count < 1000
+        if prefix:
+            big = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, whole))
+            if not np.array_equal(big.bytesList[:count], d.bytesList):
+                sys.exit(f'{key} is not the first {count} markers of {whole}')
+        lines.append(f'  {key}: {{ markerSize: {n}, count: {count}, minDistance: {dmin}, openCvMaxCorrectionBits: {d.maxCorrectionBits},')
         chunk = 96
         text = ','.join(str(int(x)) for x in dists)
         parts = []
@@ -82,11 +108,13 @@ def main():
             parts.append(text[:cut + (1 if len(text) > chunk else 0)])
             text = text[cut + 1:] if len(text) > chunk else ''
         lines.append('    distances: [' + '\n      '.join(parts) + '],')
-        lines.append('    codes:')
-        chunk = 96
-        joined = ''.join(codes)
-        parts = [joined[i:i + chunk] for i in range(0, len(joined), chunk)]
-        lines.append('    ' + ' +\n    '.join(f"'{p}'" for p in parts) + ' },')
+        if prefix:
+            lines.append(f"    codes: '{whole}' }},")
+        else:
+            lines.append('    codes:')
+            joined = ''.join(codes)
+            parts = [joined[i:i + chunk] for i in range(0, len(joined), chunk)]
+            lines.append('    ' + ' +\n    '.join(f"'{p}'" for p in parts) + ' },')
         print(f'{key}: {count} markers of {n}x{n}, minimum distance {dmin} ({int((dists == 0).sum())} markers at 0), OpenCV corrects {d.maxCorrectionBits}')
     lines.append('} as const;')
     with open(OUT, 'w') as f:

@@ -8,7 +8,10 @@
  * the true corners; for OpenCV its time per frame with no and with subpixel refinement.
  *
  *   node dist/bench/timing/markers.js [--size 1280x720] [--markers 10] [--side 30,110] [--blur 0.5] [--frames 200] [--warmup 20]
- *                              [--dictionary DICT_4X4_50] [--python /usr/bin/python3] [--dawn backend=vulkan]
+ *                              [--dictionary DICT_4X4_50] [--also DICT_A,DICT_B] [--python /usr/bin/python3] [--dawn backend=vulkan]
+ *
+ * `--also`: more dictionaries read in the same pass (the scenes hold the first one's markers only), for what
+ * several dictionaries cost.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +33,7 @@ const { values } = benchArgs(import.meta.url, {
   frames: { type: 'string', default: '200' },
   warmup: { type: 'string', default: '20' },
   dictionary: { type: 'string', default: 'DICT_4X4_50' },
+  also: { type: 'string', default: '' },
   python: { type: 'string', default: '/usr/bin/python3' },
   dawn: { type: 'string', multiple: true, default: [] },
 }, ['markers', 'side', 'blur', 'frames', 'warmup']);
@@ -38,6 +42,7 @@ const count = Number(values.markers);
 const frames = Number(values.frames);
 const warmup = Number(values.warmup);
 const dict = markerDictionary(values.dictionary as string);
+const also = (values.also as string).split(',').filter(Boolean).map((n) => markerDictionary(n));
 /** Distinct scenes, cycled. */
 const distinct = 12;
 
@@ -45,7 +50,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?
 const f3 = (x: number) => x.toFixed(3);
 
 /** Markers found against the truth; `found[i]` is from frame `first + i` (scenes cycled). */
-function accuracy(scenes: MarkerScene[], found: { id: number; corners: readonly (readonly number[])[] }[][], first = 0) {
+function accuracy(scenes: MarkerScene[], found: { id: number; dictionary?: string; corners: readonly (readonly number[])[] }[][], first = 0) {
   let hit = 0;
   let want = 0;
   const errs: number[] = [];
@@ -53,7 +58,7 @@ function accuracy(scenes: MarkerScene[], found: { id: number; corners: readonly 
     const s = scenes[(first + i) % scenes.length];
     want += s.markers.length;
     for (const m of ms) {
-      const t = s.markers.find((x) => x.id === m.id);
+      const t = s.markers.find((x) => x.id === m.id && (m.dictionary ?? dict.name) === dict.name);
       if (!t) continue;
       hit++;
       m.corners.forEach((c, k) => errs.push(Math.hypot(c[0] - t.corners[k][0], c[1] - t.corners[k][1])));
@@ -71,8 +76,8 @@ async function main(): Promise<void> {
   );
   const images = (n: number) => Array.from({ length: n }, (_, i) => ({ width, height, format: 'gray' as const, data: scenes[i % distinct].gray }));
   const ctx = await GpuContext.create({ label: 'bench-markers', profile: true, dawnFlags: [...defaultDawnFlags, ...(values.dawn as string[])] });
-  console.log(`markers benchmark — ${new Date().toISOString()}, ${ctx.adapterName}, ${width}×${height}, ${count} markers per frame (${dict.name}), ${frames} frames after ${warmup} warm-up`);
-  const op = markers({ dictionary: dict });
+  console.log(`markers benchmark — ${new Date().toISOString()}, ${ctx.adapterName}, ${width}×${height}, ${count} markers per frame (${dict.name}${also.map((d) => ` + ${d.name} read too`).join('')}), ${frames} frames after ${warmup} warm-up`);
+  const op = markers({ dictionary: [dict, ...also] });
 
   // Streaming: frames in flight as a file source runs them.
   await lastValueFrom(fromPixels(ctx, images(warmup)).pipe(op, readResults(), toArray()));
@@ -93,7 +98,7 @@ async function main(): Promise<void> {
   let sameIds = 0;
   let worst = 0;
   scenes.slice(0, streamed.length).forEach((sc, i) => {
-    const want = detectMarkersCpu(sc.gray, width, height, dict);
+    const want = detectMarkersCpu(sc.gray, width, height, [dict, ...also]);
     const got = streamed[i].markers!.found;
     if (want.map((m) => m.id).join() === got.map((m) => m.id).join()) sameIds++;
     for (const m of got) {

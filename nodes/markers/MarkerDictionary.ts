@@ -8,7 +8,7 @@
  * observation is within r_i = floor((distances[i] − 1) / 2) bits of it: any two markers' balls of those radii are
  * disjoint, so an observation of marker j with at most r_j flipped bits can only decode as j. Markers that look
  * like another, or like themselves turned (distance 0), are never reported. (OpenCV's own `maxCorrectionBits` is
- * the dictionary-wide radius, and 0 for ARUCO_ORIGINAL and APRILTAG_36h11.)
+ * the dictionary-wide radius, and 0 for ARUCO_ORIGINAL and the AprilTag families.)
  *
  * @example
  * const dict = markerDictionary('DICT_4X4_50');
@@ -70,10 +70,12 @@ export class MarkerDictionary {
     this.minDistance = data.minDistance;
     const n = data.markerSize;
     const digits = Math.ceil((n * n) / 4);
-    this.count = data.codes.length / digits;
+    this.count = data.count;
+    // OpenCV's smaller ArUco dictionaries are the first markers of the 1000-marker one of their size.
+    const codes: string = data.codes in dictionaryData ? dictionaryData[data.codes as MarkerDictionaryName].codes : data.codes;
     this.#bits = [];
     for (let i = 0; i < this.count; i++) {
-      const hex = data.codes.slice(i * digits, (i + 1) * digits);
+      const hex = codes.slice(i * digits, (i + 1) * digits);
       const bits = new Uint8Array(n * n);
       for (let b = 0; b < n * n; b++) bits[b] = (parseInt(hex[b >> 2], 16) >> (3 - (b & 3))) & 1;
       this.#bits.push(bits);

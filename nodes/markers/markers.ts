@@ -30,8 +30,12 @@ import { markerFit } from './markerFit.js';
 import { defaultWindows, defaultMinContrast } from '../../src/markers/params.js';
 
 export interface MarkersOptions {
-  /** A dictionary, or its name as OpenCV spells it (any case): `'DICT_4X4_50'`, `'DICT_APRILTAG_36h11'`… */
-  dictionary: string | MarkerDictionary;
+  /**
+   * A dictionary, or its name as OpenCV spells it (any case): `'DICT_4X4_50'`, `'DICT_APRILTAG_36h11'`…; or several
+   * read in one pass: each marker says its `dictionary`, and where a marker
+   * reads in two, the one with fewer corrected bits is kept, the first listed on a tie.
+   */
+  dictionary: string | MarkerDictionary | readonly (string | MarkerDictionary)[];
   /** Adaptive threshold windows (odd, 3..255, at most 8; default 31 and 9); a marker seen at several is kept from the first. */
   windows?: number[];
   /** Adaptive threshold offset (default 7): a border pixel is darker than its window's mean by more than this. */
@@ -57,6 +61,16 @@ function integer(name: string, v: number, min: number, max: number): number {
   return v;
 }
 
+function dictionaryList(given: MarkersOptions['dictionary']): MarkerDictionary[] {
+  const list = Array.isArray(given) ? given : [given];
+  if (list.length === 0) throw new InvalidOptionError('markers: dictionary must name at least one dictionary');
+  const dictionaries = list.map((d: string | MarkerDictionary) => (d instanceof MarkerDictionary ? d : markerDictionary(d)));
+  const names = dictionaries.map((d) => d.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new InvalidOptionError(`markers: dictionary ${twice} is listed twice`);
+  return dictionaries;
+}
+
 export function markers(options: MarkersOptions): OperatorFunction<GpuFrame, GpuFrame> {
   return markersWith(options, {});
 }
@@ -66,7 +80,7 @@ export function markersWith(options: MarkersOptions, tuning: { fitInvocations?: 
   if (!options || typeof options !== 'object') throw new InvalidOptionError('markers: options with a dictionary are required');
   checkOptions('markers', options, ['dictionary', 'windows', 'offset', 'minSide', 'maxCandidates', 'maxPoints', 'correctionRate', 'minContrast']);
   if (options.dictionary === undefined) throw new InvalidOptionError(`markers: dictionary is required, e.g. markers({ dictionary: 'DICT_4X4_50' })`);
-  const dictionary = options.dictionary instanceof MarkerDictionary ? options.dictionary : markerDictionary(options.dictionary);
+  const dictionaries = dictionaryList(options.dictionary);
   const windows = options.windows ?? defaultWindows;
   if (!Array.isArray(windows) || windows.length === 0 || windows.length > 8) throw new InvalidOptionError('markers: windows must be a list of 1 to 8 odd sizes');
   for (const w of windows) {
@@ -91,6 +105,6 @@ export function markersWith(options: MarkersOptions, tuning: { fitInvocations?: 
       // The forest's roots are labels enough: candidates index their table by root pixel (no canonical renumbering).
       label({ algorithm: 'c2fl', connectivity: 8, canonical: false }),
       markerCandidates({ windows: windows.length, maxCandidates, pointCapacity, minSide }),
-      markerFit({ dictionary, maxCandidates, correctionRate, minContrast, invocations: tuning.fitInvocations }),
+      markerFit({ dictionaries, maxCandidates, correctionRate, minContrast, invocations: tuning.fitInvocations }),
     );
 }

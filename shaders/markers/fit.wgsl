@@ -18,6 +18,8 @@
 // is sampled q×q times away from its edges; black is the border's mean, white the quiet zone's, the threshold their
 // middle; too little contrast or a border cell not black is no marker. A grid with an inner cell too near the middle,
 // or one that explains the means poorly under every blur tried, is read again with the blur undone (`reread`).
+// Several marker sizes (dictionaries of several sizes at once): workgroup_id.z picks the size, so each candidate is
+// fitted and read once per size, side by side, as the CPU reference does it.
 #include "common/markerList.wgsl"
 
 // Invocations per workgroup: 256 or 512 (markerFit.ts takes 512 where the device allows it). The fit's time is
@@ -68,7 +70,11 @@ struct Params {
   width: u32,
   height: u32,
   maxCandidates: u32,
-  cells: u32,          // n + 2
+  // Cells per side, border included (n + 2), of each marker size read (workgroup_id.z picks one; up to 4 sizes).
+  cells0: u32,
+  cells1: u32,
+  cells2: u32,
+  cells3: u32,
   samples: u32,        // per cell side
   minContrast: f32,
   cellMargin: f32,     // fraction of a cell left unsampled at its edges
@@ -86,6 +92,9 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> out: array<u32>;
 
 #include "common/gray.wgsl"
+
+// This workgroup's cells per side, border included: params.cells0..3 by workgroup_id.z.
+var<private> cells: u32;
 
 var<workgroup> keyV: array<u32, RED>;
 var<workgroup> keyI: array<u32, RED>;
@@ -244,7 +253,7 @@ fn sideFrame(i: u32) -> Side {
   let b = corner[(i + 1u) % 4u];
   let len = length(b - a);
   let d = (b - a) / len;
-  let cell = len / f32(params.cells);
+  let cell = len / f32(cells);
   // Clockwise as seen (y down): the outward normal is the direction turned a quarter turn anticlockwise.
   return Side(a, d, vec2<f32>(d.y, -d.x), len, cell, min(4.0, max(1.5, cell / 3.0)), min(PROF, max(6u, u32(floor(len)))));
 }
@@ -554,9 +563,11 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
               @builtin(local_invocation_index) t: u32) {
   let c = wid.y * nwg.x + wid.x;
   if (c >= min(list[0], params.maxCandidates)) { return; }
+  cells = select(select(select(params.cells3, params.cells2, wid.z == 2u), params.cells1, wid.z == 1u), params.cells0, wid.z == 0u);
   let k = HEAD + c * CAND;
   let count = list[k + K_COUNT];
-  let o = HEAD + OUT * c;
+  // Each marker size has its own section of `out`, candidates in list order.
+  let o = HEAD + OUT * (wid.z * params.maxCandidates + c);
   if (t == 0u) {
     status = S_NONE;
     out[o] = S_NONE;
@@ -671,7 +682,7 @@ fn fitMarkers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
   }
 
   // Read the cells, border and quiet zone through the refined corners: cell (r, c) for r, c in -1..S.
-  let S = params.cells;
+  let S = cells;
   let T = S + 2u;
   let q = params.samples;
   let m = params.cellMargin;

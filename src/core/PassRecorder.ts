@@ -65,9 +65,9 @@ export class PassRecorder {
     record(this.#pass);
   }
 
-  /** A stage of one dispatch of `x × y` workgroups. */
-  grid(stage: string, kernel: Kernel, group: GPUBindGroup, x: number, y = 1): void {
-    this.stage(stage, (pass) => dispatch(pass, kernel, group, x, y));
+  /** A stage of one dispatch of `x × y × z` workgroups. */
+  grid(stage: string, kernel: Kernel, group: GPUBindGroup, x: number, y = 1, z = 1): void {
+    this.stage(stage, (pass) => dispatch(pass, kernel, group, x, y, z));
   }
 
   /** A stage of one 1-D dispatch, one invocation per item. */

@@ -25,15 +25,15 @@ export function bindGroup(device: GPUDevice, label: string, kernel: Kernel, reso
  */
 const bound = new WeakMap<GPUComputePassEncoder, { pipeline: GPUComputePipeline; group: GPUBindGroup }>();
 
-/** `x × y` workgroups of a kernel. */
-export function dispatch(pass: GPUComputePassEncoder, kernel: Kernel, group: GPUBindGroup, x: number, y = 1): void {
+/** `x × y × z` workgroups of a kernel. */
+export function dispatch(pass: GPUComputePassEncoder, kernel: Kernel, group: GPUBindGroup, x: number, y = 1, z = 1): void {
   const last = bound.get(pass);
   if (last?.pipeline !== kernel.pipeline || last.group !== group) {
     if (last?.pipeline !== kernel.pipeline) pass.setPipeline(kernel.pipeline);
     pass.setBindGroup(0, group);
     bound.set(pass, { pipeline: kernel.pipeline, group });
   }
-  pass.dispatchWorkgroups(x, y);
+  pass.dispatchWorkgroups(x, y, z);
 }
 
 /** One invocation per item of a 1-D kernel (workgroup size WG). */

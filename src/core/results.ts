@@ -23,6 +23,8 @@ export interface ThresholdInfo {
 /** A fiducial marker found by `markers()`. */
 export interface DetectedMarker {
   id: number;
+  /** The dictionary it was read in, as `markerDictionary` names it (`'DICT_4X4_50'`). */
+  dictionary: string;
   /**
    * Outer corners of the black border as the marker is printed: top-left, top-right, bottom-right, bottom-left;
    * pixel coordinates with pixel centres at integers (OpenCV's convention).

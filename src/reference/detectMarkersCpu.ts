@@ -5,7 +5,9 @@
  * each component large enough gets the quadrilateral its boundary spans (`quadOf`), which must hold the whole
  * boundary; the quad's corners are refined to subpixel on the gray image (refineCornersCpu) and the marker is
  * read through them (decodeMarkerCpu). Corners come back in OpenCV's convention: outer corners of the border,
- * printed top-left first, pixel centres at integers.
+ * printed top-left first, pixel centres at integers. Given several dictionaries, each candidate is refined and read
+ * once per marker size among them (the refinement keeps its profiles off the cells' edges, which depend on the
+ * size), each read decoded in every dictionary of that size (`anyDictionary`), in the order `markers()` takes them.
  */
 import { thresholdAdaptive } from './thresholdCpu.js';
 import { labelCpu } from './labelCpu.js';
@@ -13,6 +15,7 @@ import { refineCornersCpu } from './refineCornersCpu.js';
 import { decodeMarkerCpu, type DecodedMarker, type GridDecoder } from './markerDecodeCpu.js';
 import { centreOf, type Point } from '../markers/centreOf.js';
 import { distinctMarkers } from '../markers/distinctMarkers.js';
+import { bySize, type NamedDecoder } from '../markers/anyDictionary.js';
 import { defaultWindows, maxBoundaryPerBox, pushOut } from '../markers/params.js';
 
 export interface DetectOptions {
@@ -72,12 +75,15 @@ export function quadOf(points: Point[], box: [number, number, number, number], w
   return quad;
 }
 
-export function detectMarkersCpu(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, options: DetectOptions = {}): DecodedMarker[] {
+export function detectMarkersCpu(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder | readonly NamedDecoder[], options: DetectOptions = {}): DecodedMarker[] {
   const windows = options.windows ?? defaultWindows;
-  return distinctMarkers(windows.flatMap((window) => detectAtWindow(gray, width, height, dict, window, options)));
+  // A decoder with a name (a `MarkerDictionary`) names it on each marker, as `markers()` does.
+  const list = Array.isArray(dict) ? dict : 'name' in dict ? [dict as NamedDecoder] : null;
+  const sizes: GridDecoder[] = list ? bySize(list) : [dict as GridDecoder];
+  return distinctMarkers(windows.flatMap((window) => detectAtWindow(gray, width, height, sizes, window, options)));
 }
 
-function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, dict: GridDecoder, window: number, options: DetectOptions): DecodedMarker[] {
+function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, sizes: readonly GridDecoder[], window: number, options: DetectOptions): DecodedMarker[] {
   const mask = thresholdAdaptive(gray, width, height, window, options.offset ?? 7, true);
   const { labels, count } = labelCpu(mask, width, height, 8);
   const minSide = options.minSide ?? 8;
@@ -112,10 +118,12 @@ function detectAtWindow(gray: ArrayLike<number>, width: number, height: number, 
       const d = Math.hypot(x - cx, y - cy);
       return [x + ((x - cx) / d) * pushOut, y + ((y - cy) / d) * pushOut];
     });
-    const refined = refineCornersCpu(gray, width, height, start, { cells: dict.markerSize + 2 });
-    if (!refined) continue;
-    const m = decodeMarkerCpu(gray, width, height, refined, dict, { deblur: options.deblur });
-    if (m) found.push(m);
+    for (const dict of sizes) {
+      const refined = refineCornersCpu(gray, width, height, start, { cells: dict.markerSize + 2 });
+      if (!refined) continue;
+      const m = decodeMarkerCpu(gray, width, height, refined, dict, { deblur: options.deblur });
+      if (m) found.push(m);
+    }
   }
   return found;
 }

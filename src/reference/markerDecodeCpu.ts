@@ -19,11 +19,13 @@ import { blurGate, blurRatio, blurSigmaGate, cellMargin, cellSamples, deblurMarg
 /** What decoding needs of a dictionary (`MarkerDictionary` has it; src/ does not import the operators). */
 export interface GridDecoder {
   readonly markerSize: number;
-  decode(grid: ArrayLike<number>): { id: number; rotation: 0 | 1 | 2 | 3; distance: number; margin: number } | null;
+  decode(grid: ArrayLike<number>): { id: number; rotation: 0 | 1 | 2 | 3; distance: number; margin: number; dictionary?: string } | null;
 }
 
 export interface DecodedMarker {
   id: number;
+  /** The dictionary it was read in, where the decoder names it (`anyDictionary`). */
+  dictionary?: string;
   /** Quarter turns clockwise from the marker as printed to the corners as given. */
   rotation: 0 | 1 | 2 | 3;
   /** Bits corrected, and the distance to the next candidate less that. */

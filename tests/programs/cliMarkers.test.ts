@@ -56,8 +56,9 @@ describe('flowmark markers', () => {
     expect(json.width).toBe(360);
     expect(json.height).toBe(260);
     expect(json.markers.map((m: { id: number }) => m.id)).toEqual(want.map((m) => m.id));
-    json.markers.forEach((m: { id: number; corners: number[][] }, k: number) => {
-      expect(Object.keys(m)).toEqual(['id', 'corners']);
+    json.markers.forEach((m: { id: number; dictionary: string; corners: number[][] }, k: number) => {
+      expect(Object.keys(m)).toEqual(['id', 'dictionary', 'corners']);
+      expect(m.dictionary).toBe('DICT_6X6_250');
       m.corners.forEach((c, j) => expect(Math.hypot(c[0] - want[k].corners[j][0], c[1] - want[k].corners[j][1])).toBeLessThan(0.01));
       const t = scene.markers.find((x) => x.id === m.id)!;
       m.corners.forEach((c, j) => expect(Math.hypot(c[0] - t.corners[j][0], c[1] - t.corners[j][1])).toBeLessThan(0.5));
@@ -117,7 +118,7 @@ describe('flowmark markers', () => {
       const json = JSON.parse(readFileSync(join(out, 'posed.json'), 'utf8'));
       expect(json.markers.map((m: { id: number }) => m.id).sort((a: number, b: number) => a - b)).toEqual([9, 130]);
       for (const m of json.markers) {
-        expect(Object.keys(m)).toEqual(['id', 'corners', 'rvec', 'tvec', 'quaternion', 'error']);
+        expect(Object.keys(m)).toEqual(['id', 'dictionary', 'corners', 'rvec', 'tvec', 'quaternion', 'error']);
         const want = posed.find((p) => p.id === m.id)!;
         expect(rotationBetween(rotationFromVector(m.rvec), want.R as Mat3) * (180 / Math.PI)).toBeLessThan(1);
         expect(Math.hypot(m.tvec[0] - want.t[0], m.tvec[1] - want.t[1], m.tvec[2] - want.t[2]) / Math.hypot(...want.t)).toBeLessThan(0.01);
@@ -138,11 +139,23 @@ describe('flowmark markers', () => {
     }
   });
 
+  it('reads several dictionaries given as --dictionary A,B, each marker naming its own', () => {
+    const out = join(dir, 'multi-out');
+    const r = run(['markers', join(dir, 'board.png'), '--dictionary', 'DICT_APRILTAG_16h5,dict_6x6_250', '--out-dir', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(join(out, 'board.json'), 'utf8'));
+    const want = detectMarkersCpu(scene.gray, scene.width, scene.height, [markerDictionary('DICT_APRILTAG_16h5'), dict]);
+    expect(json.markers.map((m: { id: number; dictionary: string }) => `${m.dictionary} ${m.id}`)).toEqual(want.map((m) => `${m.dictionary} ${m.id}`));
+    expect(json.markers.map((m: { id: number; dictionary: string }) => `${m.dictionary} ${m.id}`).sort()).toEqual(['DICT_6X6_250 201', 'DICT_6X6_250 5', 'DICT_6X6_250 77']);
+  });
+
   it('refuses a missing or unknown dictionary and bad options with the usage (exit 2)', () => {
     const png = join(dir, 'board.png');
     for (const args of [
       ['markers', png, '--out-dir', dir],
       ['markers', png, '--dictionary', 'DICT_9X9_7', '--out-dir', dir],
+      ['markers', png, '--dictionary', 'DICT_4X4_50,DICT_9X9_7', '--out-dir', dir],
+      ['markers', png, '--dictionary', 'DICT_4X4_50,dict_4x4_50', '--out-dir', dir],
       ['markers', png, '--dictionary', 'DICT_4X4_50', '--windows', '31,8', '--out-dir', dir],
       ['markers', png, '--dictionary', 'DICT_4X4_50', '--offset', '1e2', '--out-dir', dir],
       ['markers', png, '--dictionary', 'DICT_4X4_50'],

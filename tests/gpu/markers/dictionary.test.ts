@@ -19,14 +19,31 @@ describe('marker dictionaries', () => {
       const d = markerDictionary(name);
       return [name, d.markerSize, d.count];
     });
+    const aruco = [4, 5, 6, 7].flatMap((n) => [50, 100, 250, 1000].map((count) => [`DICT_${n}X${n}_${count}`, n, count]));
     expect(sizes).toEqual([
-      ['DICT_4X4_50', 4, 50],
-      ['DICT_5X5_100', 5, 100],
-      ['DICT_6X6_250', 6, 250],
-      ['DICT_7X7_1000', 7, 1000],
+      ...aruco,
       ['DICT_ARUCO_ORIGINAL', 5, 1024],
+      ['DICT_APRILTAG_16H5', 4, 30],
+      ['DICT_APRILTAG_25H9', 5, 35],
+      ['DICT_APRILTAG_36H10', 6, 2320],
       ['DICT_APRILTAG_36H11', 6, 587],
     ]);
+  });
+
+  it("keeps each dictionary's own distances: a smaller ArUco dictionary is a prefix of its size's 1000, and corrects more", () => {
+    for (const n of [4, 5, 6, 7]) {
+      const whole = markerDictionary(`DICT_${n}X${n}_1000`);
+      for (const count of [50, 100, 250]) {
+        const d = markerDictionary(`DICT_${n}X${n}_${count}`);
+        for (let id = 0; id < count; id++) {
+          expect(d.bits(id)).toEqual(whole.bits(id));
+          expect(d.correctable(id)).toBeGreaterThanOrEqual(whole.correctable(id));
+        }
+        expect(d.minDistance).toBeGreaterThanOrEqual(whole.minDistance);
+      }
+    }
+    // OpenCV's minimum distances (its maxCorrectionBits = (d - 1) / 2 where the table gives them).
+    expect(['DICT_4X4_50', 'DICT_4X4_1000', 'DICT_6X6_50', 'DICT_APRILTAG_16H5', 'DICT_APRILTAG_25H9', 'DICT_APRILTAG_36H10'].map((x) => markerDictionary(x).minDistance)).toEqual([4, 2, 13, 5, 9, 10]);
   });
 
   for (const name of markerDictionaryNames) {
@@ -77,6 +94,32 @@ describe('marker dictionaries', () => {
         }
       }
       expect(trials).toBeGreaterThan(0);
+    });
+
+    it(`${name}: a near miss (one flip past a marker's radius) is refused, or is another marker truly within its own`, () => {
+      const d = markerDictionary(name);
+      const n = d.markerSize;
+      const r = rng(31 * n + d.count);
+      let refused = 0;
+      for (let id = 0; id < d.count; id++) {
+        const radius = d.correctable(id);
+        if (radius < 0 || radius + 1 > n * n) continue;
+        const bits = d.bits(id);
+        const order = Array.from({ length: n * n }, (_, i) => i).sort(() => r() - 0.5);
+        for (const i of order.slice(0, radius + 1)) bits[i] ^= 1;
+        const m = d.decode(bits, 1);
+        if (!m) {
+          refused++;
+          continue;
+        }
+        // Not the marker it missed as printed (it may be that marker turned, truly within its radius).
+        expect([m.id, m.rotation], `${name} id ${id} with ${radius + 1} flips`).not.toEqual([id, 0]);
+        let turned = d.bits(m.id);
+        for (let k = 0; k < m.rotation; k++) turned = turnClockwise(turned, n);
+        expect(hamming(turned, bits)).toBe(m.distance);
+        expect(m.distance).toBeLessThanOrEqual(d.correctable(m.id));
+      }
+      expect(refused).toBeGreaterThan(0);
     });
 
     it(`${name}: random grids decode to nothing, or to a marker truly within its radius`, () => {

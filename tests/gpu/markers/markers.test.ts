@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.destroy());
 
-const sortById = (m: { id: number }[]) => [...m].sort((a, b) => a.id - b.id);
+const sortById = <T extends { id: number }>(m: T[]) => [...m].sort((a, b) => a.id - b.id);
 
 function cornerErrors(got: DetectedMarker['corners'], want: [number, number][]): number[] {
   return got.map((c, k) => Math.hypot(c[0] - want[k][0], c[1] - want[k][1]));
@@ -106,6 +106,48 @@ describe('markers', () => {
     }
   });
 
+  it('reads several dictionaries of three sizes in one pass, as the CPU reference does, each marker naming its own', async () => {
+    // Thirds of a frame rendered for DICT_4X4_50, DICT_APRILTAG_36h11 and DICT_5X5_100, two markers in each.
+    const names = ['DICT_4X4_50', 'DICT_APRILTAG_36H11', 'DICT_5X5_100'];
+    const dicts = names.map((n) => markerDictionary(n));
+    const [w, h, third] = [600, 240, 200];
+    const frames = [0, 1].map((f) => {
+      const parts = dicts.map((d, k) =>
+        markerScene(2600 + 3 * f + k, { width: w, height: h, markerSize: d.markerSize, bits: (id) => d.bits(id), ids: [k + 5 * f, k + 5 * f + 11], side: [40, 70], maxTilt: 30, blur: 0.5 * f, noise: 2, clutter: 0, place: (j) => ({ cx: k * third + 50 + 100 * j, cy: 70 + 100 * j }) }),
+      );
+      const pixels = new Uint8Array(w * h);
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) pixels[y * w + x] = parts[Math.min(2, Math.floor(x / third))].gray[y * w + x];
+      return { pixels, truth: parts.flatMap((p, k) => p.markers.map((m) => `${names[k]} ${m.id}`)) };
+    });
+    const results = await run(ctx, frames.map((f) => gray(w, h, f.pixels)), markers({ dictionary: ['dict_4x4_50', dicts[1], 'DICT_5X5_100'] }));
+    results.forEach((r, f) => {
+      const want = detectMarkersCpu(frames[f].pixels, w, h, dicts);
+      const got = r.markers!.found;
+      expect(got.map((m) => `${m.dictionary} ${m.id}`), `frame ${f}`).toEqual(want.map((m) => `${m.dictionary} ${m.id}`));
+      expect([...got.map((m) => `${m.dictionary} ${m.id}`)].sort(), `frame ${f}: every marker, in its own dictionary`).toEqual([...frames[f].truth].sort());
+      for (const m of got) {
+        const ref = want.find((x) => x.id === m.id && x.dictionary === m.dictionary)!;
+        for (const e of cornerErrors(m.corners, ref.corners)) expect(e, `frame ${f} ${m.dictionary} ${m.id}`).toBeLessThan(0.01);
+      }
+    });
+    // One dictionary alone finds only its own markers in the same frame.
+    const alone = await run(ctx, [gray(w, h, frames[0].pixels)], markers({ dictionary: 'DICT_APRILTAG_36h11' }));
+    expect(alone[0].markers!.found.map((m) => `${m.dictionary} ${m.id}`).sort()).toEqual(frames[0].truth.filter((t) => t.startsWith('DICT_APRILTAG_36H11')).sort());
+  });
+
+  it('reports a marker valid in two dictionaries once, in the first listed (DICT_4X4_50 is the start of DICT_4X4_1000)', async () => {
+    const d = markerDictionary('DICT_4X4_50');
+    const s = markerScene(2700, { width: 320, height: 200, markerSize: 4, bits: (id) => d.bits(id), ids: [4, 33], side: [50, 60], maxTilt: 20, blur: 0.5, noise: 2, clutter: 2 });
+    const frame = gray(s.width, s.height, s.gray);
+    const [a, b] = await Promise.all([
+      run(ctx, [frame], markers({ dictionary: ['DICT_4X4_50', 'DICT_4X4_1000'] })),
+      run(ctx, [frame], markers({ dictionary: ['DICT_4X4_1000', 'DICT_4X4_50'] })),
+    ]);
+    expect(sortById(a[0].markers!.found).map((m) => `${m.dictionary} ${m.id}`)).toEqual(['DICT_4X4_50 4', 'DICT_4X4_50 33']);
+    expect(sortById(b[0].markers!.found).map((m) => `${m.dictionary} ${m.id}`)).toEqual(['DICT_4X4_1000 4', 'DICT_4X4_1000 33']);
+    expect(b[0].markers!.found.map((m) => m.corners)).toEqual(a[0].markers!.found.map((m) => m.corners));
+  });
+
   it('finds nothing in frames without markers', async () => {
     const d = markerDictionary('DICT_4X4_50');
     const scenes = Array.from({ length: 4 }, (_, f) => markerScene(2300 + f, { width: 400, height: 300, markerSize: 4, bits: (id) => d.bits(id), ids: [], side: [40, 80], maxTilt: 0, blur: f % 2, noise: 3, clutter: 14 }));
@@ -134,5 +176,9 @@ describe('markers', () => {
     expect(() => markers({ dictionary: 'DICT_4X4_50', correctionRate: 2 })).toThrow(InvalidOptionError);
     expect(() => markers({ dictionary: 'DICT_4X4_50', maxCandidates: 0 })).toThrow(InvalidOptionError);
     expect(() => markers(undefined as never)).toThrow(InvalidOptionError);
+    expect(() => markers({ dictionary: [] })).toThrow(/at least one dictionary/);
+    expect(() => markers({ dictionary: ['DICT_4X4_50', 'dict_4x4_50'] })).toThrow(/DICT_4X4_50 is listed twice/);
+    expect(() => markers({ dictionary: ['DICT_4X4_50', 'DICT_4X4_51'] })).toThrow(/unknown marker dictionary "DICT_4X4_51"/);
+    expect(() => markers({ dictionary: ['DICT_4X4_50', 7 as never] })).toThrow(InvalidOptionError);
   });
 });

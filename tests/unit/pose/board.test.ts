@@ -179,7 +179,7 @@ print(json.dumps(out))`;
 });
 
 describe('MarkerPoser with boards', () => {
-  const marker = (id: number, corners: [number, number][]): DetectedMarker => ({ id, corners: corners as DetectedMarker['corners'], rotation: 0, distance: 0, margin: 3, residual: 0.1, contrast: 50 });
+  const marker = (id: number, corners: [number, number][]): DetectedMarker => ({ id, dictionary: 'DICT_4X4_50', corners: corners as DetectedMarker['corners'], rotation: 0, distance: 0, margin: 3, residual: 0.1, contrast: 50 });
 
   it("reports the board while any of its markers is seen, with the same hysteresis and events as a marker's", () => {
     const truth = { R: rotationFromVector([0.2, -0.1, 0.05]), t: [-0.09, -0.07, 0.6] };

@@ -78,8 +78,8 @@ print(json.dumps({'error': err, 'K': K.ravel().tolist(), 'd': d.ravel().tolist()
   it('takes views from markers found on a board, and refuses what cannot be calibrated', () => {
     const set = views(3, 44, 0);
     const found = (k: number, skip: (id: number) => boolean): DetectedMarker[] =>
-      board.markers.filter((m) => !skip(m.id)).map((m) => ({ id: m.id, corners: projectPoints(truth, set.poses[k].R, set.poses[k].t, m.corners) as DetectedMarker['corners'], rotation: 0, distance: 0, margin: 3, residual: 0.1, contrast: 50 }));
-    const stray: DetectedMarker = { id: 49, corners: [[1, 1], [9, 1], [9, 9], [1, 9]], rotation: 0, distance: 0, margin: 3, residual: 0.1, contrast: 50 };
+      board.markers.filter((m) => !skip(m.id)).map((m) => ({ id: m.id, dictionary: 'DICT_4X4_50', corners: projectPoints(truth, set.poses[k].R, set.poses[k].t, m.corners) as DetectedMarker['corners'], rotation: 0, distance: 0, margin: 3, residual: 0.1, contrast: 50 }));
+    const stray: DetectedMarker = { id: 49, dictionary: 'DICT_4X4_50', corners: [[1, 1], [9, 1], [9, 9], [1, 9]], rotation: 0, distance: 0, margin: 3, residual: 0.1, contrast: 50 };
     const v = boardViews(board, [[...found(0, () => false), stray], found(1, (id) => id % 3 === 0), found(2, (id) => id > 0)]);
     // The third frame has one marker of the board: left out; the stray marker is on no board.
     expect(v.map((x) => x.object.length)).toEqual([140, 4 * board.markers.filter((m) => m.id % 3 !== 0).length]);

@@ -177,7 +177,7 @@ describe('One Euro filter', () => {
 });
 
 describe('MarkerPoser', () => {
-  const marker = (id: number, corners: [number, number][]): DetectedMarker => ({ id, corners: corners as DetectedMarker['corners'], rotation: 0, distance: 0, margin: 3, residual: 0.1, contrast: 50 });
+  const marker = (id: number, corners: [number, number][]): DetectedMarker => ({ id, dictionary: 'DICT_4X4_50', corners: corners as DetectedMarker['corners'], rotation: 0, distance: 0, margin: 3, residual: 0.1, contrast: 50 });
 
   it('keeps the flip of the previous frame where both fit about as well', () => {
     // A small far marker nearly facing the camera, turned slowly, with noisy corners: each frame alone picks
