@@ -38,6 +38,7 @@ export { MarkerPoser, type PoseSettings } from './src/pose/MarkerPoser.js';
 export { cameraModel, parseCamera, readOpenCvCalibration, writeOpenCvCalibration, toNormalised, toPixels, projectPoints, type CameraModel, type CameraSpec } from './src/pose/CameraModel.js';
 export { squareCorners } from './src/pose/ippeSquare.js';
 export { gridBoard, board, type Board, type BoardMarker, type GridBoardOptions } from './src/pose/Board.js';
+export { charucoBoard, type CharucoBoard, type CharucoBoardOptions, type CharucoCorner } from './src/pose/charucoBoard.js';
 export { boardPose, type BoardSolution, type SeenBoardMarker } from './src/pose/boardPose.js';
 export { calibrateCamera, boardViews, type Calibration, type CalibrationOptions, type CalibrationView } from './src/pose/calibrateCamera.js';
 export { reprojectionError, type PoseSolution } from './src/pose/refinePose.js';

@@ -1,0 +1,62 @@
+// ChArUco boards on the CPU: charucoBoard's layout against OpenCV's aruco.CharucoBoard (Debian's python3-opencv, a
+// test-time reference): the same marker ids at the same corners, the same chessboard corners in the same order, and
+// each corner's neighbouring markers as OpenCV's nearestMarkerIdx gives them.
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { InvalidOptionError, charucoBoard } from '../../../index.js';
+
+const layouts = [
+  { squaresX: 5, squaresY: 7, squareLength: 0.04, markerLength: 0.03, dictionary: 'DICT_4X4_50' },
+  { squaresX: 6, squaresY: 4, squareLength: 30, markerLength: 22, dictionary: 'DICT_5X5_100' },
+  { squaresX: 3, squaresY: 3, squareLength: 1, markerLength: 0.5, dictionary: 'DICT_6X6_250' },
+];
+
+// OpenCV keeps the board's points in float32.
+const near = (x: number, want: number) => expect(Math.abs(x - want)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(want)));
+
+describe('charucoBoard', () => {
+  it("lays squares, markers and corners out as OpenCV's aruco.CharucoBoard does", () => {
+    const script = `
+import cv2, json, sys, numpy as np
+out = []
+for o in json.load(sys.stdin):
+    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, o['dictionary']))
+    if hasattr(cv2.aruco, 'CharucoBoard_create'):
+        b = cv2.aruco.CharucoBoard_create(o['squaresX'], o['squaresY'], o['squareLength'], o['markerLength'], d)
+    else:
+        b = cv2.aruco.CharucoBoard((o['squaresX'], o['squaresY']), o['squareLength'], o['markerLength'], d)
+    near = b.nearestMarkerIdx if hasattr(b, 'nearestMarkerIdx') else b.getNearestMarkerIdx()
+    chess = b.chessboardCorners if hasattr(b, 'chessboardCorners') else b.getChessboardCorners()
+    ids = np.array(b.ids if hasattr(b, 'ids') else b.getIds()).ravel()
+    pts = b.objPoints if hasattr(b, 'objPoints') else b.getObjPoints()
+    out.append({'ids': ids.tolist(), 'markers': np.array(pts).tolist(), 'corners': np.array(chess).tolist(),
+                'near': [sorted(int(ids[i]) for i in np.array(n).ravel()) for n in near]})
+print(json.dumps(out))`;
+    const cv = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify(layouts) }).toString());
+    layouts.forEach((o, k) => {
+      const b = charucoBoard(o);
+      expect(b.markers.map((m) => m.id), `layout ${k}`).toEqual(cv[k].ids);
+      b.markers.forEach((m, i) => m.corners.forEach((p, c) => p.forEach((x, j) => near(x, cv[k].markers[i][c][j]))));
+      expect(b.corners.length).toBe(cv[k].corners.length);
+      b.corners.forEach((c, i) => {
+        expect(c.id).toBe(i);
+        c.at.forEach((x, j) => near(x, cv[k].corners[i][j]));
+        expect([...c.markers].sort((a, z) => a - z), `layout ${k} corner ${i}`).toEqual(cv[k].near[i]);
+      });
+    });
+  });
+
+  it('takes ids of its own, names the dictionary, and refuses what is no board', () => {
+    const b = charucoBoard({ squaresX: 3, squaresY: 2, squareLength: 2, markerLength: 1, dictionary: 'DICT_4X4_50', ids: [7, 3, 9] });
+    expect(b.markers.map((m) => m.id)).toEqual([7, 3, 9]);
+    expect(b.dictionary).toBe('DICT_4X4_50');
+    expect(b.name).toBe('charuco 3x2 DICT_4X4_50');
+    expect(b.corners.map((c) => [...c.markers].sort((x, y) => x - y))).toEqual([[3, 7], [7, 9]]);
+    expect(() => charucoBoard({ squaresX: 1, squaresY: 4, squareLength: 2, markerLength: 1, dictionary: 'DICT_4X4_50' })).toThrow(InvalidOptionError);
+    expect(() => charucoBoard({ squaresX: 3, squaresY: 3, squareLength: 2, markerLength: 2, dictionary: 'DICT_4X4_50' })).toThrow(/less than squareLength/);
+    expect(() => charucoBoard({ squaresX: 3, squaresY: 3, squareLength: 2, markerLength: 1, dictionary: '' })).toThrow(InvalidOptionError);
+    expect(() => charucoBoard({ squaresX: 3, squaresY: 3, squareLength: 2, markerLength: 1, dictionary: 'DICT_4X4_50', ids: [1, 2] })).toThrow(/hold 4 markers, got 2 ids/);
+    expect(() => charucoBoard({ squaresX: 3, squaresY: 2, squareLength: 2, markerLength: 1, dictionary: 'DICT_4X4_50', ids: [1, 1, 2] })).toThrow(InvalidOptionError);
+    expect(() => charucoBoard(undefined as never)).toThrow(InvalidOptionError);
+  });
+});
