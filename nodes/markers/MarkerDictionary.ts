@@ -60,8 +60,15 @@ export class MarkerDictionary {
   readonly minDistance: number;
   readonly #bits: Uint8Array[];
   readonly #radius: Int32Array;
+  readonly #distances: Int32Array;
+  /** Codeword by its packed bits (hi · 2³² + lo), the first of equal ones. */
+  readonly #exact = new Map<number, number>();
   /** Per marker and orientation (4 × count), the packed bits: [hi, lo] pairs. */
   readonly #packed: Uint32Array;
+  /** Per marker and orientation, its bits as seen turned. */
+  readonly #turned: Uint8Array[] = [];
+  /** By correction rate: the most bits any marker may have corrected, and the codewords by the value of each of that many + 1 chunks. */
+  readonly #chunks = new Map<number, { most: number; tables: Map<number, number[]>[] }>();
 
   constructor(name: MarkerDictionaryName) {
     const data = dictionaryData[name];
@@ -80,14 +87,17 @@ export class MarkerDictionary {
       for (let b = 0; b < n * n; b++) bits[b] = (parseInt(hex[b >> 2], 16) >> (3 - (b & 3))) & 1;
       this.#bits.push(bits);
     }
-    this.#radius = Int32Array.from(data.distances, (d) => Math.floor((d - 1) / 2));
+    this.#distances = Int32Array.from(data.distances);
+    this.#radius = this.#distances.map((d) => Math.floor((d - 1) / 2));
     this.#packed = new Uint32Array(this.count * 8);
     this.#bits.forEach((bits, i) => {
       let turned: Uint8Array = bits;
       for (let r = 0; r < 4; r++) {
+        this.#turned.push(turned);
         const [hi, lo] = pack(turned);
         this.#packed[(i * 4 + r) * 2] = hi;
         this.#packed[(i * 4 + r) * 2 + 1] = lo;
+        if (!this.#exact.has(hi * 2 ** 32 + lo)) this.#exact.set(hi * 2 ** 32 + lo, i * 4 + r);
         turned = turnClockwise(turned, n);
       }
     });
@@ -113,7 +123,15 @@ export class MarkerDictionary {
   decode(observed: ArrayLike<number>, correctionRate = 0.6): MarkerMatch | null {
     const n = this.markerSize;
     if (observed.length !== n * n) throw new InvalidOptionError(`${this.name}: a grid of ${n * n} bits is needed, got ${observed.length}`);
+    if (!this.#mayMatch(observed, correctionRate)) return null;
     const [hi, lo] = pack(observed);
+    // A codeword read exactly (most markers are): the next nearest codeword is as far from it as its marker is from
+    // any other marker or turn of itself, `distances` — what the full comparison below would find.
+    const exact = this.#exact.get(hi * 2 ** 32 + lo);
+    if (exact !== undefined) {
+      const id = exact >> 2;
+      return this.#radius[id] < 0 ? null : { id, rotation: (exact & 3) as MarkerMatch['rotation'], distance: 0, margin: this.#distances[id] };
+    }
     const p = this.#packed;
     let best = Infinity;
     let second = Infinity;
@@ -131,6 +149,57 @@ export class MarkerDictionary {
     // The grid shows marker `id` turned (at & 3) quarter turns clockwise.
     return { id, rotation: (at & 3) as MarkerMatch['rotation'], distance: best, margin: second - best };
   }
+
+  /**
+   * False when no marker is within the bits it may have corrected, so that `decode` is null without comparing the
+   * grid with every codeword (most grids read are clutter; a 1000-marker dictionary has 4000 codewords). With at most
+   * t bits corrected, the grid cut into t + 1 chunks agrees with a marker it decodes as on a whole chunk, so only
+   * the codewords sharing one of its chunks' values are compared; `decode` then does the full comparison, which
+   * gives the same answer, and the margin, exactly as without this test.
+   */
+  #mayMatch(observed: ArrayLike<number>, correctionRate: number): boolean {
+    const index = this.#chunkIndex(correctionRate);
+    if (index.most < 0) return false;
+    for (let j = 0; j < index.tables.length; j++) {
+      for (const k of index.tables[j].get(chunkValue(observed, j, index.tables.length)) ?? []) {
+        const radius = this.#radius[k >> 2];
+        if (radius < 0) continue;
+        let d = 0;
+        const code = this.#turned[k];
+        for (let i = 0; i < code.length; i++) d += code[i] === (observed[i] ? 1 : 0) ? 0 : 1;
+        if (d <= Math.floor(radius * correctionRate)) return true;
+      }
+    }
+    return false;
+  }
+
+  #chunkIndex(correctionRate: number): { most: number; tables: Map<number, number[]>[] } {
+    let index = this.#chunks.get(correctionRate);
+    if (index) return index;
+    let most = -1;
+    for (const r of this.#radius) most = Math.max(most, r < 0 ? -1 : Math.floor(r * correctionRate));
+    const bits = this.markerSize * this.markerSize;
+    const chunks = Math.min(bits, Math.max(1, most + 1));
+    const tables = Array.from({ length: chunks }, () => new Map<number, number[]>());
+    this.#turned.forEach((code, k) => {
+      tables.forEach((table, j) => {
+        const v = chunkValue(code, j, chunks);
+        const list = table.get(v);
+        if (list) list.push(k);
+        else table.set(v, [k]);
+      });
+    });
+    this.#chunks.set(correctionRate, (index = { most, tables }));
+    return index;
+  }
+}
+
+/** Chunk j of a grid cut into `chunks` runs of bits as even as can be, as a number. */
+function chunkValue(bits: ArrayLike<number>, j: number, chunks: number): number {
+  let v = 0;
+  const end = Math.floor(((j + 1) * bits.length) / chunks);
+  for (let i = Math.floor((j * bits.length) / chunks); i < end; i++) v = v * 2 + (bits[i] ? 1 : 0);
+  return v;
 }
 
 const cache = new Map<MarkerDictionaryName, MarkerDictionary>();

@@ -23,6 +23,7 @@ describe('marker dictionaries', () => {
     expect(sizes).toEqual([
       ...aruco,
       ['DICT_ARUCO_ORIGINAL', 5, 1024],
+      ['DICT_ARUCO_MIP_36H12', 6, 250],
       ['DICT_APRILTAG_16H5', 4, 30],
       ['DICT_APRILTAG_25H9', 5, 35],
       ['DICT_APRILTAG_36H10', 6, 2320],
@@ -120,6 +121,38 @@ describe('marker dictionaries', () => {
         expect(m.distance).toBeLessThanOrEqual(d.correctable(m.id));
       }
       expect(refused).toBeGreaterThan(0);
+    });
+
+    it(`${name}: decodes as comparing with every codeword would, near markers and far from them`, () => {
+      const d = markerDictionary(name);
+      const n = d.markerSize;
+      const r = rng(5 * n + d.count);
+      const codewords = Array.from({ length: d.count }, (_, id) => {
+        const turns = [d.bits(id)];
+        for (let k = 1; k < 4; k++) turns.push(turnClockwise(turns[k - 1], n));
+        return turns;
+      }).flat();
+      const bruteForce = (grid: Uint8Array, rate: number) => {
+        let [best, second, at] = [Infinity, Infinity, -1];
+        codewords.forEach((c, k) => {
+          const h = hamming(c, grid);
+          if (h < best) [second, best, at] = [best, h, k];
+          else if (h < second) second = h;
+        });
+        const id = at >> 2;
+        if (d.correctable(id) < 0 || best > Math.floor(d.correctable(id) * rate)) return null;
+        return { id, rotation: at & 3, distance: best, margin: second - best };
+      };
+      for (let t = 0; t < 120; t++) {
+        let grid: Uint8Array;
+        if (t % 3 === 0) grid = Uint8Array.from({ length: n * n }, () => (r() < 0.5 ? 1 : 0));
+        else {
+          grid = codewords[Math.floor(r() * codewords.length)].slice();
+          const flips = Math.floor(r() * (Math.max(0, d.correctable(0)) + 3));
+          for (let f = 0; f < flips; f++) grid[Math.floor(r() * n * n)] ^= 1;
+        }
+        for (const rate of [0.6, 1, 0]) expect(d.decode(grid, rate), `${name} grid ${t} rate ${rate}`).toEqual(bruteForce(grid, rate));
+      }
     });
 
     it(`${name}: random grids decode to nothing, or to a marker truly within its radius`, () => {
