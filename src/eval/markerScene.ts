@@ -5,13 +5,13 @@
  * centres at integer coordinates, the outer corners of the black border, ordered top-left, top-right,
  * bottom-right, bottom-left as the marker is printed.
  */
-import { homography, type Homography } from '../pose/homography.js';
+import { applyHomography, homography, type Homography } from '../pose/homography.js';
 import { projectPoints, type CameraModel, type CameraSpec } from '../pose/CameraModel.js';
 import { squareCorners } from '../pose/ippeSquare.js';
 import { rng } from './images.js';
 import type { Point } from '../markers/centreOf.js';
 
-export { homography, type Homography };
+export { applyHomography, homography, type Homography };
 
 /**
  * Where a marker of `side` at pose (R, t) (X_camera = R X + t, R row-major) is seen by `camera`: its outer corners
@@ -20,11 +20,6 @@ export { homography, type Homography };
 export function cornersAtPose(camera: CameraModel | CameraSpec, pose: { readonly R: readonly number[]; readonly t: readonly number[] }, side: number): [Point, Point, Point, Point] {
   const [a, b, c, d] = projectPoints(camera, pose.R, pose.t, squareCorners(side));
   return [a, b, c, d];
-}
-
-export function applyHomography(h: Homography, [x, y]: Point): Point {
-  const w = h[6] * x + h[7] * y + h[8];
-  return [(h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w];
 }
 
 export function invertHomography(h: Homography): Homography {

@@ -17,3 +17,9 @@ export function homography(from: readonly (readonly number[])[], to: readonly (r
   }
   return [...solveLinear(a, b), 1];
 }
+
+/** Where a homography takes the point (x, y). */
+export function applyHomography(h: Homography, [x, y]: readonly number[]): [number, number] {
+  const w = h[6] * x + h[7] * y + h[8];
+  return [(h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w];
+}

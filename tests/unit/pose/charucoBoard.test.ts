@@ -3,7 +3,8 @@
 // each corner's neighbouring markers as OpenCV's nearestMarkerIdx gives them.
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { InvalidOptionError, charucoBoard } from '../../../index.js';
+import { InvalidOptionError, charucoBoard, charucoCorners, projectPoints } from '../../../index.js';
+import { rotationFromVector } from '../../../extend.js';
 
 const layouts = [
   { squaresX: 5, squaresY: 7, squareLength: 0.04, markerLength: 0.03, dictionary: 'DICT_4X4_50' },
@@ -58,5 +59,40 @@ print(json.dumps(out))`;
     expect(() => charucoBoard({ squaresX: 3, squaresY: 3, squareLength: 2, markerLength: 1, dictionary: 'DICT_4X4_50', ids: [1, 2] })).toThrow(/hold 4 markers, got 2 ids/);
     expect(() => charucoBoard({ squaresX: 3, squaresY: 2, squareLength: 2, markerLength: 1, dictionary: 'DICT_4X4_50', ids: [1, 1, 2] })).toThrow(InvalidOptionError);
     expect(() => charucoBoard(undefined as never)).toThrow(InvalidOptionError);
+  });
+});
+
+describe('charucoCorners', () => {
+  // A 5 × 7 board of 4 cm squares seen at a tilt by a pinhole camera: the plane's image is a homography, so each
+  // corner placed from its markers' found corners is exactly the corner's own projection.
+  const b = charucoBoard({ squaresX: 5, squaresY: 7, squareLength: 0.04, markerLength: 0.03, dictionary: 'DICT_4X4_50' });
+  const camera = { fx: 800, fy: 790, cx: 320, cy: 240 };
+  const [R, t] = [rotationFromVector([0.5, -0.3, 0.1]), [-0.1, -0.12, 0.6]];
+  const found = b.markers.map((m) => ({ id: m.id, dictionary: 'DICT_4X4_50', corners: projectPoints(camera, R, t, m.corners) }));
+  const truth = projectPoints(camera, R, t, b.corners.map((c) => c.at));
+
+  it('places every corner whose two markers were found at its projection', () => {
+    const got = charucoCorners(b, found);
+    expect(got.map((c) => c.id)).toEqual(b.corners.map((c) => c.id));
+    got.forEach((c) => {
+      expect(c.markers).toBe(2);
+      expect(Math.hypot(c.at[0] - truth[c.id][0], c.at[1] - truth[c.id][1]), `corner ${c.id}`).toBeLessThan(1e-6);
+    });
+  });
+
+  it('needs both markers by default, one with minMarkers 1; ignores other dictionaries and repeated ids', () => {
+    const some = found.filter((m) => m.id % 3 !== 0);
+    const both = charucoCorners(b, some);
+    const one = charucoCorners(b, some, { minMarkers: 1 });
+    const kept = new Set(some.map((m) => m.id));
+    expect(both.map((c) => c.id)).toEqual(b.corners.filter((c) => c.markers.every((id) => kept.has(id))).map((c) => c.id));
+    expect(one.map((c) => c.id)).toEqual(b.corners.filter((c) => c.markers.some((id) => kept.has(id))).map((c) => c.id));
+    for (const c of one) expect(Math.hypot(c.at[0] - truth[c.id][0], c.at[1] - truth[c.id][1])).toBeLessThan(1e-6);
+    // A marker of another dictionary with a board id, and a second find of an id, change nothing.
+    const stray = { id: 4, dictionary: 'DICT_APRILTAG_36H11', corners: [[0, 0], [5, 0], [5, 5], [0, 5]] };
+    const again = { ...found[4], corners: found[4].corners.map(([x, y]) => [x + 9, y]) };
+    expect(charucoCorners(b, [stray, ...found, again])).toEqual(charucoCorners(b, found));
+    expect(charucoCorners(b, [])).toEqual([]);
+    expect(() => charucoCorners(b, found, { minMarkers: 3 as never })).toThrow(InvalidOptionError);
   });
 });
