@@ -40,6 +40,7 @@ export { squareCorners } from './src/pose/ippeSquare.js';
 export { gridBoard, board, type Board, type BoardMarker, type GridBoardOptions } from './src/pose/Board.js';
 export { charucoBoard, type CharucoBoard, type CharucoBoardOptions, type CharucoCorner } from './src/pose/charucoBoard.js';
 export { charucoCorners, type FoundCharucoCorner } from './src/pose/charucoCorners.js';
+export { refineChessCorners, type RefineChessOptions } from './src/pose/refineChessCorners.js';
 export { boardPose, type BoardSolution, type SeenBoardMarker } from './src/pose/boardPose.js';
 export { calibrateCamera, boardViews, type Calibration, type CalibrationOptions, type CalibrationView } from './src/pose/calibrateCamera.js';
 export { reprojectionError, type PoseSolution } from './src/pose/refinePose.js';

@@ -11,3 +11,4 @@ export * from './boardScene.js';
 export { centreOf, type Point } from '../markers/centreOf.js';
 export { boxIou } from '../track/boxIou.js';
 export { boxShare } from '../track/boxShare.js';
+export * from './charucoScene.js';

@@ -1,0 +1,78 @@
+/**
+ * A frame of a ChArUco board at a known pose through a pinhole camera (no lens distortion: the board's image is one
+ * homography), with its true chessboard corners and marker corners. Each pixel is 4 × 4 samples mapped back onto the
+ * board: black squares, white squares holding their markers (black border, bits, centred), and a white margin of
+ * one square round the board; then blur and noise, seeded, as `markerScene`.
+ */
+import type { CharucoBoard } from '../pose/charucoBoard.js';
+import { projectPoints, type CameraSpec } from '../pose/CameraModel.js';
+import { applyHomography, homography } from '../pose/homography.js';
+import { gaussianBlur, invertHomography } from './markerScene.js';
+import { rng } from './images.js';
+import type { BoardSceneOptions } from './boardScene.js';
+
+export interface CharucoScene {
+  width: number;
+  height: number;
+  gray: Uint8Array;
+  /** Every chessboard corner where the camera puts it, by corner id. */
+  corners: [number, number][];
+  markers: { id: number; corners: [number, number][] }[];
+}
+
+/** As a board scene's, without clutter (a ChArUco board fills its part of the frame). */
+export type CharucoSceneOptions = Omit<BoardSceneOptions, 'clutter'>;
+
+const SUB = 4;
+
+export function charucoScene(seed: number, camera: CameraSpec, board: CharucoBoard, pose: { readonly R: readonly number[]; readonly t: readonly number[] }, o: CharucoSceneOptions): CharucoScene {
+  const r = rng(seed);
+  const { width: w, height: h } = o;
+  const sq = board.squareLength;
+  const [bw, bh] = [board.squaresX * sq, board.squaresY * sq];
+  const plane: [number, number, number][] = [[0, 0, 0], [bw, 0, 0], [bw, bh, 0], [0, bh, 0]];
+  const toBoard = invertHomography(homography(plane, projectPoints(camera, pose.R, pose.t, plane)));
+  const n = o.markerSize;
+  const cell = board.markerLength / (n + 2);
+  const inset = (sq - board.markerLength) / 2;
+  const markerAt = new Map(board.markers.map((m) => [`${Math.floor(m.corners[0][0] / sq)},${Math.floor(m.corners[0][1] / sq)}`, o.bits(m.id)]));
+  const background = 90 + r() * 60;
+  const shade = (u: number, v: number): number | null => {
+    if (u < -sq || v < -sq || u >= bw + sq || v >= bh + sq) return null;
+    if (u < 0 || v < 0 || u >= bw || v >= bh) return 1;
+    const [sx, sy] = [Math.floor(u / sq), Math.floor(v / sq)];
+    if ((sx + sy) % 2 === 0) return 0;
+    const bits = markerAt.get(`${sx},${sy}`)!;
+    const [cu, cv] = [Math.floor((u - sx * sq - inset) / cell), Math.floor((v - sy * sq - inset) / cell)];
+    if (cu < 0 || cv < 0 || cu > n + 1 || cv > n + 1) return 1;
+    if (cu === 0 || cv === 0 || cu === n + 1 || cv === n + 1) return 0;
+    return bits[(cv - 1) * n + cu - 1] ? 1 : 0;
+  };
+  const img = new Float64Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let sum = 0;
+      for (let a = 0; a < SUB; a++) {
+        for (let b = 0; b < SUB; b++) {
+          const [u, v] = applyHomography(toBoard, [x - 0.5 + (b + 0.5) / SUB, y - 0.5 + (a + 0.5) / SUB]);
+          const s = shade(u, v);
+          sum += s === null ? background : s ? 225 : 30;
+        }
+      }
+      img[y * w + x] = sum / (SUB * SUB);
+    }
+  }
+  const blurred = o.blur > 0 ? gaussianBlur(img, w, h, o.blur) : img;
+  const gray = new Uint8Array(w * h);
+  for (let p = 0; p < w * h; p++) {
+    const g = o.noise > 0 ? Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r()) * o.noise : 0;
+    gray[p] = Math.max(0, Math.min(255, Math.round(blurred[p] + g)));
+  }
+  return {
+    width: w,
+    height: h,
+    gray,
+    corners: projectPoints(camera, pose.R, pose.t, board.corners.map((c) => c.at)),
+    markers: board.markers.map((m) => ({ id: m.id, corners: projectPoints(camera, pose.R, pose.t, m.corners) })),
+  };
+}
