@@ -145,17 +145,19 @@ async function label(): Promise<void> {
     const child = spawn(process.execPath, [cli, 'label', ...files, '--out-dir', join(dir, 'out')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FLOWMARK_CLI_STDERR: 'direct' } });
     let done = 0;
     let rss = 0;
-    const poll = setInterval(() => {
+    const now = () => {
       try {
-        rss = Math.max(rss, 1024 * Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0));
+        return 1024 * Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
       } catch {
-        // exited between two polls
+        return 0; // exited
       }
-    }, 50);
+    };
+    const poll = setInterval(() => (rss = Math.max(rss, now())), 50);
     child.stdout.on('data', (d: Buffer) => {
       for (const line of d.toString().split('\n')) {
         if (!/components, converged/.test(line)) continue;
-        table.sample(++done, rss);
+        // Read now too: two images may finish between two polls.
+        table.sample(++done, Math.max(rss, now()));
         rss = 0;
       }
     });
