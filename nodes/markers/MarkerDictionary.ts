@@ -123,7 +123,6 @@ export class MarkerDictionary {
   decode(observed: ArrayLike<number>, correctionRate = 0.6): MarkerMatch | null {
     const n = this.markerSize;
     if (observed.length !== n * n) throw new InvalidOptionError(`${this.name}: a grid of ${n * n} bits is needed, got ${observed.length}`);
-    if (!this.#mayMatch(observed, correctionRate)) return null;
     const [hi, lo] = pack(observed);
     // A codeword read exactly (most markers are): the next nearest codeword is as far from it as its marker is from
     // any other marker or turn of itself, `distances` — what the full comparison below would find.
@@ -132,6 +131,7 @@ export class MarkerDictionary {
       const id = exact >> 2;
       return this.#radius[id] < 0 ? null : { id, rotation: (exact & 3) as MarkerMatch['rotation'], distance: 0, margin: this.#distances[id] };
     }
+    if (!this.#mayMatch(observed, correctionRate)) return null;
     const p = this.#packed;
     let best = Infinity;
     let second = Infinity;

@@ -42,7 +42,7 @@ const READ = 1;
 const DEBLURRED = 7;
 
 /** The host's part: grids decoded, corners in printed order, one marker per place. */
-export function decodeMarkers(bytes: ArrayBuffer, s: FitSettings, sizes: readonly AnyDictionary[] = bySize(s.dictionaries)): MarkerResults {
+export function decodeMarkers(bytes: ArrayBuffer, s: FitSettings, sizes: readonly AnyDictionary[]): MarkerResults {
   const u = new Uint32Array(bytes);
   const f = new Float32Array(bytes);
   const candidates = Math.min(u[0], s.maxCandidates);

@@ -31,9 +31,9 @@ import { defaultWindows, defaultMinContrast } from '../../src/markers/params.js'
 
 export interface MarkersOptions {
   /**
-   * A dictionary, or its name as OpenCV spells it (any case): `'DICT_4X4_50'`, `'DICT_APRILTAG_36h11'`…; or several
-   * read in one pass: each marker says its `dictionary`, and where a marker
-   * reads in two, the one with fewer corrected bits is kept, the first listed on a tie.
+   * A dictionary, or its name as OpenCV spells it (any case): `'DICT_4X4_50'`, `'DICT_APRILTAG_36h11'`…; or several,
+   * read in one pass: each marker says its `dictionary`, and where a marker reads in two, the one with fewer
+   * corrected bits is kept, the first listed on a tie.
    */
   dictionary: string | MarkerDictionary | readonly (string | MarkerDictionary)[];
   /** Adaptive threshold windows (odd, 3..255, at most 8; default 31 and 9); a marker seen at several is kept from the first. */

@@ -15,7 +15,6 @@ export type NamedMatch = NonNullable<ReturnType<NamedDecoder['decode']>> & { dic
 
 export interface AnyDictionary {
   readonly markerSize: number;
-  readonly names: readonly string[];
   decode(grid: ArrayLike<number>, correctionRate?: number): NamedMatch | null;
 }
 
@@ -24,7 +23,6 @@ export function anyDictionary(decoders: readonly NamedDecoder[]): AnyDictionary 
   if (decoders.some((d) => d.markerSize !== markerSize)) throw new Error('anyDictionary: dictionaries of one marker size only');
   return {
     markerSize,
-    names: decoders.map((d) => d.name),
     decode(grid, correctionRate) {
       let best: NamedMatch | null = null;
       for (const d of decoders) {
