@@ -7,7 +7,7 @@
 import type { CharucoBoard } from '../pose/charucoBoard.js';
 import { projectPoints, type CameraSpec } from '../pose/CameraModel.js';
 import { applyHomography, homography } from '../pose/homography.js';
-import { gaussianBlur, invertHomography } from './markerScene.js';
+import { invertHomography, photographed } from './markerScene.js';
 import { rng } from './images.js';
 import type { BoardSceneOptions } from './boardScene.js';
 
@@ -62,16 +62,10 @@ export function charucoScene(seed: number, camera: CameraSpec, board: CharucoBoa
       img[y * w + x] = sum / (SUB * SUB);
     }
   }
-  const blurred = o.blur > 0 ? gaussianBlur(img, w, h, o.blur) : img;
-  const gray = new Uint8Array(w * h);
-  for (let p = 0; p < w * h; p++) {
-    const g = o.noise > 0 ? Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r()) * o.noise : 0;
-    gray[p] = Math.max(0, Math.min(255, Math.round(blurred[p] + g)));
-  }
   return {
     width: w,
     height: h,
-    gray,
+    gray: photographed(img, w, h, o.blur, o.noise, r),
     corners: projectPoints(camera, pose.R, pose.t, board.corners.map((c) => c.at)),
     markers: board.markers.map((m) => ({ id: m.id, corners: projectPoints(camera, pose.R, pose.t, m.corners) })),
   };

@@ -178,14 +178,19 @@ export function markerScene(seed: number, o: SceneOptions): MarkerScene {
     const sides = [0, 1, 2, 3].map((i) => Math.hypot(image[(i + 1) % 4][0] - image[i][0], image[(i + 1) % 4][1] - image[i][1]));
     markers.push({ id, corners: image as SceneMarker['corners'], side: sides.reduce((s, x) => s + x, 0) / 4, tilt });
   });
-  const blurred = o.blur > 0 ? gaussianBlur(img, w, h, o.blur) : img;
+  return { width: w, height: h, gray: photographed(img, w, h, o.blur, o.noise, r), markers };
+}
+
+/** A rendered scene blurred, with Gaussian noise from the scene's own generator, as 8-bit gray. */
+export function photographed(img: Float64Array, w: number, h: number, blur: number, noise: number, r: () => number): Uint8Array {
+  const blurred = blur > 0 ? gaussianBlur(img, w, h, blur) : img;
   const gray = new Uint8Array(w * h);
   for (let p = 0; p < w * h; p++) {
-    // Box–Muller noise from the scene's own generator.
-    const g = o.noise > 0 ? Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r()) * o.noise : 0;
+    // Box–Muller.
+    const g = noise > 0 ? Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r()) * noise : 0;
     gray[p] = Math.max(0, Math.min(255, Math.round(blurred[p] + g)));
   }
-  return { width: w, height: h, gray, markers };
+  return gray;
 }
 
 /** Separable Gaussian blur, clamped at the borders. */
