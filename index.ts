@@ -21,6 +21,7 @@ export { threshold, type ThresholdOptions } from './nodes/image/threshold.js';
 export { background, backgroundSettings, type BackgroundOptions } from './nodes/image/background.js';
 export type { PrimeImage } from './src/image/backgroundSettings.js';
 export { medianImage } from './src/image/medianImage.js';
+export { grayFromRgba } from './src/image/grayFromRgba.js';
 export { morphology, morphologySteps, maxElementSize, type MorphologyOptions, type MorphElement } from './nodes/image/morphology.js';
 export { label, labelAlgorithms, autoAlgorithm, defaultPasses, type LabelOptions, type LabelAlgorithm } from './nodes/components/label.js';
 export { features, type FeaturesOptions } from './nodes/components/features.js';
@@ -41,8 +42,9 @@ export { gridBoard, board, type Board, type BoardMarker, type GridBoardOptions }
 export { charucoBoard, type CharucoBoard, type CharucoBoardOptions, type CharucoCorner } from './src/pose/charucoBoard.js';
 export { charucoCorners, type FoundCharucoCorner } from './src/pose/charucoCorners.js';
 export { refineChessCorners, type RefineChessOptions } from './src/pose/refineChessCorners.js';
+export { charucoPose } from './src/pose/charucoPose.js';
 export { boardPose, type BoardSolution, type SeenBoardMarker } from './src/pose/boardPose.js';
-export { calibrateCamera, boardViews, type Calibration, type CalibrationOptions, type CalibrationView } from './src/pose/calibrateCamera.js';
+export { calibrateCamera, boardViews, charucoViews, type Calibration, type CalibrationOptions, type CalibrationView } from './src/pose/calibrateCamera.js';
 export { reprojectionError, type PoseSolution } from './src/pose/refinePose.js';
 export { OneEuroFilter, defaultOneEuroSettings, type OneEuroSettings } from './src/pose/OneEuroFilter.js';
 export type { Mat3, Vec3 } from './src/pose/rotation.js';

@@ -3,6 +3,6 @@
 export { readImage, type ReadImageOptions } from './nodes/sources/readImage.js';
 export { readPng, type ReadPngOptions } from './nodes/sources/readPng.js';
 export { fromImages, type FromImagesOptions } from './nodes/sources/fromImages.js';
-export { fromVideoFile, probeVideoFile, type FromVideoFileOptions } from './nodes/sources/fromVideoFile.js';
+export { fromVideoFile, probeVideoFile, readVideoFrames, type FromVideoFileOptions, type ReadVideoFramesOptions } from './nodes/sources/fromVideoFile.js';
 export { videoFileHasColor, type VideoFileHasColorOptions } from './nodes/sources/videoFileHasColor.js';
 export { videoFileBackground, type VideoFileBackgroundOptions } from './nodes/sources/videoFileBackground.js';

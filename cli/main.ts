@@ -16,8 +16,8 @@ Commands:
                                      find fiducial markers on the GPU (flowmark markers --help)
   track <video...> --out-dir DIR [--line x1,y1,x2,y2 ...]
                                      track moving objects of a fixed camera (flowmark track --help)
-  calibrate <image|video...> --dictionary NAME --board C,R,SIZE,GAP --out FILE
-                                     a camera's intrinsics and distortion from views of a board of markers
+  calibrate <image|video...> --dictionary NAME --board C,R,SIZE,GAP|--charuco X,Y,SQ,MK --out FILE
+                                     a camera's intrinsics and distortion from views of a board (markers or ChArUco)
                                      (flowmark calibrate --help)
 
 Options:
@@ -113,7 +113,7 @@ const commands = {
   },
   calibrate: {
     usage: calibrateUsage,
-    options: { out: text, dictionary: text, board: text, terms: text, 'max-views': text, 'min-markers': text },
+    options: { out: text, dictionary: text, board: text, charuco: text, terms: text, 'max-views': text, 'min-markers': text, 'min-corners': text },
     run: (values: Values, files: string[]) => runCalibrate(parseCalibrateArgs(values, files)),
   },
   track: {

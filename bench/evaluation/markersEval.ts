@@ -43,6 +43,8 @@ const bins: [number, number][] = [[12, 24], [24, 48], [48, 100], [100, 200]];
 interface Frame extends MarkerScene {
   path: string;
   jpeg: number | null;
+  /** The frame's blur, σ px. */
+  blur: number;
 }
 
 /** JPEG round trip through ffmpeg at quality `q` (2 best … 31 worst, ffmpeg's -q:v). */
@@ -61,6 +63,7 @@ function makeSet(dir: string): Frame[] {
     const bin = bins[i % bins.length];
     const count = markerFree ? 0 : bin[1] <= 48 ? 6 : bin[1] <= 100 ? 4 : 2;
     const ids = Array.from({ length: count }, () => Math.floor(r() * dict.count)).filter((id) => dict.correctable(id) >= 0);
+    const blur = r() < 0.5 ? 0 : r() * 2;
     const scene = markerScene(Number(values.seed) * 100000 + i, {
       width,
       height,
@@ -69,7 +72,7 @@ function makeSet(dir: string): Frame[] {
       ids,
       side: bin,
       maxTilt: 70,
-      blur: r() < 0.5 ? 0 : r() * 2,
+      blur,
       noise: r() * 10,
       clutter: 4 + Math.floor(r() * 8),
     });
@@ -77,7 +80,7 @@ function makeSet(dir: string): Frame[] {
     const gray = q === null ? scene.gray : jpeg(scene.gray, q);
     const path = join(dir, `frame${String(i).padStart(4, '0')}.gray`);
     writeFileSync(path, gray);
-    frames.push({ ...scene, gray, path, jpeg: q });
+    frames.push({ ...scene, gray, path, jpeg: q, blur });
   }
   return frames;
 }
@@ -90,6 +93,8 @@ interface Detection {
 /** Scores detections against the truth: a detection is right when its ID is a marker of the frame whose corners it is near. */
 function score(frames: Frame[], found: Detection[][]) {
   const rows = bins.map((b) => ({ bin: b, markers: 0, detected: 0, errors: [] as number[] }));
+  // Found / markers by size bin and by the frame's blur (σ ≤ 1 px, > 1 px).
+  const byBlur = bins.map(() => [{ markers: 0, detected: 0 }, { markers: 0, detected: 0 }]);
   let wrongIds = 0;
   let falsePositives = 0;
   const details: string[] = [];
@@ -99,6 +104,8 @@ function score(frames: Frame[], found: Detection[][]) {
       // Binned by the side as seen (mean of the four, after tilt), not as drawn.
       const row = rows.find((x) => m.side < x.bin[1]) ?? rows[rows.length - 1];
       row.markers++;
+      const blurred = byBlur[rows.indexOf(row)][f.blur <= 1 ? 0 : 1];
+      blurred.markers++;
       const centre = centreOf(m.corners);
       const near = found[i].find((d) => {
         const dc = centreOf(d.corners);
@@ -116,12 +123,13 @@ function score(frames: Frame[], found: Detection[][]) {
         continue;
       }
       row.detected++;
+      blurred.detected++;
       near.corners.forEach((c, k) => row.errors.push(Math.hypot(c[0] - m.corners[k][0], c[1] - m.corners[k][1])));
     }
     falsePositives += unmatched.size;
     for (const d of unmatched) details.push(`false positive frame ${i}: ID ${d.id} at (${centreOf(d.corners).map((v) => v.toFixed(0)).join(', ')})`);
   });
-  return { rows, wrongIds, falsePositives, details };
+  return { rows, byBlur, wrongIds, falsePositives, details };
 }
 
 const q = (xs: number[], p: number) => {
@@ -174,8 +182,12 @@ async function main(): Promise<void> {
     ...(detectors.includes('gpu') ? { 'flowmark markers() GPU': await gpuMarkers(frames) } : {}),
   };
   const listed: string[] = [];
+  const recall: string[] = [];
+  const rate = (c: { markers: number; detected: number }) => `${c.detected}/${c.markers} (${((100 * c.detected) / Math.max(1, c.markers)).toFixed(0)}%)`;
   for (const [method, res] of Object.entries(results)) {
     const s = score(frames, res.map((r) => r.markers));
+    const name = method.startsWith('flowmark') ? method : `OpenCV ${method}`;
+    recall.push(`| ${name} | ${s.byBlur[0].map(rate).join(' | ')} | ${s.byBlur[1].map(rate).join(' | ')} | ${s.wrongIds} | ${s.falsePositives} |`);
     if (values.details && method.startsWith('flowmark')) listed.push(`${method}:`, ...s.details.map((d) => `  ${d}`));
     const ms = res.reduce((t, r) => t + r.ms, 0) / res.length;
     s.rows.forEach((row, k) => {
@@ -186,6 +198,10 @@ async function main(): Promise<void> {
       console.log(`| ${method.startsWith('flowmark') ? method : `OpenCV ${method}`} | ${label} | ${row.markers} | ${found} | ${rmse.toFixed(3)} | ${q(row.errors, 0.95).toFixed(3)} | ${totals} |`);
     });
   }
+  console.log('\nRecall by size and blur (the frame\'s σ in px):\n');
+  console.log('| detector | < 24 px, σ ≤ 1 | < 24 px, σ > 1 | 24–48 px, σ ≤ 1 | 24–48 px, σ > 1 | wrong IDs | false positives |');
+  console.log('|---|---|---|---|---|---|---|');
+  console.log(recall.join('\n'));
   if (listed.length) console.log(`\n${listed.join('\n')}`);
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
 }

@@ -135,12 +135,29 @@ export function fromVideoFile(ctx: GpuContext, path: string, options: FromVideoF
   validateInFlight('fromVideoFile', options.maxInFlight ?? 2);
   checkVideoInfo('fromVideoFile', options.info);
   // defer: each subscription probes and decodes afresh. Tagged so operators compile their pipelines at once.
-  return tagSource(defer(() => {
-    async function* frames(): AsyncGenerator<PixelImage> {
-      const info = options.info ?? (await probeVideoFile(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) }));
-      options.onInfo?.(info);
-      yield* decodeVideoFile(path, info, format, options.ffmpeg ?? 'ffmpeg');
-    }
-    return fromPixels(ctx, frames(), { maxInFlight: options.maxInFlight });
-  }), ctx);
+  return tagSource(defer(() => fromPixels(ctx, videoFrames(path, format, options), { maxInFlight: options.maxInFlight })), ctx);
+}
+
+export type ReadVideoFramesOptions = Omit<FromVideoFileOptions, 'maxInFlight'>;
+
+const readVideoFramesKeys = optionKeys<ReadVideoFramesOptions>({ format: true, ffmpeg: true, ffprobe: true, onInfo: true, info: true });
+
+/**
+ * A video file's frames on the CPU (Node, `flowmark/node`), as `fromVideoFile` reads them: the same probe, decode,
+ * turn and timestamps, one `PixelImage` at a time (ffmpeg waits while the caller holds the next). For work on the
+ * pixels beside the GPU chain, e.g. `fromPixels(ctx, frames)` with each frame kept until its result arrives.
+ * Options are checked at once; decode errors come from the iteration.
+ */
+export function readVideoFrames(path: string, options: ReadVideoFramesOptions = {}): AsyncGenerator<PixelImage> {
+  checkOptions('readVideoFrames', options, readVideoFramesKeys);
+  const format = options.format ?? 'gray';
+  if (format !== 'gray' && format !== 'rgba') throw new InvalidOptionError(`readVideoFrames: format must be 'gray' or 'rgba', got ${String(format)}`);
+  checkVideoInfo('readVideoFrames', options.info);
+  return videoFrames(path, format, options);
+}
+
+async function* videoFrames(path: string, format: 'gray' | 'rgba', options: ReadVideoFramesOptions): AsyncGenerator<PixelImage> {
+  const info = options.info ?? (await probeVideoFile(path, { ffprobe: options.ffprobe ?? ffprobeBeside(options.ffmpeg) }));
+  options.onInfo?.(info);
+  yield* decodeVideoFile(path, info, format, options.ffmpeg ?? 'ffmpeg');
 }

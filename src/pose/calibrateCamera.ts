@@ -7,8 +7,10 @@
 import { InvalidOptionError } from '../core/errors.js';
 import type { DetectedMarker } from '../core/results.js';
 import type { Board } from './Board.js';
+import type { CharucoBoard } from './charucoBoard.js';
 import { cameraModel, projectPoints, type CameraModel } from './CameraModel.js';
 import { mul3, rotationFromVector, type Mat3, type Vec3 } from './rotation.js';
+import { planeHomography, poseFromHomography } from './homography.js';
 import { solveLinear } from './solveLinear.js';
 
 export interface CalibrationView {
@@ -69,37 +71,28 @@ export function boardViews(board: Board, frames: readonly (readonly DetectedMark
   });
 }
 
-/** The homography from the plane's (x, y) to the image, least squares over all points (h33 = 1, Hartley-normalised). */
-function planeHomography(object: readonly (readonly number[])[], image: readonly (readonly number[])[]): number[] {
-  const norm = (pts: readonly (readonly number[])[]) => {
-    const n = pts.length;
-    const [mx, my] = [pts.reduce((a, p) => a + p[0], 0) / n, pts.reduce((a, p) => a + p[1], 0) / n];
-    const d = pts.reduce((a, p) => a + Math.hypot(p[0] - mx, p[1] - my), 0) / n || 1;
-    const k = Math.SQRT2 / d;
-    return { T: [k, 0, -k * mx, 0, k, -k * my, 0, 0, 1], pts: pts.map((p) => [k * (p[0] - mx), k * (p[1] - my)]) };
-  };
-  const a = norm(object);
-  const b = norm(image);
-  const N = Array.from({ length: 8 }, () => new Array<number>(8).fill(0));
-  const g = new Array<number>(8).fill(0);
-  a.pts.forEach(([x, y], i) => {
-    const [u, v] = b.pts[i];
-    for (const [row, rhs] of [
-      [[x, y, 1, 0, 0, 0, -u * x, -u * y], u],
-      [[0, 0, 0, x, y, 1, -v * x, -v * y], v],
-    ] as const) {
-      for (let p = 0; p < 8; p++) {
-        g[p] += row[p] * rhs;
-        for (let q = 0; q < 8; q++) N[p][q] += row[p] * row[q];
-      }
-    }
+/**
+ * Calibration views from the chessboard corners found on frames of a ChArUco board (`charucoCorners`, refined by
+ * `refineChessCorners` or not; one list per frame). Frames with fewer than `minCorners` corners (default 6), or
+ * whose corners all lie on one line of the board (no plane to fit), are left out, and frames where an id is seen twice.
+ */
+export function charucoViews(board: CharucoBoard, frames: readonly (readonly { readonly id: number; readonly at: readonly [number, number] }[])[], minCorners = 6): CalibrationView[] {
+  if (!Number.isInteger(minCorners) || minCorners < 4) throw new InvalidOptionError(`charucoViews: minCorners must be an integer of at least 4, got ${minCorners}`);
+  return frames.flatMap((found) => {
+    const seen = found.filter((c) => board.corners[c.id] !== undefined);
+    if (new Set(seen.map((c) => c.id)).size !== seen.length || seen.length < minCorners) return [];
+    const object = seen.map((c) => board.corners[c.id].at);
+    return spread(object) ? [{ object, image: seen.map((c) => c.at) }] : [];
   });
-  const Hn = [...solveLinear(N, g), 1];
-  // H = Tb⁻¹ Hn Ta.
-  const Tb = b.T;
-  const TbInv = [1 / Tb[0], 0, -Tb[2] / Tb[0], 0, 1 / Tb[4], -Tb[5] / Tb[4], 0, 0, 1];
-  const H = mul3(mul3(TbInv, Hn), a.T);
-  return H.map((x) => x / H[8]);
+}
+
+/** Whether plane points span the plane (their scatter's smaller eigenvalue not negligible beside the larger). */
+function spread(points: readonly (readonly number[])[]): boolean {
+  const n = points.length;
+  const [mx, my] = [points.reduce((a, p) => a + p[0], 0) / n, points.reduce((a, p) => a + p[1], 0) / n];
+  let [sxx, syy, sxy] = [0, 0, 0];
+  for (const [x, y] of points) [sxx, syy, sxy] = [sxx + (x - mx) ** 2, syy + (y - my) ** 2, sxy + (x - mx) * (y - my)];
+  return sxx * syy - sxy * sxy > 1e-6 * (sxx + syy) ** 2;
 }
 
 /** fx, fy, cx, cy (zero skew) from the views' homographies: hᵢᵀ B hⱼ constraints, B = K⁻ᵀK⁻¹, B11 fixed at 1. */
@@ -131,28 +124,6 @@ function zhangIntrinsics(Hs: number[][]): { fx: number; fy: number; cx: number; 
   const fx = Math.sqrt(lambda);
   const fy = Math.sqrt(lambda / B22);
   return { fx, fy, cx: (-B13 * fx * fx) / lambda, cy };
-}
-
-/** A view's pose from its homography (scaled coordinates) and the intrinsics: r1, r2, t from K⁻¹H, made a rotation. */
-function poseFromHomography(H: number[], K: { fx: number; fy: number; cx: number; cy: number }): { R: Mat3; t: Vec3 } {
-  const inv = (c: number) => [(H[c] - K.cx * H[6 + c]) / K.fx, (H[3 + c] - K.cy * H[6 + c]) / K.fy, H[6 + c]];
-  const [h1, h2, h3] = [inv(0), inv(1), inv(2)];
-  let l = 1 / Math.hypot(...h1);
-  // The target in front of the camera.
-  if (h3[2] * l < 0) l = -l;
-  const r1 = h1.map((x) => x * l);
-  const r2 = h2.map((x) => x * l);
-  // Nearest rotation to [r1 r2 r1×r2]: orthonormalise symmetrically in the plane of r1, r2.
-  const n1 = Math.hypot(...r1);
-  const n2 = Math.hypot(...r2);
-  const [a, b] = [r1.map((x) => x / n1), r2.map((x) => x / n2)];
-  const c = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-  const d = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-  const [nc, nd] = [Math.hypot(...c), Math.hypot(...d)];
-  const x = c.map((v, i) => (v / nc + d[i] / nd) / Math.SQRT2);
-  const y = c.map((v, i) => (v / nc - d[i] / nd) / Math.SQRT2);
-  const z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
-  return { R: [x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2]], t: [h3[0] * l, h3[1] * l, h3[2] * l] };
 }
 
 /** Levenberg–Marquardt over the intrinsics, `terms` distortion terms and every view's pose (numeric Jacobian). */

@@ -8,27 +8,35 @@
 import { InvalidOptionError } from '../core/errors.js';
 
 export interface RefineChessOptions {
-  /** Half the window's side in pixels: the window is 2·half + 1 square (default 5, as OpenCV's ChArUco refinement). */
-  half?: number;
+  /**
+   * Half the window's side in pixels: the window is 2·half + 1 square (default 5). One number for every corner, or
+   * one per corner (a ChArUco corner's `window`: as large as stays clear of its markers).
+   */
+  half?: number | readonly number[];
   /** Steps at most (default 40) and the movement under which it stops, pixels (default 0.001). */
   maxIterations?: number;
   epsilon?: number;
 }
 
 export function refineChessCorners(gray: ArrayLike<number>, width: number, height: number, corners: readonly (readonly [number, number])[], options: RefineChessOptions = {}): [number, number][] {
-  const half = options.half ?? 5;
+  const halves = options.half ?? 5;
   const maxIterations = options.maxIterations ?? 40;
   const epsilon = options.epsilon ?? 0.001;
-  if (!Number.isInteger(half) || half < 1 || half > 32) throw new InvalidOptionError(`refineChessCorners: half must be an integer 1..32, got ${half}`);
+  const each = typeof halves === 'number' ? null : halves;
+  if (each !== null && (!Array.isArray(each) || each.length !== corners.length)) throw new InvalidOptionError(`refineChessCorners: half must be a number or one per corner (${corners.length}), got ${Array.isArray(each) ? each.length : String(each)}`);
+  for (const half of each ?? [halves as number]) {
+    if (!Number.isInteger(half) || half < 1 || half > 32) throw new InvalidOptionError(`refineChessCorners: half must be an integer 1..32, got ${half}`);
+  }
   if (!Number.isInteger(maxIterations) || maxIterations < 1) throw new InvalidOptionError(`refineChessCorners: maxIterations must be a positive integer, got ${maxIterations}`);
   if (!(epsilon > 0)) throw new InvalidOptionError(`refineChessCorners: epsilon must be > 0, got ${epsilon}`);
   if (gray.length !== width * height) throw new InvalidOptionError(`refineChessCorners: a ${width}×${height} image needs ${width * height} pixels, got ${gray.length}`);
-  const side = 2 * half + 3;
-  const patch = new Float64Array(side * side);
-  // OpenCV's weights: exp(−x²) exp(−y²) with x, y the offset in windows' halves.
-  const weight = Array.from({ length: 2 * half + 1 }, (_, i) => Math.exp(-(((i - half) / half) ** 2)));
   const at = (x: number, y: number) => gray[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))];
-  return corners.map(([x0, y0]) => {
+  return corners.map(([x0, y0], k) => {
+    const half = each ? each[k] : (halves as number);
+    const side = 2 * half + 3;
+    const patch = new Float64Array(side * side);
+    // OpenCV's weights: exp(−x²) exp(−y²) with x, y the offset in windows' halves.
+    const weight = Array.from({ length: 2 * half + 1 }, (_, i) => Math.exp(-(((i - half) / half) ** 2)));
     let [qx, qy] = [x0, y0];
     for (let iter = 0; iter < maxIterations; iter++) {
       // The window around q resampled bilinearly, one pixel more each side for the gradients.

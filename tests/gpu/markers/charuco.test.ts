@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { charucoBoard, charucoCorners, markerDictionary, markers, refineChessCorners, InvalidOptionError, type GpuContext } from '../../../index.js';
+import { cameraModel, charucoBoard, charucoCorners, markerDictionary, markers, refineChessCorners, InvalidOptionError, type GpuContext } from '../../../index.js';
 import { rotationFromVector } from '../../../extend.js';
 import { charucoScene } from '../../../reference.js';
 import { gray, run, testContext } from '../../support/gpu.js';
@@ -25,9 +25,11 @@ describe('ChArUco corners', () => {
   it("are found at the true corners from markers() on rendered boards, nearer than OpenCV's", async () => {
     const board = charucoBoard({ squaresX: 5, squaresY: 7, squareLength: 0.04, markerLength: 0.03, dictionary: 'DICT_4X4_50' });
     const d = markerDictionary('DICT_4X4_50');
-    const camera = { fx: 700, fy: 700, cx: 320, cy: 240 };
-    const poses: [number[], number[]][] = [[[0.3, -0.2, 0.05], [-0.1, -0.14, 0.55]], [[-0.4, 0.3, 0.3], [-0.08, -0.15, 0.6]], [[0.1, 0.5, -0.2], [-0.12, -0.12, 0.5]]];
-    const scenes = poses.map(([rv, t], k) => charucoScene(10 + k, camera, board, { R: rotationFromVector(rv), t }, { width: 640, height: 480, markerSize: 4, bits: (id) => d.bits(id), blur: 0.6, noise: 2 }));
+    // A pinhole camera, and a barrel lens (the board's straight edges bent).
+    const pinhole = cameraModel({ fx: 700, fy: 700, cx: 320, cy: 240 });
+    const barrel = cameraModel({ fx: 604, fy: 596, cx: 323.5, cy: 236.5, distortion: [-0.16, 0.05, 0, 0, 0] });
+    const poses: [number[], number[], typeof pinhole][] = [[[0.3, -0.2, 0.05], [-0.1, -0.14, 0.55], pinhole], [[-0.4, 0.3, 0.3], [-0.08, -0.15, 0.6], pinhole], [[0.1, 0.5, -0.2], [-0.12, -0.12, 0.5], pinhole], [[0.4, 0.3, 0.2], [-0.1, -0.15, 0.42], barrel]];
+    const scenes = poses.map(([rv, t, camera], k) => charucoScene(10 + k, camera, board, { R: rotationFromVector(rv), t }, { width: 640, height: 480, markerSize: 4, bits: (id) => d.bits(id), blur: 0.6, noise: 2 }));
     const results = await run(ctx, scenes.map((s) => gray(s.width, s.height, s.gray)), markers({ dictionary: 'DICT_4X4_50' }));
     const dir = mkdtempSync(join(tmpdir(), 'flowmark-charuco-'));
     const errs = { placed: [] as number[], refined: [] as number[], opencv: [] as number[], apart: [] as number[] };
@@ -36,7 +38,7 @@ describe('ChArUco corners', () => {
       expect(r.markers!.found.length, `frame ${k}`).toBe(board.markers.length);
       const placed = charucoCorners(board, r.markers!.found);
       expect(placed.map((c) => c.id), `frame ${k}: every corner`).toEqual(board.corners.map((c) => c.id));
-      const refined = refineChessCorners(s.gray, s.width, s.height, placed.map((c) => c.at));
+      const refined = refineChessCorners(s.gray, s.width, s.height, placed.map((c) => c.at), { half: placed.map((c) => c.window) });
       const file = join(dir, `f${k}.gray`);
       writeFileSync(file, s.gray);
       const script = `
@@ -58,7 +60,7 @@ print(json.dumps({'ids': ci.ravel().tolist(), 'corners': cc.reshape(-1, 2).tolis
         errs.apart.push(Math.hypot(o[0] - 0.5 - refined[i][0], o[1] - 0.5 - refined[i][1]));
       });
     });
-    // Measured: placed 0.029 px median (0.21 worst), refined 0.040 (0.19), OpenCV 0.060 (0.22), 0.033 apart.
+    // Measured: placed 0.031 px median (0.20 worst), refined 0.040 (0.14), OpenCV 0.051 (0.20), 0.025 apart.
     expect(median(errs.placed)).toBeLessThan(0.05);
     expect(median(errs.refined)).toBeLessThan(0.06);
     expect(Math.max(...errs.refined)).toBeLessThan(0.3);
@@ -70,6 +72,8 @@ print(json.dumps({'ids': ci.ravel().tolist(), 'corners': cc.reshape(-1, 2).tolis
     const img = new Uint8Array(100);
     expect(() => refineChessCorners(img, 10, 10, [[5, 5]], { half: 0 })).toThrow(InvalidOptionError);
     expect(() => refineChessCorners(img, 10, 10, [[5, 5]], { epsilon: 0 })).toThrow(InvalidOptionError);
+    expect(() => refineChessCorners(img, 10, 10, [[5, 5]], { half: [3, 3] })).toThrow(/one per corner \(1\), got 2/);
+    expect(() => refineChessCorners(img, 10, 10, [[5, 5]], { half: [0] })).toThrow(InvalidOptionError);
     expect(() => refineChessCorners(img, 10, 11, [[5, 5]])).toThrow(/needs 110 pixels, got 100/);
     // A flat window has no gradients: the corner keeps its place.
     expect(refineChessCorners(img, 10, 10, [[4.3, 5.6]])).toEqual([[4.3, 5.6]]);

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastValueFrom, take, toArray } from 'rxjs';
 import { DecodeError, InvalidOptionError, features, fromVideo, label, probeVideo, readResults, threshold, type GpuContext } from '../../../index.js';
-import { fromVideoFile, probeVideoFile } from '../../../node.js';
+import { fromVideoFile, probeVideoFile, readVideoFrames } from '../../../node.js';
 import { demuxMp4 } from '../../../nodes/sources/probeVideo.js';
 import { readMp4Index } from '../../../nodes/sources/readMp4Index.js';
 import { readRanges } from '../../../nodes/sources/readInput.js';
@@ -245,6 +245,36 @@ describe('fromVideoFile (Node, ffmpeg)', () => {
     expect(() => fromVideoFile(ctx, join(dir, 'h264.mp4'), { maxInFlight: 0 })).toThrow(/maxInFlight/);
     expect(() => fromVideo(ctx, join(dir, 'h264.mp4'))).toThrow(InvalidOptionError);
     expect(() => fromVideo(ctx, join(dir, 'h264.mp4'))).toThrow(/in Node use fromVideoFile from 'flowmark\/node'/);
+  });
+
+  it('gives the same frames on the CPU (readVideoFrames): pixels, turn and times; bad options refused at once', async () => {
+    const name = join(dir, turnedName(turns[1]));
+    const cpu: { width: number; height: number; data: Uint8Array | Uint8ClampedArray; timeUs?: number }[] = [];
+    for await (const f of readVideoFrames(name)) cpu.push(f);
+    const info = await probeVideoFile(name);
+    expect(cpu.map((f) => f.timeUs)).toEqual(info.timestampsUs);
+    expect(cpu.every((f) => f.width === info.width && f.height === info.height && f.data.length === info.width * info.height)).toBe(true);
+    // The GPU sees exactly these pixels: the square's place from them, as the GPU's features put it.
+    const gpu = await lastValueFrom(fromVideoFile(ctx, name).pipe(threshold({ level: 128 }), label({ algorithm: 'auto' }), features(), readResults(), toArray()));
+    cpu.forEach((f, n) => {
+      let [sum, sx, sy] = [0, 0, 0];
+      for (let p = 0; p < f.data.length; p++) {
+        if (f.data[p] > 128) [sum, sx, sy] = [sum + 1, sx + (p % f.width), sy + Math.floor(p / f.width)];
+      }
+      expect(sum, `frame ${n}`).toBe(gpu[n].features!.area[0]);
+      expect(sx / sum).toBeCloseTo(gpu[n].features!.cx[0], 3);
+      expect(sy / sum).toBeCloseTo(gpu[n].features!.cy[0], 3);
+    });
+    // Left after one frame: ffmpeg is stopped.
+    const frames = readVideoFrames(name, { format: 'rgba' });
+    const rgba = await frames.next();
+    expect(rgba.value!.data.length).toBe(info.width * info.height * 4);
+    await frames.return(undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ffmpegsOn(dir)).toEqual([]);
+    expect(() => readVideoFrames(name, { format: 'yuv' as 'gray' })).toThrow(/readVideoFrames: format must be 'gray' or 'rgba', got yuv/);
+    expect(() => readVideoFrames(name, { maxInFlight: 2 } as never)).toThrow(InvalidOptionError);
+    await expect(readVideoFrames(join(dir, 'missing.mp4')).next()).rejects.toThrow(DecodeError);
   });
 
   it('stops ffmpeg and releases buffers when unsubscribed early', async () => {

@@ -77,7 +77,12 @@ describe('charucoCorners', () => {
     got.forEach((c) => {
       expect(c.markers).toBe(2);
       expect(Math.hypot(c.at[0] - truth[c.id][0], c.at[1] - truth[c.id][1]), `corner ${c.id}`).toBeLessThan(1e-6);
+      // The refinement window: 2 px short of the nearest corner of its markers, 1 to 10 (OpenCV's rule).
+      const nearest = Math.min(...found.filter((m) => b.corners[c.id].markers.includes(m.id)).flatMap((m) => m.corners.map((p) => Math.hypot(p[0] - c.at[0], p[1] - c.at[1]))));
+      expect(c.window).toBe(Math.min(10, Math.max(1, Math.floor(nearest - 2))));
     });
+    // The tilt brings the markers nearer to some corners than to others: the windows differ.
+    expect(new Set(got.map((c) => c.window)).size).toBeGreaterThan(1);
   });
 
   it('needs both markers by default, one with minMarkers 1; ignores other dictionaries and repeated ids', () => {
@@ -93,6 +98,14 @@ describe('charucoCorners', () => {
     const again = { ...found[4], corners: found[4].corners.map(([x, y]) => [x + 9, y]) };
     expect(charucoCorners(b, [stray, ...found, again])).toEqual(charucoCorners(b, found));
     expect(charucoCorners(b, [])).toEqual([]);
+    // A marker moved away from its place on the board (8 px, about a fifth of its side): the corners it shares are left out, also
+    // with minMarkers 1 (the other marker is there, and disagrees); the rest stay.
+    const moved = found.map((m) => (m.id === 7 ? { ...m, corners: m.corners.map(([x, y]) => [x + 0.2 * 40, y]) } : m));
+    const shared = b.corners.filter((c) => c.markers.includes(7)).map((c) => c.id);
+    expect(shared.length).toBeGreaterThan(0);
+    for (const minMarkers of [1, 2] as const) {
+      expect(charucoCorners(b, moved, { minMarkers }).map((c) => c.id)).toEqual(b.corners.filter((c) => !shared.includes(c.id)).map((c) => c.id));
+    }
     expect(() => charucoCorners(b, found, { minMarkers: 3 as never })).toThrow(InvalidOptionError);
   });
 });
