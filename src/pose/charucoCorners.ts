@@ -6,8 +6,8 @@
  * the corner is left out. This is OpenCV's local-homography
  * interpolation (`interpolateCornersCharuco` without a camera), and like it a corner needs `minMarkers` of its two
  * markers found (default 2: a single marker's homography is steep away from it). Subpixel refinement on the image
- * comes after, each corner in a window that stays clear of its markers (`window`, OpenCV's rule: 2 px less than the
- * distance to the nearest of their corners, 1 to 10 px): a marker's edges in the window would pull the corner.
+ * comes after, each corner in a window kept off its markers (`window`: 0.8 of the distance to the nearest of their
+ * corners, 3 to 8 px): a marker's edges in the window pull the corner, and a window of a few pixels is all noise.
  *
  * @example
  * const b = charucoBoard({ squaresX: 5, squaresY: 7, squareLength: 0.04, markerLength: 0.03, dictionary: 'DICT_4X4_50' });
@@ -25,7 +25,7 @@ export interface FoundCharucoCorner {
   at: [number, number];
   /** How many of its markers were found and placed it. */
   markers: number;
-  /** Half the side of the refinement window that stays clear of its markers, pixels (1–10; `refineChessCorners`' `half`). */
+  /** Half the side of the refinement window kept off its markers, pixels (3–8; `refineChessCorners`' `half`). */
   window: number;
 }
 
@@ -60,7 +60,7 @@ export function charucoCorners(board: CharucoBoard, found: readonly Found[], opt
     const at: [number, number] = [places.reduce((a, p) => a + p[0], 0) / places.length, places.reduce((a, p) => a + p[1], 0) / places.length];
     const k = places.length;
     const nearest = Math.min(...found.flatMap((m) => m.corners.map((c) => Math.hypot(c[0] - at[0], c[1] - at[1]))));
-    out.push({ id: corner.id, at, markers: k, window: Math.min(10, Math.max(1, Math.floor(nearest - 2))) });
+    out.push({ id: corner.id, at, markers: k, window: Math.min(8, Math.max(3, Math.floor(0.8 * nearest))) });
   }
   return out;
 }

@@ -77,9 +77,9 @@ describe('charucoCorners', () => {
     got.forEach((c) => {
       expect(c.markers).toBe(2);
       expect(Math.hypot(c.at[0] - truth[c.id][0], c.at[1] - truth[c.id][1]), `corner ${c.id}`).toBeLessThan(1e-6);
-      // The refinement window: 2 px short of the nearest corner of its markers, 1 to 10 (OpenCV's rule).
+      // The refinement window: 0.8 of the way to the nearest corner of its markers, 3 to 8 px.
       const nearest = Math.min(...found.filter((m) => b.corners[c.id].markers.includes(m.id)).flatMap((m) => m.corners.map((p) => Math.hypot(p[0] - c.at[0], p[1] - c.at[1]))));
-      expect(c.window).toBe(Math.min(10, Math.max(1, Math.floor(nearest - 2))));
+      expect(c.window).toBe(Math.min(8, Math.max(3, Math.floor(0.8 * nearest))));
     });
     // The tilt brings the markers nearer to some corners than to others: the windows differ.
     expect(new Set(got.map((c) => c.window)).size).toBeGreaterThan(1);
