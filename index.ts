@@ -35,7 +35,7 @@ export { trails, type TrailsOptions } from './nodes/track/trails.js';
 export type { CountingLine } from './src/count/CountingLine.js';
 export type { Zone } from './src/count/Zones.js';
 export { pose, poseEvents, poseSettings, type PoseOptions } from './nodes/pose/pose.js';
-export { MarkerPoser, type PoseSettings } from './src/pose/MarkerPoser.js';
+export { MarkerPoser, markerKey, type PoseSettings } from './src/pose/MarkerPoser.js';
 export { cameraModel, parseCamera, readOpenCvCalibration, writeOpenCvCalibration, toNormalised, toPixels, projectPoints, type CameraModel, type CameraSpec } from './src/pose/CameraModel.js';
 export { squareCorners } from './src/pose/ippeSquare.js';
 export { gridBoard, board, type Board, type BoardMarker, type GridBoardOptions } from './src/pose/Board.js';

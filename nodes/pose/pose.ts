@@ -17,7 +17,7 @@ import type { FrameResult, PoseEvent } from '../../src/core/results.js';
 import { InvalidFrameError, InvalidOptionError } from '../../src/core/errors.js';
 import { board as checkedBoard, markerSide, type Board } from '../../src/pose/Board.js';
 import { cameraModel, type CameraModel, type CameraSpec } from '../../src/pose/CameraModel.js';
-import { MarkerPoser, type PoseSettings } from '../../src/pose/MarkerPoser.js';
+import { markerKey, MarkerPoser, type PoseSettings } from '../../src/pose/MarkerPoser.js';
 import { defaultOneEuroSettings, type OneEuroSettings } from '../../src/pose/OneEuroFilter.js';
 import { checkOptions } from '../../src/core/checkOptions.js';
 
@@ -57,16 +57,20 @@ export function poseSettings(options: PoseOptions): PoseSettings {
   for (const [id, side] of Object.entries(sizes)) {
     if (!Number.isInteger(Number(id)) || !positive(side)) throw new InvalidOptionError(`pose: sizes must map integer ids to positive sides, got ${id}: ${String(side)}`);
   }
-  // A board's markers are its size; a marker on two boards, or of another size in `sizes`, is a mistake.
-  const onBoard = new Map<number, string>();
+  // A board's markers are its size; a marker on two boards (of one dictionary, or one of them of any), or of another
+  // size in `sizes`, is a mistake.
+  const boardSides = new Map<string, number>();
+  const onBoard: { id: number; dictionary: string; board: string }[] = [];
   for (const b of boards) {
     if (boards.filter((o) => o.name === b.name).length > 1) throw new InvalidOptionError(`pose: two boards are named '${b.name}'`);
+    const dictionary = b.dictionary?.toUpperCase() ?? '';
     for (const m of b.markers) {
-      if (onBoard.has(m.id)) throw new InvalidOptionError(`pose: marker ${m.id} is on boards '${onBoard.get(m.id)}' and '${b.name}'`);
-      onBoard.set(m.id, b.name);
+      const other = onBoard.find((o) => o.id === m.id && (o.dictionary === dictionary || !o.dictionary || !dictionary));
+      if (other) throw new InvalidOptionError(`pose: marker ${m.id} is on boards '${other.board}' and '${b.name}'`);
+      onBoard.push({ id: m.id, dictionary, board: b.name });
       const side = markerSide(m);
       if (sizes[m.id] !== undefined && Math.abs(sizes[m.id] - side) > 1e-3 * side) throw new InvalidOptionError(`pose: sizes gives marker ${m.id} side ${sizes[m.id]}, its board '${b.name}' ${side}`);
-      sizes[m.id] = side;
+      boardSides.set(markerKey(dictionary, m.id), side);
     }
   }
   let smoothing: OneEuroSettings | null = null;
@@ -83,7 +87,7 @@ export function poseSettings(options: PoseOptions): PoseSettings {
   if (!Number.isInteger(lostAfter) || lostAfter < 0) throw new InvalidOptionError(`pose: lostAfter must be an integer >= 0, got ${String(lostAfter)}`);
   const ambiguity = options.ambiguity ?? { ratio: 2, pixels: 0.5 };
   if (!ambiguity || !(ambiguity.ratio >= 1) || !(ambiguity.pixels >= 0)) throw new InvalidOptionError(`pose: ambiguity needs ratio >= 1 and pixels >= 0, got ${JSON.stringify(ambiguity)}`);
-  return { camera, markerSize: options.markerSize ?? null, sizes, boards, smoothing, foundAfter, lostAfter, ambiguity, frameInterval: 1 / 30 };
+  return { camera, markerSize: options.markerSize ?? null, sizes, boardSides, boards, smoothing, foundAfter, lostAfter, ambiguity, frameInterval: 1 / 30 };
 }
 
 export function pose(options: PoseOptions): OperatorFunction<FrameResult, FrameResult> {

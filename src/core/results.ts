@@ -136,6 +136,8 @@ export interface TrackResults {
 /** A marker's pose from `pose()`: the marker's frame (x right, y up, z out of the marker, origin at its centre) in the camera's. */
 export interface MarkerPose {
   id: number;
+  /** The dictionary it was read in (markers of two dictionaries with one id are two markers). */
+  dictionary: string;
   /** Rotation vector and translation as OpenCV's `solvePnP` gives them: X_camera = R X_marker + t, t in the unit of `markerSize`. */
   rvec: [number, number, number];
   tvec: [number, number, number];
@@ -172,11 +174,11 @@ export interface BoardPose {
 }
 
 /** A marker (`id`) or a board (`board`) found or lost. */
-export type PoseEvent = { type: 'found' | 'lost'; id: number; board?: undefined; timeUs: number } | { type: 'found' | 'lost'; board: string; id?: undefined; timeUs: number };
+export type PoseEvent = { type: 'found' | 'lost'; id: number; dictionary: string; board?: undefined; timeUs: number } | { type: 'found' | 'lost'; board: string; id?: undefined; dictionary?: undefined; timeUs: number };
 
 /** `pose()`'s per-frame result. */
 export interface PoseResults {
-  /** Markers found (seen for `foundAfter` frames in a row) and not lost, by id. */
+  /** Markers found (seen for `foundAfter` frames in a row) and not lost, by id (then dictionary). */
   markers: MarkerPose[];
   /** Boards found and not lost (with the same hysteresis: a board is seen when any of its markers is), by name. */
   boards: BoardPose[];

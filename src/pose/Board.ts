@@ -17,6 +17,8 @@ export interface Board {
   /** How results and anchors name it. */
   name: string;
   markers: readonly BoardMarker[];
+  /** The markers' dictionary, by name: only its markers are the board's. Without it, a marker of one of the board's ids in any dictionary. */
+  dictionary?: string;
 }
 
 export interface GridBoardOptions {
@@ -30,6 +32,8 @@ export interface GridBoardOptions {
   /** Ids row by row from the top-left marker: `ids`, or `firstId`, `firstId` + 1, … (default 0). */
   firstId?: number;
   ids?: readonly number[];
+  /** The markers' dictionary (see `Board`). */
+  dictionary?: string;
 }
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -62,7 +66,7 @@ export function gridBoard(options: GridBoardOptions): Board {
       });
     }
   }
-  return board({ name: options.name ?? `grid ${columns}x${rows} from ${ids[0]}`, markers });
+  return board({ name: options.name ?? `grid ${columns}x${rows} from ${ids[0]}`, markers, ...(options.dictionary === undefined ? {} : { dictionary: options.dictionary }) });
 }
 
 /** A board of any layout, checked: distinct non-negative integer ids, each marker a square (within 0.1 %). */
@@ -70,6 +74,7 @@ export function board(spec: Board): Board {
   if (!spec || typeof spec.name !== 'string' || !spec.name || !Array.isArray(spec.markers) || spec.markers.length === 0) {
     throw new InvalidOptionError('board: needs a name and at least one marker { id, corners }');
   }
+  if (spec.dictionary !== undefined && (typeof spec.dictionary !== 'string' || !spec.dictionary)) throw new InvalidOptionError(`board '${spec.name}': dictionary must be a dictionary's name, got ${String(spec.dictionary)}`);
   const ids = new Set<number>();
   const markers = spec.markers.map((m) => {
     if (!Number.isInteger(m?.id) || m.id < 0 || ids.has(m.id)) throw new InvalidOptionError(`board '${spec.name}': marker ids must be distinct non-negative integers, got ${String(m?.id)}`);
@@ -86,7 +91,7 @@ export function board(spec: Board): Board {
     }
     return { id: m.id, corners: c.map((p) => [p[0], p[1], p[2]]) as BoardMarker['corners'] };
   });
-  return { name: spec.name, markers };
+  return { name: spec.name, markers, ...(spec.dictionary === undefined ? {} : { dictionary: spec.dictionary }) };
 }
 
 /** The side of a board's marker. */

@@ -4,7 +4,8 @@
  * previous frame's where both fit about as well (a far or frontal square flips between them otherwise). Markers are
  * reported once seen `foundAfter` frames in a row and dropped after `lostAfter` frames unseen (their last pose kept
  * meanwhile, `seen: false`), with `found` and `lost` events. Boards get one pose from all their markers seen
- * (boardPose.ts), with the same flip memory and hysteresis.
+ * (boardPose.ts), with the same flip memory and hysteresis. A marker is its dictionary and id: one id in two
+ * dictionaries is two markers.
  */
 import type { BoardPose, DetectedMarker, MarkerPose, PoseEvent, PoseResults } from '../core/results.js';
 import type { Board } from './Board.js';
@@ -17,9 +18,11 @@ import { quaternionFromRotation, rotationBetween, vectorFromRotation, type Mat3 
 
 export interface PoseSettings {
   camera: CameraModel;
-  /** The printed side of each marker's outer border (the translations' unit); per id where `sizes` says (boards' markers included); null: only markers in `sizes` get poses. */
+  /** The printed side of each marker's outer border (the translations' unit); per id where `sizes` says; null: only markers in `sizes` or on boards get poses. */
   markerSize: number | null;
   sizes: Readonly<Record<number, number>>;
+  /** Boards' markers' sides by `markerKey` (a board of no dictionary: the key of dictionary ''). */
+  boardSides: ReadonlyMap<string, number>;
   boards: readonly Board[];
   /** One Euro filter on the corners (pixels); null: none. */
   smoothing: OneEuroSettings | null;
@@ -54,9 +57,12 @@ interface BoardState extends Presence {
 
 const triple = (v: readonly number[]) => [v[0], v[1], v[2]] as [number, number, number];
 
+/** A marker's key: its dictionary (upper case, as boards and options may spell it otherwise) and id. */
+export const markerKey = (dictionary: string, id: number) => `${dictionary.toUpperCase()}\u0000${id}`;
+
 export class MarkerPoser {
   readonly #s: PoseSettings;
-  readonly #states = new Map<number, MarkerState>();
+  readonly #states = new Map<string, MarkerState>();
   readonly #boardStates = new Map<string, BoardState>();
 
   constructor(settings: PoseSettings) {
@@ -67,15 +73,17 @@ export class MarkerPoser {
     const s = this.#s;
     const events: PoseEvent[] = [];
     // This frame's markers: their corners (normalised) and both their poses, for the boards.
-    const seen = new Map<number, { image: [number, number][]; poses: PoseSolution[] }>();
+    const seen = new Map<string, { id: number; dictionary: string; image: [number, number][]; poses: PoseSolution[] }>();
     for (const m of found) {
-      // A second marker with an id already seen this frame has no state of its own: the first one keeps it.
+      const key = markerKey(m.dictionary, m.id);
+      // A second marker of one dictionary and id this frame has no state of its own: the first one keeps it.
       // A marker of no known size has no pose.
-      if (seen.has(m.id) || (s.markerSize === null && s.sizes[m.id] === undefined)) continue;
-      let state = this.#states.get(m.id);
+      const side = s.boardSides.get(key) ?? s.boardSides.get(markerKey('', m.id)) ?? s.sizes[m.id] ?? s.markerSize;
+      if (seen.has(key) || side === null) continue;
+      let state = this.#states.get(key);
       if (!state) {
         state = { filter: s.smoothing ? new OneEuroFilter(8, s.smoothing) : null, hits: 0, misses: 0, found: false, rotation: null, last: null, seenUs: timeUs };
-        this.#states.set(m.id, state);
+        this.#states.set(key, state);
       }
       // After a gap the filter starts again.
       if (state.misses > 0 && !state.found) state.filter?.reset();
@@ -85,26 +93,36 @@ export class MarkerPoser {
       state.seenUs = timeUs;
       const corners = state.filter ? state.filter.filter(flat, step) : flat;
       const image = [0, 1, 2, 3].map((i) => toNormalised(s.camera, corners[2 * i], corners[2 * i + 1]));
-      const poses = ippeSquare(image, s.sizes[m.id] ?? s.markerSize!, [s.camera.fx, s.camera.fy]);
-      seen.set(m.id, { image, poses });
+      const poses = ippeSquare(image, side, [s.camera.fx, s.camera.fy]);
+      seen.set(key, { id: m.id, dictionary: m.dictionary, image, poses });
       const [kept, alternative, ambiguous] = this.#keep(poses[0], poses[1], state);
       state.last = {
         id: m.id,
+        dictionary: m.dictionary,
         ...poseFields(kept),
         alternative: alternativeFields(alternative!),
         ambiguous,
         seen: true,
         corners: [0, 1, 2, 3].map((i) => [corners[2 * i], corners[2 * i + 1]]) as MarkerPose['corners'],
       };
-      if (seenNow(state, s.foundAfter)) events.push({ type: 'found', id: m.id, timeUs });
+      if (seenNow(state, s.foundAfter)) events.push({ type: 'found', id: m.id, dictionary: m.dictionary, timeUs });
     }
-    const markers = this.#report(this.#states, (id) => seen.has(id), (id) => events.push({ type: 'lost', id, timeUs }));
-    markers.sort((a, b) => a.id - b.id);
+    const markers = this.#report(
+      this.#states,
+      (key) => seen.has(key),
+      (_, last) => events.push({ type: 'lost', id: last.id, dictionary: last.dictionary, timeUs }),
+    );
+    markers.sort((a, b) => a.id - b.id || (a.dictionary < b.dictionary ? -1 : a.dictionary > b.dictionary ? 1 : 0));
 
-    // A board is seen when any of its markers is.
+    // A board is seen when any of its markers is: of its dictionary, or (a board of none) the first of the id seen.
     const boardsSeen = new Set<string>();
+    const seenList = [...seen.values()];
     for (const board of s.boards) {
-      const parts: SeenBoardMarker[] = board.markers.filter((m) => seen.has(m.id)).map((m) => ({ marker: m, ...seen.get(m.id)! }));
+      const dictionary = board.dictionary?.toUpperCase();
+      const parts: SeenBoardMarker[] = board.markers.flatMap((marker) => {
+        const m = dictionary === undefined ? seenList.find((x) => x.id === marker.id) : seen.get(markerKey(dictionary, marker.id));
+        return m ? [{ marker, image: m.image, poses: m.poses }] : [];
+      });
       if (parts.length === 0) continue;
       boardsSeen.add(board.name);
       let state = this.#boardStates.get(board.name);
@@ -146,7 +164,7 @@ export class MarkerPoser {
    * What to report of each marker or board: this frame's pose when seen and found, the last one (`seen: false`) while
    * found and unseen for at most `lostAfter` frames; unseen ones are counted, lost and forgotten.
    */
-  #report<K, P extends { seen: boolean }>(states: Map<K, Presence & { last: P | null }>, isSeen: (key: K) => boolean, lost: (key: K) => void, unseen = (last: P): P => ({ ...last, seen: false })): P[] {
+  #report<K, P extends { seen: boolean }>(states: Map<K, Presence & { last: P | null }>, isSeen: (key: K) => boolean, lost: (key: K, last: P) => void, unseen = (last: P): P => ({ ...last, seen: false })): P[] {
     const reported: P[] = [];
     for (const [key, state] of states) {
       if (isSeen(key)) {
@@ -157,7 +175,7 @@ export class MarkerPoser {
       state.hits = 0;
       if (state.found && state.misses > this.#s.lostAfter) {
         state.found = false;
-        lost(key);
+        lost(key, state.last!);
       }
       if (!state.found) {
         if (state.misses > this.#s.lostAfter) states.delete(key);

@@ -69,7 +69,7 @@ export function charucoBoard(options: CharucoBoardOptions): CharucoBoard {
       markers.push({ id, corners: [[x0, y0, 0], [x0 + markerLength, y0, 0], [x0 + markerLength, y0 + markerLength, 0], [x0, y0 + markerLength, 0]] as [Vec3, Vec3, Vec3, Vec3] });
     }
   }
-  const checked = board({ name: options.name ?? `charuco ${squaresX}x${squaresY} ${dictionary}`, markers });
+  const checked = board({ name: options.name ?? `charuco ${squaresX}x${squaresY} ${dictionary}`, markers, dictionary });
   const corners: CharucoCorner[] = [];
   for (let y = 1; y < squaresY; y++) {
     for (let x = 1; x < squaresX; x++) {

@@ -102,7 +102,7 @@ describe('flowmark/three on the GPU (offscreen)', () => {
     const anchor = new MarkerAnchor(5);
     anchor.add(new Mesh(new PlaneGeometry(side, side), new MeshBasicNodeMaterial({ color: new Color('#ff0000'), side: DoubleSide })));
     scene.add(anchor);
-    anchor.follow({ markers: [{ id: 5, rvec, tvec, quaternion: [0, 0, 0, 1], error: 0, alternative: { rvec, tvec, error: 0 }, ambiguous: false, seen: true, corners: [[0, 0], [0, 0], [0, 0], [0, 0]] }], boards: [], events: [] });
+    anchor.follow({ markers: [{ id: 5, dictionary: 'DICT_4X4_50', rvec, tvec, quaternion: [0, 0, 0, 1], error: 0, alternative: { rvec, tvec, error: 0 }, ambiguous: false, seen: true, corners: [[0, 0], [0, 0], [0, 0], [0, 0]] }], boards: [], events: [] });
     renderer.render(scene, new IntrinsicCamera(intrinsics, width, height));
     const out = await drawn(ctx, renderer);
     // The square's projected corners (OpenCV's projection) against the red pixels drawn.

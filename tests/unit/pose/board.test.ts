@@ -4,7 +4,7 @@
 // hysteresis, events, sizes from the board, refusals.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError, MarkerPoser, board, boardPose, cameraModel, gridBoard, poseSettings, projectPoints, reprojectionError, toNormalised, type Board, type DetectedMarker, type Mat3 } from '../../../index.js';
+import { InvalidOptionError, MarkerPoser, board, markerKey, boardPose, cameraModel, gridBoard, poseSettings, projectPoints, reprojectionError, toNormalised, type Board, type DetectedMarker, type Mat3 } from '../../../index.js';
 import { ippeSquare, mul3, rotationBetween, rotationFromVector } from '../../../extend.js';
 import { rng } from '../../../reference.js';
 
@@ -204,11 +204,18 @@ describe('MarkerPoser with boards', () => {
 
   it('takes marker sides from the boards, and refuses boards that clash', () => {
     const s = poseSettings({ camera, markerSize: 0.1, boards: [grid], sizes: { 3: 0.2 } });
-    expect([s.sizes[10], s.sizes[21], s.sizes[3], s.markerSize].map((x) => x!.toFixed(12))).toEqual(['0.040000000000', '0.040000000000', '0.200000000000', '0.100000000000']);
+    const side = (id: number) => s.boardSides.get(markerKey('', id));
+    expect([side(10), side(21), s.sizes[3], s.markerSize].map((x) => x!.toFixed(12))).toEqual(['0.040000000000', '0.040000000000', '0.200000000000', '0.100000000000']);
     expect(() => poseSettings({ camera })).toThrow(/markerSize/);
     expect(() => poseSettings({ camera, boards: [grid], sizes: { 12: 0.05 } })).toThrow(/sizes gives marker 12/);
     expect(() => poseSettings({ camera, boards: [grid, gridBoard({ name: 'other', columns: 2, rows: 1, markerSize: 0.04, separation: 0.01, firstId: 21 })] })).toThrow(/marker 21 is on boards/);
     expect(() => poseSettings({ camera, boards: [grid, grid] })).toThrow(/two boards are named/);
+    // Boards of two dictionaries may share ids; one of a dictionary and one of any may not.
+    const of = (name: string, dictionary?: string) => gridBoard({ name, columns: 2, rows: 1, markerSize: 0.04, separation: 0.01, firstId: 21, dictionary });
+    expect(() => poseSettings({ camera, boards: [of('a', 'DICT_4X4_50'), of('b', 'DICT_APRILTAG_36h11')] })).not.toThrow();
+    expect(() => poseSettings({ camera, boards: [of('a', 'DICT_4X4_50'), of('b', 'dict_4x4_50')] })).toThrow(/marker 21 is on boards 'a' and 'b'/);
+    expect(() => poseSettings({ camera, boards: [of('a', 'DICT_4X4_50'), of('b')] })).toThrow(/marker 21 is on boards 'a' and 'b'/);
+    expect(() => gridBoard({ name: 'x', columns: 1, rows: 1, markerSize: 1, separation: 0, dictionary: '' })).toThrow(InvalidOptionError);
     expect(() => poseSettings({ camera, boards: {} as never })).toThrow(InvalidOptionError);
   });
 });

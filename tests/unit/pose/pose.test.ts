@@ -3,7 +3,7 @@
 // Euro filter's jitter and lag, and MarkerPoser's flips and hysteresis.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError, MarkerPoser, OneEuroFilter, cameraModel, defaultOneEuroSettings, parseCamera, poseSettings, projectPoints, readOpenCvCalibration, reprojectionError, squareCorners, toNormalised, toPixels, type DetectedMarker, type Mat3 } from '../../../index.js';
+import { InvalidOptionError, MarkerPoser, OneEuroFilter, cameraModel, gridBoard, defaultOneEuroSettings, parseCamera, poseSettings, projectPoints, readOpenCvCalibration, reprojectionError, squareCorners, toNormalised, toPixels, type DetectedMarker, type Mat3 } from '../../../index.js';
 import { mul3, ippeSquare, quaternionFromRotation, refinePose, rotationBetween, rotationFromVector, vectorFromRotation } from '../../../extend.js';
 import { rng } from '../../../reference.js';
 
@@ -214,5 +214,23 @@ describe('MarkerPoser', () => {
     expect(() => poseSettings({ camera, markerSize: 1, foundAfter: 0 })).toThrow(InvalidOptionError);
     expect(() => poseSettings({ camera, markerSize: 1, smoothing: { minCutoff: -1 } })).toThrow(InvalidOptionError);
     expect(() => poseSettings({ camera: { fx: 1 } as never, markerSize: 1 })).toThrow(InvalidOptionError);
+  });
+
+  it('keeps one id of two dictionaries as two markers; a board of a dictionary takes only its own', () => {
+    const at = (x: number) => projectPoints(camera, rotationFromVector([Math.PI, 0, 0]), [x, 0, 0.5], squareCorners(0.05)) as [number, number][];
+    const aruco = marker(3, at(-0.1));
+    const april = { ...marker(3, at(0.1)), dictionary: 'DICT_APRILTAG_36h11' };
+    const board = gridBoard({ name: 'april', columns: 1, rows: 1, markerSize: 0.05, separation: 0, firstId: 3, dictionary: 'DICT_APRILTAG_36H11' });
+    const poser = new MarkerPoser(poseSettings({ camera, markerSize: 0.05, boards: [board], smoothing: false }));
+    const first = poser.update([aruco, april], 0);
+    expect(first.markers.map((m) => [m.id, m.dictionary, m.tvec[0].toFixed(3)])).toEqual([[3, 'DICT_4X4_50', '-0.100'], [3, 'DICT_APRILTAG_36h11', '0.100']]);
+    expect(first.events.filter((e) => e.id === 3).map((e) => `${e.type} ${e.dictionary}`)).toEqual(['found DICT_4X4_50', 'found DICT_APRILTAG_36h11']);
+    // The board is the AprilTag's place, not the ArUco marker's of the same id.
+    expect(first.boards[0].tvec[0]).toBeCloseTo(0.1 - 0.025, 3);
+    const second = poser.update([april], 33_333);
+    expect(second.markers.map((m) => m.dictionary)).toEqual(['DICT_APRILTAG_36h11']);
+    expect(second.events.map((e) => `${e.type} ${e.id} ${e.dictionary}`)).toEqual(['lost 3 DICT_4X4_50']);
+    // Only the ArUco marker seen: the AprilTag board is not.
+    expect(poser.update([aruco], 66_666).boards).toEqual([]);
   });
 });

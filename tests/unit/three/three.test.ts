@@ -9,6 +9,7 @@ import { CameraBackground, IntrinsicCamera, MarkerAnchor, TrackOverlay, createRe
 
 const pose = (id: number, rvec: [number, number, number], tvec: [number, number, number]): MarkerPose => ({
   id,
+  dictionary: 'DICT_4X4_50',
   rvec,
   tvec,
   quaternion: [0, 0, 0, 1],
