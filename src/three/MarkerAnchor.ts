@@ -32,6 +32,8 @@ export class MarkerAnchor<T extends AnchorTarget = number, P extends AnchorPose<
   readonly markerId: T extends number ? number : null;
   /** The board followed, or null for a marker. */
   readonly boardName: T extends number ? null : string;
+  /** The marker's dictionary where given: only a marker of it is followed (else the first of the id in any). */
+  readonly dictionary: string | null;
   /** The marker's (or board's) pose this frame while found, else null. */
   pose: P | null = null;
   readonly #found = new Subject<P>();
@@ -44,9 +46,11 @@ export class MarkerAnchor<T extends AnchorTarget = number, P extends AnchorPose<
   /** Every frame the anchor moved with its marker (seen or kept). */
   readonly update: Observable<P> = this.#update.asObservable();
 
-  constructor(target: T) {
+  constructor(target: T, dictionary?: string) {
     super();
     const t: AnchorTarget = target;
+    if (dictionary !== undefined && (typeof dictionary !== 'string' || !dictionary || typeof t === 'object')) throw new InvalidOptionError(`MarkerAnchor: dictionary must be a dictionary's name, for a marker, got ${String(dictionary)}`);
+    this.dictionary = dictionary?.toUpperCase() ?? null;
     if (typeof t === 'object' && t !== null) {
       if (typeof t.board !== 'string' || !t.board) throw new InvalidOptionError(`MarkerAnchor: board must be a board's name, got ${String(t.board)}`);
       [this.markerId, this.boardName] = [null as never, t.board as never];
@@ -54,7 +58,7 @@ export class MarkerAnchor<T extends AnchorTarget = number, P extends AnchorPose<
     } else {
       if (!Number.isInteger(t) || t < 0) throw new InvalidOptionError(`MarkerAnchor: markerId must be a non-negative integer, got ${String(t)}`);
       [this.markerId, this.boardName] = [t as never, null as never];
-      this.name = `marker ${t}`;
+      this.name = dictionary === undefined ? `marker ${t}` : `marker ${t} ${dictionary}`;
     }
     // The pose is the whole transform: three.js must not rebuild it from position / rotation / scale.
     this.matrixAutoUpdate = false;
@@ -63,7 +67,8 @@ export class MarkerAnchor<T extends AnchorTarget = number, P extends AnchorPose<
 
   /** Follows this frame's poses (a `pose()` result): placed and shown while found, hidden when lost. */
   follow(poses: PoseResults): void {
-    const p = ((this.boardName === null ? poses.markers.find((m) => m.id === this.markerId) : poses.boards?.find((b) => b.board === this.boardName)) ?? null) as P | null;
+    const mine = (m: MarkerPose) => m.id === this.markerId && (this.dictionary === null || m.dictionary.toUpperCase() === this.dictionary);
+    const p = ((this.boardName === null ? poses.markers.find(mine) : poses.boards?.find((b) => b.board === this.boardName)) ?? null) as P | null;
     const wasShown = this.pose !== null;
     this.pose = p;
     if (p) {

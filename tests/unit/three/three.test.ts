@@ -80,6 +80,18 @@ describe('MarkerAnchor', () => {
     expect(() => new MarkerAnchor(-1)).toThrow(InvalidOptionError);
   });
 
+  it('follows a marker of one dictionary where told, not another of its id', () => {
+    const april = new MarkerAnchor(7, 'DICT_APRILTAG_36h11');
+    const any = new MarkerAnchor(7);
+    const markers = [pose(7, [Math.PI, 0, 0], [0, 0, 0.5]), { ...pose(7, [Math.PI, 0, 0], [0, 0, 0.9]), dictionary: 'DICT_APRILTAG_36h11' }];
+    for (const a of [april, any]) a.follow({ markers, boards: [], events: [] });
+    expect([april.pose!.tvec[2], any.pose!.tvec[2]]).toEqual([0.9, 0.5]);
+    april.follow({ markers: markers.slice(0, 1), boards: [], events: [] });
+    expect(april.visible).toBe(false);
+    expect(() => new MarkerAnchor(7, '')).toThrow(InvalidOptionError);
+    expect(() => new MarkerAnchor({ board: 'b' }, 'DICT_4X4_50')).toThrow(InvalidOptionError);
+  });
+
   it("follows a board by name, whatever its markers' own poses", () => {
     const anchor = new MarkerAnchor({ board: 'table' });
     const board = (board: string, tvec: [number, number, number]): BoardPose => ({ board, rvec: [0, 0, 0], tvec, quaternion: [0, 0, 0, 1], error: 0.2, alternative: null, ambiguous: false, seen: true, markers: [4] });
