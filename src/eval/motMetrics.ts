@@ -76,8 +76,8 @@ function matchIou(a: readonly MotBox[], b: readonly MotBox[], threshold: number)
   return pairs;
 }
 
-export function motScores(truthIn: readonly MotBox[], hypIn: readonly MotBox[], threshold = 0.5): MotScores {
-  // Ignored truth, and the hypotheses that match it, leave the scores.
+/** Truth without its ignored boxes, and hypotheses without those that match them (IoU >= threshold). */
+function withoutIgnored(truthIn: readonly MotBox[], hypIn: readonly MotBox[], threshold: number): { truth: MotBox[]; hyps: MotBox[] } {
   const truthAll = byFrame(truthIn);
   const hypAll = byFrame(hypIn);
   const truth: MotBox[] = [];
@@ -90,6 +90,12 @@ export function motScores(truthIn: readonly MotBox[], hypIn: readonly MotBox[], 
     truth.push(...t.filter((b) => !b.ignore));
     hyps.push(...h.filter((_, i) => !dropped.has(i)));
   }
+  return { truth, hyps };
+}
+
+export function motScores(truthIn: readonly MotBox[], hypIn: readonly MotBox[], threshold = 0.5): MotScores {
+  // Ignored truth, and the hypotheses that match it, leave the scores.
+  const { truth, hyps } = withoutIgnored(truthIn, hypIn, threshold);
   const T = byFrame(truth);
   const Hy = byFrame(hyps);
   const frames = [...new Set([...T.keys(), ...Hy.keys()])].sort((a, b) => a - b);
@@ -158,6 +164,100 @@ export function motScores(truthIn: readonly MotBox[], hypIn: readonly MotBox[], 
     idp: m ? idtp / m : 0,
     idr: n ? idtp / n : 0,
   };
+}
+
+export interface HotaScores {
+  /** HOTA = √(DetA · AssA), each averaged over the 19 IoU thresholds 0.05 … 0.95 as TrackEval reports them. */
+  hota: number;
+  detA: number;
+  assA: number;
+  detRe: number;
+  detPr: number;
+  assRe: number;
+  assPr: number;
+  /** Mean IoU of the matched pairs. */
+  locA: number;
+}
+
+/**
+ * HOTA (Luiten et al., IJCV 2021) as TrackEval computes it for boxes: per frame, truth and hypotheses are matched
+ * once (Hungarian) on IoU weighted by how well their ids align over the whole sequence; at each threshold α the
+ * matched pairs of IoU >= α are true positives; association is scored per matched pair by the share of frames its
+ * two ids spend matched to each other. Ignored truth is removed as for `motScores` (with its hypotheses at IoU 0.5).
+ */
+export function hotaScores(truthIn: readonly MotBox[], hypIn: readonly MotBox[]): HotaScores {
+  const { truth, hyps } = withoutIgnored(truthIn, hypIn, 0.5);
+  const T = byFrame(truth);
+  const Hy = byFrame(hyps);
+  const frames = [...new Set([...T.keys(), ...Hy.keys()])].sort((a, b) => a - b);
+  const tIds = [...new Set(truth.map((b) => b.id))];
+  const hIds = [...new Set(hyps.map((b) => b.id))];
+  const ti = new Map(tIds.map((id, i) => [id, i]));
+  const hi = new Map(hIds.map((id, i) => [id, i]));
+  const [nt, nh] = [tIds.length, hIds.length];
+  const alphas = Array.from({ length: 19 }, (_, k) => 0.05 + 0.05 * k);
+  const eps = 1e-10;
+  // Each frame's IoUs, and the ids' alignment over the sequence from them.
+  const sims = new Map<number, Float64Array>();
+  const potential = new Float64Array(nt * nh);
+  const tCount = new Float64Array(nt);
+  const hCount = new Float64Array(nh);
+  for (const f of frames) {
+    const t = T.get(f) ?? [];
+    const h = Hy.get(f) ?? [];
+    const S = new Float64Array(t.length * h.length);
+    t.forEach((g, i) => h.forEach((q, j) => (S[i * h.length + j] = iou(g, q))));
+    sims.set(f, S);
+    const rowSum = t.map((_, i) => h.reduce((a, _q, j) => a + S[i * h.length + j], 0));
+    const colSum = h.map((_, j) => t.reduce((a, _g, i) => a + S[i * h.length + j], 0));
+    t.forEach((g, i) =>
+      h.forEach((q, j) => {
+        const denom = rowSum[i] + colSum[j] - S[i * h.length + j];
+        if (denom > eps) potential[ti.get(g.id)! * nh + hi.get(q.id)!] += S[i * h.length + j] / denom;
+      }),
+    );
+    for (const g of t) tCount[ti.get(g.id)!]++;
+    for (const q of h) hCount[hi.get(q.id)!]++;
+  }
+  const align = potential.map((p, k) => p / (tCount[Math.floor(k / nh)] + hCount[k % nh] - p));
+  // Matches per threshold.
+  const tp = new Float64Array(alphas.length);
+  const locSum = new Float64Array(alphas.length);
+  const matches = alphas.map(() => new Float64Array(nt * nh));
+  for (const f of frames) {
+    const t = T.get(f) ?? [];
+    const h = Hy.get(f) ?? [];
+    if (!t.length || !h.length) continue;
+    const S = sims.get(f)!;
+    const cost = new Float64Array(t.length * h.length);
+    t.forEach((g, i) => h.forEach((q, j) => (cost[i * h.length + j] = -align[ti.get(g.id)! * nh + hi.get(q.id)!] * S[i * h.length + j])));
+    assign(cost, t.length, h.length).forEach((j, i) => {
+      if (j < 0) return;
+      const s = S[i * h.length + j];
+      alphas.forEach((a, k) => {
+        if (s < a - eps) return;
+        tp[k]++;
+        locSum[k] += s;
+        matches[k][ti.get(t[i].id)! * nh + hi.get(h[j].id)!]++;
+      });
+    });
+  }
+  const [n, m] = [truth.length, hyps.length];
+  const per = alphas.map((_, k) => {
+    let [assA, assRe, assPr] = [0, 0, 0];
+    matches[k].forEach((c, idx) => {
+      if (!c) return;
+      const [tc, hc] = [tCount[Math.floor(idx / nh)], hCount[idx % nh]];
+      assA += (c * c) / (tc + hc - c);
+      assRe += (c * c) / tc;
+      assPr += (c * c) / hc;
+    });
+    const d = Math.max(1, tp[k]);
+    const detA = tp[k] / Math.max(1, n + m - tp[k]);
+    return { detA, assA: assA / d, assRe: assRe / d, assPr: assPr / d, detRe: tp[k] / Math.max(1, n), detPr: tp[k] / Math.max(1, m), locA: Math.max(eps, locSum[k]) / Math.max(eps, tp[k]) };
+  });
+  const mean = (key: keyof (typeof per)[number]) => per.reduce((a, p) => a + p[key], 0) / per.length;
+  return { hota: per.reduce((a, p) => a + Math.sqrt(p.detA * p.assA), 0) / per.length, detA: mean('detA'), assA: mean('assA'), detRe: mean('detRe'), detPr: mean('detPr'), assRe: mean('assRe'), assPr: mean('assPr'), locA: mean('locA') };
 }
 
 /** One crossing of a line by an id's box centre: the frame it is first on the new side, and which way. */

@@ -1,8 +1,8 @@
 // The tracking scores on hand-made cases whose CLEAR-MOT and IDF1 values follow from their definitions (as
 // py-motmetrics computes them): perfect tracks, a miss, a false positive, an identity switch, a swap kept by
-// continuity, ignored truth.
+// continuity, ignored truth; and HOTA (as TrackEval computes it) on cases whose value follows from its definition.
 import { describe, expect, it } from 'vitest';
-import { lineCrossingEvents, lineCrossings, motScores, type MotBox } from '../../../src/eval/motMetrics.js';
+import { hotaScores, lineCrossingEvents, lineCrossings, motScores, type MotBox } from '../../../src/eval/motMetrics.js';
 
 const box = (frame: number, id: number, x: number, extra: Partial<MotBox> = {}): MotBox => ({ frame, id, x0: x, y0: 0, x1: x + 9, y1: 9, ...extra });
 
@@ -69,5 +69,47 @@ describe('motScores', () => {
     expect(lineCrossings(boxes, 29.5, 'y')).toEqual({ forward: 1, backward: 1 });
     expect(lineCrossings(boxes, 29.5, 'x')).toEqual({ forward: 0, backward: 0 });
     expect(lineCrossingEvents(boxes, 40, 'y')).toEqual([{ frame: 2, id: 1, direction: 'forward' }, { frame: 3, id: 1, direction: 'backward' }]);
+  });
+});
+
+describe('hotaScores', () => {
+  // One object for ten frames, and a second for the last five.
+  const truth = Array.from({ length: 10 }, (_, f) => box(f, 1, 0)).concat(Array.from({ length: 5 }, (_, f) => box(f + 5, 2, 50)));
+
+  it('scores perfect tracks 1 whatever the hypothesis ids, and nothing found 0', () => {
+    const s = hotaScores(truth, truth.map((b) => ({ ...b, id: b.id + 7 })));
+    for (const v of Object.values(s)) expect(v).toBeCloseTo(1, 12);
+    expect(hotaScores(truth, [])).toMatchObject({ hota: 0, detA: 0, assA: 0 });
+  });
+
+  it('halves association when an object changes id half way: HOTA √½ with detection exact', () => {
+    const hyp = truth.map((b) => (b.id === 1 ? { ...b, id: b.frame < 5 ? 10 : 11 } : { ...b, id: 20 }));
+    const s = hotaScores(truth, hyp);
+    // Object 1: 5 frames with each id; each pair's alignment 5 / (10 + 5 − 5) = ½. Object 2: 1. AssA = (10·½ + 5·1) / 15.
+    expect(s.detA).toBeCloseTo(1, 12);
+    expect(s.assA).toBeCloseTo(10 / 15, 12);
+    expect(s.hota).toBeCloseTo(Math.sqrt(10 / 15), 12);
+    expect(s.assPr).toBeCloseTo(1, 12);
+    expect(s.assRe).toBeCloseTo(10 / 15, 12);
+  });
+
+  it('counts a pair as found only at thresholds up to its IoU, and false positives against detection', () => {
+    // Every box 10 × 6 of the true 10 × 10: IoU 0.6, found at the 12 thresholds 0.05 … 0.6 of 19.
+    const short = truth.map((b) => ({ ...b, y1: b.y0 + 5 }));
+    const s = hotaScores(truth, short);
+    expect(s.hota).toBeCloseTo(12 / 19, 12);
+    // TrackEval counts a threshold with no match as LocA 1.
+    expect(s.locA).toBeCloseTo((12 * 0.6 + 7) / 19, 12);
+    // Five boxes where nothing is: DetA = 15 / (15 + 5) at every threshold, association untouched.
+    const extra = hotaScores(truth, [...truth, ...[0, 1, 2, 3, 4].map((f) => box(f, 99, 200))]);
+    expect(extra.detA).toBeCloseTo(15 / 20, 12);
+    expect(extra.detPr).toBeCloseTo(15 / 20, 12);
+    expect(extra.assA).toBeCloseTo(1, 12);
+    expect(extra.hota).toBeCloseTo(Math.sqrt(15 / 20), 12);
+  });
+
+  it('leaves ignored truth out, with the hypotheses on it', () => {
+    const ignored = [...truth, box(3, 5, 100, { ignore: true })];
+    expect(hotaScores(ignored, [...truth, box(3, 42, 100)]).hota).toBeCloseTo(1, 12);
   });
 });
