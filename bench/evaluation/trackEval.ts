@@ -79,7 +79,7 @@ import { GpuContext, countLines, countsAtEnd, seenTracks, track, defaultVideoBac
 import { elementArg, elementText, learningArg, integerArg } from '../../cli/args.js';
 import { fromVideoFile, videoFileBackground, videoFileHasColor } from '../../node.js';
 import { defaultDawnFlags } from '../../extend.js';
-import { lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores, defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions, rng } from '../../reference.js';
+import { boxCover, hotaScores, lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores, defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions, rng } from '../../reference.js';
 import { addCrossingViews, crossingViews, describeViews, noCrossingViews } from './crossingViews.js';
 import { countBounds, type Counts } from './countBounds.js';
 import { runMain } from '../support/timing.js';
@@ -264,6 +264,8 @@ async function main(): Promise<void> {
   console.log(`device: ${ctx.adapterName}${ctx.isFallbackAdapter ? ' (fallback adapter: CPU emulation)' : ''}`);
   console.log('\n| situation | objects | flowmark MOTA | IDF1 | ID switches | baseline MOTA | IDF1 | ID switches | line truth | flowmark | baseline |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  // Per situation and tracker: HOTA, the misses and false positives, and how well the reported boxes cover objects.
+  const boxRows: string[] = [];
   const totals = { names: [] as string[], ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], second: [0, 0, 0], bounds: [0, 0, 0], secondBounds: [0, 0, 0] };
   const views = noCrossingViews();
   const secondViews = noCrossingViews();
@@ -324,6 +326,11 @@ async function main(): Promise<void> {
       const base = motBoxesFromRows(rows);
       const so = motScores(truth, ours);
       const sb = motScores(truth, base);
+      boxRows.push(...([['flowmark', so, ours], ['baseline', sb, base]] as const).map(([who, m, boxes]) => {
+        const h = hotaScores(truth, boxes);
+        const c = boxCover(truth, boxes);
+        return `| ${name} | ${who} | ${f2(h.hota)} | ${f2(h.detA)} | ${f2(h.assA)} | ${m.falsePositives} | ${m.misses} | ${f2(c.median)} | ${(100 * c.under50).toFixed(1)} % |`;
+      }));
       const want = lineCrossings(truth, W / 2);
       // What `flowmark track` writes: the counts with the crossings the last frames show (countsAtEnd).
       const end = countsAtEnd(results.at(-1)!.tracks!);
@@ -371,6 +378,10 @@ async function main(): Promise<void> {
     console.log(`\nflowmark's line counts by what the blobs showed of each crossing object within 5 frames (bench/evaluation/crossingViews.ts): ${describeViews(views)}.`);
     console.log(`\nThe same at the second line: ${describeViews(secondViews)}.`);
     console.log(`\nRecall (all clips): flowmark ${f2(ro.recall)}, baseline ${f2(rb.recall)}. ID switches ÷ recall (MOTChallenge's ID switch ratio): flowmark ${ro.ratio.toFixed(0)}, baseline ${rb.ratio.toFixed(0)}, flowmark ÷ baseline ${f2(ro.ratio / rb.ratio)} (raw switches ${f2(sum(totals.ours) / sum(totals.base))}).`);
+    console.log('\nHOTA (TrackEval\'s, mean over IoU 0.05–0.95), false positives and misses (IoU 0.5), and each reported box\'s IoU with the object it covers most:\n');
+    console.log('| situation | tracker | HOTA | DetA | AssA | false positives | misses | box IoU median | boxes under IoU 0.5 |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log(boxRows.join('\n'));
     // The same totals for bench/evaluation/trackEvalSeeds.js, which sums them over seeds: one line, the last.
     const summary: EvalTotals = { seed, clips: totals.names.map((situation, i) => ({ situation, ours: totals.ours[i], base: totals.base[i] })), middle: totals.line, second: totals.second, bounds: totals.bounds, secondBounds: totals.secondBounds, views, secondViews };
     console.log(`\n${totalsPrefix}${JSON.stringify(summary)}`);

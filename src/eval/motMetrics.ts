@@ -260,6 +260,36 @@ export function hotaScores(truthIn: readonly MotBox[], hypIn: readonly MotBox[])
   return { hota: per.reduce((a, p) => a + Math.sqrt(p.detA * p.assA), 0) / per.length, detA: mean('detA'), assA: mean('assA'), detRe: mean('detRe'), detPr: mean('detPr'), assRe: mean('assRe'), assPr: mean('assPr'), locA: mean('locA') };
 }
 
+export interface BoxCover {
+  /** Reported boxes scored (those over ignored truth left out). */
+  boxes: number;
+  /** Median IoU of a reported box with the truth object it overlaps most (0 when it overlaps none). */
+  median: number;
+  /** Share of reported boxes under IoU 0.5 with every object. */
+  under50: number;
+}
+
+/**
+ * How well reported boxes cover their objects, whatever their ids: each box's IoU with the truth box of its frame it
+ * overlaps most. A box whose best is an ignored object (barely visible) is left out.
+ */
+export function boxCover(truth: readonly MotBox[], hyps: readonly MotBox[]): BoxCover {
+  const T = byFrame(truth);
+  const ious: number[] = [];
+  for (const h of hyps) {
+    let best = 0;
+    let ignored = false;
+    for (const t of T.get(h.frame) ?? []) {
+      const o = iou(t, h);
+      if (o > best) [best, ignored] = [o, !!t.ignore];
+    }
+    if (!ignored) ious.push(best);
+  }
+  ious.sort((a, b) => a - b);
+  const n = ious.length;
+  return { boxes: n, median: n ? (n % 2 ? ious[n >> 1] : (ious[n / 2 - 1] + ious[n / 2]) / 2) : 0, under50: n ? ious.filter((o) => o < 0.5).length / n : 0 };
+}
+
 /** One crossing of a line by an id's box centre: the frame it is first on the new side, and which way. */
 export interface LineCrossing {
   frame: number;

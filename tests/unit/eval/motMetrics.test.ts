@@ -2,7 +2,7 @@
 // py-motmetrics computes them): perfect tracks, a miss, a false positive, an identity switch, a swap kept by
 // continuity, ignored truth; and HOTA (as TrackEval computes it) on cases whose value follows from its definition.
 import { describe, expect, it } from 'vitest';
-import { hotaScores, lineCrossingEvents, lineCrossings, motScores, type MotBox } from '../../../src/eval/motMetrics.js';
+import { boxCover, hotaScores, lineCrossingEvents, lineCrossings, motScores, type MotBox } from '../../../src/eval/motMetrics.js';
 
 const box = (frame: number, id: number, x: number, extra: Partial<MotBox> = {}): MotBox => ({ frame, id, x0: x, y0: 0, x1: x + 9, y1: 9, ...extra });
 
@@ -111,5 +111,18 @@ describe('hotaScores', () => {
   it('leaves ignored truth out, with the hypotheses on it', () => {
     const ignored = [...truth, box(3, 5, 100, { ignore: true })];
     expect(hotaScores(ignored, [...truth, box(3, 42, 100)]).hota).toBeCloseTo(1, 12);
+  });
+});
+
+describe('boxCover', () => {
+  it("scores each reported box by its best object's IoU, whatever the ids; boxes on ignored objects left out", () => {
+    const truth = [box(0, 1, 0), box(0, 2, 50), box(1, 1, 0), box(1, 3, 100, { ignore: true })];
+    // Exact; half the object (IoU 0.5); a third (IoU 10·3/100 → 0.3); on nothing (0); on the ignored object.
+    const hyps = [box(0, 7, 0), { ...box(0, 8, 50), y1: 4 }, { ...box(1, 7, 0), x1: 2 }, box(1, 9, 300), box(1, 5, 100)];
+    const c = boxCover(truth, hyps);
+    expect(c.boxes).toBe(4);
+    expect(c.median).toBeCloseTo((0.3 + 0.5) / 2, 12);
+    expect(c.under50).toBe(0.5);
+    expect(boxCover(truth, [])).toEqual({ boxes: 0, median: 0, under50: 0 });
   });
 });
