@@ -81,6 +81,7 @@ import { fromVideoFile, videoFileBackground, videoFileHasColor } from '../../nod
 import { defaultDawnFlags } from '../../extend.js';
 import { boxCover, hotaScores, lineCrossings, motBoxesFromRows, motScores, type MotBox, type MotScores, defaultSurveillanceOptions, surveillanceScene, type SurveillanceOptions, rng } from '../../reference.js';
 import { addCrossingViews, crossingViews, describeViews, noCrossingViews } from './crossingViews.js';
+import { boxCauseNames, boxCauses } from './boxCauses.js';
 import { countBounds, type Counts } from './countBounds.js';
 import { runMain } from '../support/timing.js';
 import { totalsPrefix, type EvalTotals } from './evalTotals.js';
@@ -266,6 +267,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   // Per situation and tracker: HOTA, the misses and false positives, and how well the reported boxes cover objects.
   const boxRows: string[] = [];
+  const causeRows: string[] = [];
   const totals = { names: [] as string[], ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], second: [0, 0, 0], bounds: [0, 0, 0], secondBounds: [0, 0, 0] };
   const views = noCrossingViews();
   const secondViews = noCrossingViews();
@@ -331,6 +333,9 @@ async function main(): Promise<void> {
         const c = boxCover(truth, boxes);
         return `| ${name} | ${who} | ${f2(h.hota)} | ${f2(h.detA)} | ${f2(h.assA)} | ${m.falsePositives} | ${m.misses} | ${f2(c.median)} | ${(100 * c.under50).toFixed(1)} % |`;
       }));
+      const causes = boxCauses(truth, results);
+      const under = boxCauseNames.reduce((n, k) => n + causes.under[k], 0);
+      causeRows.push(`| ${name} | ${causes.boxes} | ${under} | ${boxCauseNames.map((k) => causes.under[k]).join(' | ')} |`);
       const want = lineCrossings(truth, W / 2);
       // What `flowmark track` writes: the counts with the crossings the last frames show (countsAtEnd).
       const end = countsAtEnd(results.at(-1)!.tracks!);
@@ -382,6 +387,10 @@ async function main(): Promise<void> {
     console.log('| situation | tracker | HOTA | DetA | AssA | false positives | misses | box IoU median | boxes under IoU 0.5 |');
     console.log('|---|---|---|---|---|---|---|---|---|');
     console.log(boxRows.join('\n'));
+    console.log('\nflowmark\'s boxes under IoU 0.5 with every object, by cause (bench/evaluation/boxCauses.ts): its own blob a piece of the object, over several objects, or off any; two pieces joined; a group member\'s estimate:\n');
+    console.log(`| situation | boxes | under 0.5 | ${boxCauseNames.join(' | ')} |`);
+    console.log('|---|---|---|---|---|---|---|---|');
+    console.log(causeRows.join('\n'));
     // The same totals for bench/evaluation/trackEvalSeeds.js, which sums them over seeds: one line, the last.
     const summary: EvalTotals = { seed, clips: totals.names.map((situation, i) => ({ situation, ours: totals.ours[i], base: totals.base[i] })), middle: totals.line, second: totals.second, bounds: totals.bounds, secondBounds: totals.secondBounds, views, secondViews };
     console.log(`\n${totalsPrefix}${JSON.stringify(summary)}`);
