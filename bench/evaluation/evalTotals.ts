@@ -8,10 +8,20 @@ import { addCrossingViews, noCrossingViews, type CrossingViews } from './crossin
 /** The start of trackEval's last line, followed by EvalTotals as JSON. */
 export const totalsPrefix = 'Totals (JSON): ';
 
+/** A tracker's HOTA and how well its boxes cover their objects, on one clip (src/eval/motMetrics.ts). */
+export interface BoxFigures {
+  hota: number;
+  detA: number;
+  assA: number;
+  /** Median IoU of a reported box with the object it covers most, and the share under 0.5. */
+  median: number;
+  under50: number;
+}
+
 /** One run's totals: per clip both trackers' scores; per line [truth's crossings, flowmark's error, the baseline's]. */
 export interface EvalTotals {
   seed: number;
-  clips: { situation: string; ours: MotScores; base: MotScores }[];
+  clips: { situation: string; ours: MotScores; base: MotScores; oursBoxes: BoxFigures; baseBoxes: BoxFigures }[];
   middle: number[];
   second: number[];
   /** [truth's crossings, the own-blob bound's error, the wholly-on-a-side bound's error] (bench/evaluation/countBounds.ts). */

@@ -84,7 +84,7 @@ import { addCrossingViews, crossingViews, describeViews, noCrossingViews } from 
 import { boxCauseNames, boxCauses } from './boxCauses.js';
 import { countBounds, type Counts } from './countBounds.js';
 import { runMain } from '../support/timing.js';
-import { totalsPrefix, type EvalTotals } from './evalTotals.js';
+import { totalsPrefix, type BoxFigures, type EvalTotals } from './evalTotals.js';
 import { benchArgs } from '../support/args.js';
 
 const { values, refuse, orRefuse } = benchArgs(import.meta.url, {
@@ -268,7 +268,7 @@ async function main(): Promise<void> {
   // Per situation and tracker: HOTA, the misses and false positives, and how well the reported boxes cover objects.
   const boxRows: string[] = [];
   const causeRows: string[] = [];
-  const totals = { names: [] as string[], ours: [] as MotScores[], base: [] as MotScores[], line: [0, 0, 0], second: [0, 0, 0], bounds: [0, 0, 0], secondBounds: [0, 0, 0] };
+  const totals = { names: [] as string[], ours: [] as MotScores[], base: [] as MotScores[], oursBoxes: [] as BoxFigures[], baseBoxes: [] as BoxFigures[], line: [0, 0, 0], second: [0, 0, 0], bounds: [0, 0, 0], secondBounds: [0, 0, 0] };
   const views = noCrossingViews();
   const secondViews = noCrossingViews();
   try {
@@ -328,11 +328,14 @@ async function main(): Promise<void> {
       const base = motBoxesFromRows(rows);
       const so = motScores(truth, ours);
       const sb = motScores(truth, base);
-      boxRows.push(...([['flowmark', so, ours], ['baseline', sb, base]] as const).map(([who, m, boxes]) => {
+      const [bo, bb] = [ours, base].map((boxes): BoxFigures => {
         const h = hotaScores(truth, boxes);
         const c = boxCover(truth, boxes);
-        return `| ${name} | ${who} | ${f2(h.hota)} | ${f2(h.detA)} | ${f2(h.assA)} | ${m.falsePositives} | ${m.misses} | ${f2(c.median)} | ${(100 * c.under50).toFixed(1)} % |`;
-      }));
+        return { hota: h.hota, detA: h.detA, assA: h.assA, median: c.median, under50: c.under50 };
+      });
+      boxRows.push(...([['flowmark', so, bo], ['baseline', sb, bb]] as const).map(([who, m, b]) => `| ${name} | ${who} | ${f2(b.hota)} | ${f2(b.detA)} | ${f2(b.assA)} | ${m.falsePositives} | ${m.misses} | ${f2(b.median)} | ${(100 * b.under50).toFixed(1)} % |`));
+      totals.oursBoxes.push(bo);
+      totals.baseBoxes.push(bb);
       const causes = boxCauses(truth, results);
       const under = boxCauseNames.reduce((n, k) => n + causes.under[k], 0);
       causeRows.push(`| ${name} | ${causes.boxes} | ${under} | ${boxCauseNames.map((k) => causes.under[k]).join(' | ')} |`);
@@ -392,7 +395,7 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|---|---|---|---|');
     console.log(causeRows.join('\n'));
     // The same totals for bench/evaluation/trackEvalSeeds.js, which sums them over seeds: one line, the last.
-    const summary: EvalTotals = { seed, clips: totals.names.map((situation, i) => ({ situation, ours: totals.ours[i], base: totals.base[i] })), middle: totals.line, second: totals.second, bounds: totals.bounds, secondBounds: totals.secondBounds, views, secondViews };
+    const summary: EvalTotals = { seed, clips: totals.names.map((situation, i) => ({ situation, ours: totals.ours[i], base: totals.base[i], oursBoxes: totals.oursBoxes[i], baseBoxes: totals.baseBoxes[i] })), middle: totals.line, second: totals.second, bounds: totals.bounds, secondBounds: totals.secondBounds, views, secondViews };
     console.log(`\n${totalsPrefix}${JSON.stringify(summary)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -74,6 +74,18 @@ async function main(): Promise<void> {
   console.log(`Line error with every object's identity known (bench/evaluation/countBounds.ts): middle line ${bound(all.bounds)}; second line ${bound(all.secondBounds)}.`);
   console.log(`Middle line, each crossing counted where a count of its way by a track on its object came within 45 frames (bench/evaluation/crossingViews.ts): ${describeViews(all.views)}.`);
   console.log(`Second line, the same: ${describeViews(all.secondViews)}.`);
+  // Per situation over the seeds: the issue-81 table (HOTA as TrackEval's, box IoU with the object covered most).
+  console.log('\nPer situation, means over the seeds (false positives and misses summed):\n');
+  console.log('| situation | MOTA flowmark / baseline | IDF1 | HOTA | ID switches | false positives | misses | box IoU median | boxes under IoU 0.5 |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const situation of [...new Set(all.clips.map((c) => c.situation))]) {
+    const cs = all.clips.filter((c) => c.situation === situation);
+    const both = (f: (c: (typeof cs)[number], ours: boolean) => number, digits = 3, sum = false) =>
+      [true, false].map((ours) => (sum ? cs.reduce((s, c) => s + f(c, ours), 0).toFixed(0) : mean(cs.map((c) => f(c, ours))).toFixed(digits))).join(' / ');
+    console.log(
+      `| ${situation} | ${both((c, o) => (o ? c.ours : c.base).mota)} | ${both((c, o) => (o ? c.ours : c.base).idf1)} | ${both((c, o) => (o ? c.oursBoxes : c.baseBoxes).hota)} | ${both((c, o) => (o ? c.ours : c.base).idSwitches, 0, true)} | ${both((c, o) => (o ? c.ours : c.base).falsePositives, 0, true)} | ${both((c, o) => (o ? c.ours : c.base).misses, 0, true)} | ${both((c, o) => (o ? c.oursBoxes : c.baseBoxes).median)} | ${both((c, o) => 100 * (o ? c.oursBoxes : c.baseBoxes).under50, 1)} % |`,
+    );
+  }
 }
 
 runMain(main);

@@ -435,6 +435,14 @@ describe('benchmark command lines', () => {
       const [a, b, all] = t.rows.map((r) => r.map(num));
       for (const k of [4, 7, 8, 9, 10, 11, 12, 13]) expect(all[k], t.header[k]).toBe(a[k] + b[k]);
       for (const k of [2, 3, 5, 6]) expect(all[k], t.header[k]).toBeCloseTo((a[k] + b[k]) / 2, 2);
+      // Per situation: HOTA the mean of the seeds' own, false positives their sum (flowmark / baseline).
+      const situations = tables(out)[1];
+      expect(column(situations, 'situation')).toEqual(['crossings']);
+      const three = readTotals(bench('evaluation/trackEval', ['--seed', '3', ...evalArgs]));
+      const pair = (k: number) => situations.rows[0][k].split(' / ').map(Number);
+      expect(pair(3)[0]).toBeCloseTo((three.clips[0].oursBoxes.hota + own.clips[0].oursBoxes.hota) / 2, 2);
+      expect(pair(3)[1]).toBeCloseTo((three.clips[0].baseBoxes.hota + own.clips[0].baseBoxes.hota) / 2, 2);
+      expect(pair(5)).toEqual([three.clips[0].ours.falsePositives + own.clips[0].ours.falsePositives, three.clips[0].base.falsePositives + own.clips[0].base.falsePositives]);
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
