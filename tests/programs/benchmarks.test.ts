@@ -249,7 +249,7 @@ describe('benchmark command lines', () => {
   // Every program in bench/'s groups that a user runs (bench/support/ and the evaluation's helpers are not programs),
   // found in the build, as group/name.
   const dist = fileURLToPath(new URL('../../dist/bench/', import.meta.url));
-  const helpers = ['chains/videoPage', 'evaluation/crossingViews', 'evaluation/countBounds', 'evaluation/evalTotals'];
+  const helpers = ['chains/videoPage', 'evaluation/boxCauses', 'evaluation/crossingViews', 'evaluation/countBounds', 'evaluation/evalTotals'];
   const programs = ['timing', 'chains', 'evaluation']
     .flatMap((group) => readdirSync(join(dist, group)).filter((f) => f.endsWith('.js')).map((f) => `${group}/${f.replace(/\.js$/, '')}`))
     .filter((name) => !helpers.includes(name));
