@@ -82,7 +82,8 @@ function blobBox(f: ComponentFeatures, j: number, piece: number): [number, numbe
 
 /**
  * The tracks a frame's result reports as seen, as a tracking benchmark (MOTChallenge) reads them: confirmed tracks
- * matched to a blob, with that blob's box (an object's two pieces either side of an occluder: their union), and those
+ * matched to a blob, with that blob's box (an object's two pieces either side of an occluder: their union; an object
+ * an occluder cuts: its whole box, `TrackInfo.whole`, as a benchmark's truth boxes are whole objects), and those
  * in a group whose estimated box lies mostly (`memberInside`) in the group's blob, with that estimate rounded. Boxes
  * are inclusive pixel bounds.
  */
@@ -94,7 +95,7 @@ export function seenTracks(r: FrameResult): { id: number; box: [number, number, 
     if (t.state !== 'confirmed') continue;
     const j = t.blob;
     if (j >= 0) {
-      seen.push({ id: t.id, box: blobBox(f, j, t.piece ?? -1) });
+      seen.push({ id: t.id, box: t.whole ?? blobBox(f, j, t.piece ?? -1) });
       continue;
     }
     const g = t.group;

@@ -92,6 +92,12 @@ export interface TrackInfo {
    * -1 or absent otherwise.
    */
   piece?: number;
+  /**
+   * Where something fixed in front of the object cuts its blob (one edge standing still while the other moves): the
+   * object's whole box as the track sees it, the blob's moving edge at the track's held size; null otherwise (absent
+   * in infos not made by `track()`).
+   */
+  whole?: [number, number, number, number] | null;
   /** Frames since it was first seen; seconds since it was last seen. */
   age: number;
   unseen: number;

@@ -438,6 +438,13 @@ export class Track {
   }
 }
 
+/** Its newest own observation as the object's box (an occluder's cut side at its held size), integer bounds. */
+function lastSeen(t: Track): [number, number, number, number] {
+  const e = 4 * ((t.seenNext + observed - 1) % observed);
+  const b = t.seenBox;
+  return [Math.round(b[e]), Math.round(b[e + 1]), Math.round(b[e + 2]), Math.round(b[e + 3])];
+}
+
 /** What a frame's results say of track t. */
 export function trackInfo(t: Track): TrackInfo {
   return {
@@ -451,6 +458,8 @@ export function trackInfo(t: Track): TrackInfo {
     vy: t.kf.v(1),
     blob: t.blob,
     piece: -1,
+    // Always present (null where no occluder cuts its blob): one shape for every track's info.
+    whole: t.blob >= 0 && (t.cutSide[0] !== 0 || t.cutSide[1] !== 0) ? lastSeen(t) : null,
     age: t.age,
     unseen: t.unseen,
     merged: t.merged,

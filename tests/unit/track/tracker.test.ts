@@ -351,6 +351,41 @@ describe('Tracker', () => {
     expect(results[119].counts.l).toEqual({ forward: 1, backward: 0 });
   });
 
+  it('reports an object a pillar cuts by its whole box, not by the piece the foreground shows', () => {
+    // A 30×60 object walks right at 2 px a frame behind a 20 px pillar. While the pillar hides part of it, its blob is
+    // the part that shows; a benchmark's truth (MOTChallenge's) is the whole object, which the piece covers at IoU
+    // under 0.5 once more than half is hidden. The track knows the object by the edge that moves at its held size.
+    const pillar: [number, number] = [150, 169];
+    const boxAt = (t: number): Box => [2 * t, 60, 2 * t + 29, 119];
+    const visible = (b: Box): Box[] =>
+      ([
+        [b[0], b[1], Math.min(b[2], pillar[0] - 1), b[3]],
+        [Math.max(b[0], pillar[1] + 1), b[1], b[2], b[3]],
+      ] as Box[]).filter((p) => p[2] - p[0] + 1 >= 3);
+    const results = run({}, 100, (t) => visible(boxAt(t)));
+    let [cut, under, piecesUnder] = [0, 0, 0];
+    results.forEach((r, t) => {
+      const blobs = visible(boxAt(t));
+      const features = { x0: Uint32Array.from(blobs, (b) => b[0]), y0: Uint32Array.from(blobs, (b) => b[1]), x1: Uint32Array.from(blobs, (b) => b[2]), y1: Uint32Array.from(blobs, (b) => b[3]) };
+      const seen = seenTracks({ seq: t, tracks: r, features } as unknown as FrameResult);
+      const [b, k] = [boxAt(t), r.tracks.find((k) => k.state === 'confirmed')];
+      if (!k || k.blob < 0) return;
+      expect(seen, `frame ${t}`).toHaveLength(1);
+      if (k.whole) {
+        cut++;
+        expect(seen[0].box).toEqual(k.whole);
+        expect(boxIou(...k.whole, ...b), `frame ${t}: reported ${k.whole}, object ${b}`).toBeGreaterThan(0.85);
+      } else if ((k.piece ?? -1) < 0) expect(seen[0].box).toEqual(blobs[k.blob]);
+      if (boxIou(...seen[0].box, ...b) < 0.5) under++;
+      if (boxIou(...blobs[k.blob], ...b) < 0.5) piecesUnder++;
+    });
+    // The pillar cuts the blob for some 20 frames; reported as they show, the pieces are under IoU 0.5 on most of them.
+    // Where a piece first shows on the pillar's far side, the cut side is not known yet: a frame or two.
+    expect(cut).toBeGreaterThanOrEqual(15);
+    expect(piecesUnder).toBeGreaterThanOrEqual(10);
+    expect(under).toBeLessThanOrEqual(2);
+  });
+
   it('with joinPieces, follows a vehicle wider than a post in front of it by both its pieces: its whole box, one id, one count', () => {
     // A 60×30 vehicle drives right at 3 px a frame behind a 12 px post at x 150–161, a counting line down the post's
     // middle. While it spans the post, the foreground shows its two pieces, whose facing edges stand at the post's
