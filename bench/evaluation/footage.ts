@@ -1,5 +1,5 @@
 /**
- * Real footage, no truth: `flowmark track`'s chain (nodes/track/blobTracking.ts, its defaults) beside the usual CPU baseline
+ * Real footage: `flowmark track`'s chain (nodes/track/blobTracking.ts, its defaults) beside the usual CPU baseline
  * (OpenCV MOG2 + 3×3 open + 5×5 close + connected components + SORT, bench/baselines/opencv-sort.py) on a video a camera
  * recorded, as a check that what the synthetic evaluation (bench/evaluation/trackEval.ts) found holds on footage nobody drew:
  * how many tracks each makes (a person walking through once is one track at best), how many boxes it reports, how many
@@ -10,11 +10,16 @@
  * By default the video is OpenCV's pedestrian sample vtest.avi, in Debian's opencv-doc package
  * (`apt-get install opencv-doc`; not installed by `npm test`): PETS 2009 S2.L1 view 1, 768×576, 795 frames at 10 frames
  * a second in the file, about twenty people walking over a campus road and lawn, a lamp post and a sign among them,
- * people in view from the first frame. It has no truth here: counts and tracks are to be read against the video
- * (BENCHMARKS.md says what was seen in it).
+ * people in view from the first frame. Its truth, made by hand (bench/evaluation/vtest-truth.json: every person's box
+ * on every 20th frame of the first minute), scores each chain's boxes on those frames for detection precision and
+ * recall at IoU 0.5 (`detectionScores`); counts and tracks are to be read against the video (BENCHMARKS.md says what
+ * was seen in it).
  *
- *   node dist/bench/evaluation/footage.js [--video PATH] [--x 200,384] [--y 300] [--prime 30] [--warmup 0,60] [--min-area 20]
- *                              [--python /usr/bin/python3] [--tracker JSON]
+ *   node dist/bench/evaluation/footage.js [--video PATH] [--truth PATH|none] [--x 200,384] [--y 300] [--prime 30] [--warmup 0,60]
+ *                              [--min-area 20] [--python /usr/bin/python3] [--tracker JSON]
+ *
+ * `--truth`: a file laid out as vtest-truth.json (its `truth`: frame number → boxes); by default that one for vtest.avi
+ * and none for another video.
  *
  * `--min-area` is `flowmark track`'s, for both chains (the baseline's blobs too); `--tracker` merges settings into
  * the tracker's (e.g. '{"sizeFloor":0}'), as trackEval's does.
@@ -23,18 +28,19 @@
  * counts are its boxes' centres crossing the line (as trackEval's), flowmark's its own lines (countsAtEnd).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, countLines, countsAtEnd, seenTracks, track, defaultVideoBackgroundSettings, type CountingLine, type FrameResult, type TrackOptions, blobFeatures, defaultBlobSettings, blobTrackOptions } from '../../index.js';
 import { fromVideoFile, probeVideoFile, videoFileBackground, videoFileHasColor } from '../../node.js';
-import { lineCrossings, motBoxesFromRows, type MotBox } from '../../reference.js';
+import { detectionScores, lineCrossings, motBoxesFromRows, type MotBox } from '../../reference.js';
 import { benchArgs } from '../support/args.js';
 import { runMain } from '../support/timing.js';
 
 const vtest = '/usr/share/doc/opencv-doc/examples/data/vtest.avi';
 const { values, refuse } = benchArgs(import.meta.url, {
   video: { type: 'string', default: vtest },
+  truth: { type: 'string' },
   x: { type: 'string', default: '200,384' },
   y: { type: 'string', default: '300' },
   prime: { type: 'string', default: `${defaultVideoBackgroundSettings.seconds}` },
@@ -65,20 +71,40 @@ const trackerExtra = ((): TrackOptions => {
 })();
 const video = values.video as string;
 if (!existsSync(video)) refuse(video === vtest ? `${vtest} is missing: apt-get install opencv-doc (Debian), or give --video PATH` : `${video}: no such file`);
+const vtestTruth = fileURLToPath(new URL('../../../bench/evaluation/vtest-truth.json', import.meta.url));
+const truthPath = values.truth === 'none' ? null : ((values.truth as string | undefined) ?? (video === vtest ? vtestTruth : null));
+/** The hand-made truth's boxes (ids unused: one each), an "occluded" one ignored. */
+const truth = ((): MotBox[] | null => {
+  if (!truthPath) return null;
+  if (!existsSync(truthPath)) refuse(`--truth: ${truthPath}: no such file`);
+  const frames = (JSON.parse(readFileSync(truthPath, 'utf8')) as { truth?: Record<string, (number | string)[][]> }).truth;
+  if (!frames) return refuse(`--truth: ${truthPath} has no "truth" (frame number → boxes)`);
+  let id = 0;
+  return Object.entries(frames).flatMap(([frame, boxes]) =>
+    boxes.map(([x0, y0, x1, y1, flag]) => ({ frame: Number(frame), id: id++, x0: Number(x0), y0: Number(y0), x1: Number(x1), y1: Number(y1), ignore: flag === 'occluded' })),
+  );
+})();
 
-/** What a chain made of the video: its tracks, boxes, tracks shorter than a second, and each line's counts. */
+/** What a chain made of the video: its tracks, boxes, tracks shorter than a second, each line's counts, and its boxes against the truth. */
 interface Summary {
   tracks: number;
   boxes: number;
   short: number;
   counts: string[];
+  detection: ReturnType<typeof detectionScores> | null;
 }
 
 function summarise(boxes: MotBox[], fps: number, counts: (at: number, axis: 'x' | 'y') => { forward: number; backward: number }): Summary {
   const frames = new Map<number, number>();
   for (const b of boxes) frames.set(b.id, (frames.get(b.id) ?? 0) + 1);
   const lines = [...xs.map((x) => counts(x, 'x')), ...ys.map((y) => counts(y, 'y'))];
-  return { tracks: frames.size, boxes: boxes.length, short: [...frames.values()].filter((n) => n < fps).length, counts: lines.map((c) => `${c.forward} / ${c.backward}`) };
+  return {
+    tracks: frames.size,
+    boxes: boxes.length,
+    short: [...frames.values()].filter((n) => n < fps).length,
+    counts: lines.map((c) => `${c.forward} / ${c.backward}`),
+    detection: truth ? detectionScores(truth, boxes) : null,
+  };
 }
 
 async function main(): Promise<void> {
@@ -86,7 +112,7 @@ async function main(): Promise<void> {
   const color = await videoFileHasColor(video);
   const { width: W, height: H, fps } = info;
   const lines: CountingLine[] = [...xs.map((x) => ({ id: `x${x}`, a: [x, H - 1], b: [x, 0] }) as CountingLine), ...ys.map((y) => ({ id: `y${y}`, a: [0, y], b: [W - 1, y] }) as CountingLine)];
-  console.log(`real footage — ${new Date().toISOString()}: ${video}, ${W}×${H} ${info.codec} in ${info.container}, ${info.frames} frames at ${fps.toFixed(1)} frames/s, ${color ? 'color' : 'gray'} model, no truth`);
+  console.log(`real footage — ${new Date().toISOString()}: ${video}, ${W}×${H} ${info.codec} in ${info.container}, ${info.frames} frames at ${fps.toFixed(1)} frames/s, ${color ? 'color' : 'gray'} model, ${truthPath ? `truth ${truthPath}` : 'no truth'}`);
   const ctx = await GpuContext.create({ label: 'bench-footage' });
   const rows: [string, Summary][] = [];
   try {
@@ -117,6 +143,12 @@ async function main(): Promise<void> {
   console.log(`\n| chain | tracks | boxes | tracks under 1 s | ${heads.map((h) => `${h} forward / backward`).join(' | ')} |`);
   console.log(`|---|---|---|---|${heads.map(() => '---|').join('')}`);
   for (const [name, s] of rows) console.log(`| ${name} | ${s.tracks} | ${s.boxes} | ${s.short} | ${s.counts.join(' | ')} |`);
+  if (!truth) return;
+  const frames = new Set(truth.map((b) => b.frame)).size;
+  console.log(`\nAgainst the truth (${frames} frames, ${truth.filter((b) => !b.ignore).length} people, ${truth.filter((b) => b.ignore).length} more than half hidden left out): each chain's boxes on those frames, matched one to one at IoU 0.5.\n`);
+  console.log('| chain | truth boxes | boxes reported | matched | precision | recall | median IoU of matches |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [name, { detection: d }] of rows) console.log(`| ${name} | ${d!.truth} | ${d!.reported} | ${d!.matched} | ${d!.precision.toFixed(3)} | ${d!.recall.toFixed(3)} | ${d!.medianIou.toFixed(3)} |`);
 }
 
 runMain(main);

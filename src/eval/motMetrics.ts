@@ -51,6 +51,13 @@ export interface MotScores {
 
 const iou = (a: MotBox, b: MotBox): number => boxIou(a.x0, a.y0, a.x1, a.y1, b.x0, b.y0, b.x1, b.y1);
 
+/** The median of a list (sorted in place), 0 for none. */
+const median = (v: number[]): number => {
+  v.sort((a, b) => a - b);
+  const n = v.length;
+  return n ? (n % 2 ? v[n >> 1] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
+};
+
 const byFrame = (boxes: readonly MotBox[]) => {
   const m = new Map<number, MotBox[]>();
   for (const b of boxes) {
@@ -285,9 +292,8 @@ export function boxCover(truth: readonly MotBox[], hyps: readonly MotBox[]): Box
     }
     if (!ignored) ious.push(best);
   }
-  ious.sort((a, b) => a - b);
   const n = ious.length;
-  return { boxes: n, median: n ? (n % 2 ? ious[n >> 1] : (ious[n / 2 - 1] + ious[n / 2]) / 2) : 0, under50: n ? ious.filter((o) => o < 0.5).length / n : 0 };
+  return { boxes: n, median: median(ious), under50: n ? ious.filter((o) => o < 0.5).length / n : 0 };
 }
 
 /** One crossing of a line by an id's box centre: the frame it is first on the new side, and which way. */
@@ -326,4 +332,43 @@ export function lineCrossings(boxes: readonly MotBox[], at: number, axis: 'x' | 
   const n = { forward: 0, backward: 0 };
   for (const e of lineCrossingEvents(boxes, at, axis)) n[e.direction]++;
   return n;
+}
+
+/** Detection scores of boxes against truth made without identities (`detectionScores`). */
+export interface DetectionScores {
+  /** Truth boxes and reported boxes counted (ignored truth, and reported boxes over it, left out). */
+  truth: number;
+  reported: number;
+  /** Reported boxes matched one to one to a truth box at IoU ≥ the threshold. */
+  matched: number;
+  precision: number;
+  recall: number;
+  /** Median IoU of the matched pairs (0 with none). */
+  medianIou: number;
+}
+
+/**
+ * Precision and recall of reported boxes against truth boxes in the frames the truth covers (hypotheses of other
+ * frames are not scored): per frame a one-to-one minimum-cost matching at IoU ≥ `threshold`, as CLEAR-MOT's
+ * without identities. Ignored truth counts neither way, with the reported boxes that match it.
+ */
+export function detectionScores(truthIn: readonly MotBox[], hypIn: readonly MotBox[], threshold = 0.5): DetectionScores {
+  const frames = new Set(truthIn.map((b) => b.frame));
+  const { truth, hyps } = withoutIgnored(truthIn, hypIn.filter((b) => frames.has(b.frame)), threshold);
+  const T = byFrame(truth);
+  const H = byFrame(hyps);
+  const ious: number[] = [];
+  for (const f of frames) {
+    const [t, h] = [T.get(f) ?? [], H.get(f) ?? []];
+    for (const [i, j] of matchIou(t, h, threshold)) ious.push(iou(t[i], h[j]));
+  }
+  const n = ious.length;
+  return {
+    truth: truth.length,
+    reported: hyps.length,
+    matched: n,
+    precision: hyps.length ? n / hyps.length : 0,
+    recall: truth.length ? n / truth.length : 0,
+    medianIou: median(ious),
+  };
 }

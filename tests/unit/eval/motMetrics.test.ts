@@ -2,7 +2,7 @@
 // py-motmetrics computes them): perfect tracks, a miss, a false positive, an identity switch, a swap kept by
 // continuity, ignored truth; and HOTA (as TrackEval computes it) on cases whose value follows from its definition.
 import { describe, expect, it } from 'vitest';
-import { boxCover, hotaScores, lineCrossingEvents, lineCrossings, motScores, type MotBox } from '../../../src/eval/motMetrics.js';
+import { boxCover, detectionScores, hotaScores, lineCrossingEvents, lineCrossings, motScores, type MotBox } from '../../../src/eval/motMetrics.js';
 
 const box = (frame: number, id: number, x: number, extra: Partial<MotBox> = {}): MotBox => ({ frame, id, x0: x, y0: 0, x1: x + 9, y1: 9, ...extra });
 
@@ -124,5 +124,23 @@ describe('boxCover', () => {
     expect(c.median).toBeCloseTo((0.3 + 0.5) / 2, 12);
     expect(c.under50).toBe(0.5);
     expect(boxCover(truth, [])).toEqual({ boxes: 0, median: 0, under50: 0 });
+  });
+});
+
+describe('detectionScores', () => {
+  it('matches boxes one to one per truth frame, leaving other frames and ignored truth (with its boxes) out', () => {
+    const truth = [box(0, 1, 0), box(0, 2, 50), box(10, 3, 0), box(10, 4, 100, { ignore: true })];
+    const reported = [
+      box(0, 7, 0), // exact
+      box(0, 8, 2), // a second box on the same object: a false positive
+      box(0, 9, 53), // IoU 7/13 ≈ 0.54
+      box(5, 7, 0), // a frame the truth does not cover: not scored
+      box(10, 7, 6), // IoU 4/16 = 0.25: a false positive, and truth 3 missed
+      box(10, 8, 100), // on ignored truth: left out
+    ];
+    const s = detectionScores(truth, reported);
+    expect(s).toMatchObject({ truth: 3, reported: 4, matched: 2, precision: 0.5, recall: 2 / 3 });
+    expect(s.medianIou).toBeCloseTo((1 + 7 / 13) / 2, 10);
+    expect(detectionScores(truth, [])).toMatchObject({ matched: 0, precision: 0, recall: 0, medianIou: 0 });
   });
 });
