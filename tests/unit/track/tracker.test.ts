@@ -63,6 +63,17 @@ function chain(settings: ChainSettings): (...args: Parameters<Tracker['update']>
   return (...args) => parts.reduce((r, part) => part.apply(r), tracker.update(...args));
 }
 
+/** The parts of box b that show either side of a pillar (x range), those at least 3 px wide: b's blobs. */
+const shownBeside = (b: Box, pillar: readonly [number, number]): Box[] =>
+  ([
+    [b[0], b[1], Math.min(b[2], pillar[0] - 1), b[3]],
+    [Math.max(b[0], pillar[1] + 1), b[1], b[2], b[3]],
+  ] as Box[]).filter((p) => p[2] - p[0] + 1 >= 3);
+
+/** seenTracks over frame t's results r, the frame's features being the boxes `blobs`. */
+const seenOf = (t: number, r: TrackResults, blobs: readonly Box[]) =>
+  seenTracks({ seq: t, tracks: r, features: { x0: Uint32Array.from(blobs, (b) => b[0]), y0: Uint32Array.from(blobs, (b) => b[1]), x1: Uint32Array.from(blobs, (b) => b[2]), y1: Uint32Array.from(blobs, (b) => b[3]) } } as unknown as FrameResult);
+
 /** A blob's gray histogram (16 bins) with all of its box's pixels in one bin: an object of one gray level. */
 const histOf = (bin: number, box: Box) => {
   const h = new Array<number>(16).fill(0);
@@ -163,8 +174,7 @@ describe('Tracker', () => {
     let left = 0;
     results.forEach((r, t) => {
       const blobs = frames[t].blobs;
-      const features = { x0: Uint32Array.from(blobs, (b) => b[0]), y0: Uint32Array.from(blobs, (b) => b[1]), x1: Uint32Array.from(blobs, (b) => b[2]), y1: Uint32Array.from(blobs, (b) => b[3]) };
-      const seen = new Map(seenTracks({ seq: t, tracks: r, features } as unknown as FrameResult).map((k) => [k.id, k.box]));
+      const seen = new Map(seenOf(t, r, blobs).map((k) => [k.id, k.box]));
       for (const k of r.tracks.filter((k) => k.merged && k.state === 'confirmed')) {
         const inside = share(k.box, blobs[k.group]);
         if (inside >= 0.8) {
@@ -300,11 +310,7 @@ describe('Tracker', () => {
     // last blob and stay gone while the track coasts.
     const pillar: [number, number] = [150, 240];
     const boxAt = (t: number): Box => [3 * t, 60, 3 * t + 29, 119];
-    const visible = (b: Box): Box[] =>
-      ([
-        [b[0], b[1], Math.min(b[2], pillar[0] - 1), b[3]],
-        [Math.max(b[0], pillar[1] + 1), b[1], b[2], b[3]],
-      ] as Box[]).filter((p) => p[2] - p[0] + 1 >= 3);
+    const visible = (b: Box) => shownBeside(b, pillar);
     const results = run({}, 110, (t) => visible(boxAt(t)));
     const id = nearest(results[40], 3 * 40 + 15, 90).id;
     const widths: number[] = [];
@@ -330,11 +336,7 @@ describe('Tracker', () => {
     const pillar: [number, number] = [150, 169];
     const line = { id: 'l', a: [160, 200] as const, b: [160, 0] as const };
     const boxAt = (t: number): Box => [2 * t, 60, 2 * t + 29, 119];
-    const visible = (b: Box): Box[] =>
-      ([
-        [b[0], b[1], Math.min(b[2], pillar[0] - 1), b[3]],
-        [Math.max(b[0], pillar[1] + 1), b[1], b[2], b[3]],
-      ] as Box[]).filter((p) => p[2] - p[0] + 1 >= 3);
+    const visible = (b: Box) => shownBeside(b, pillar);
     const results = run({ lines: [line] }, 120, (t) => visible(boxAt(t)));
     const id = nearest(results[50], 2 * 50 + 15, 90).id;
     // Frames 61–72: the object's right part behind the pillar, its left part the only blob.
@@ -357,17 +359,12 @@ describe('Tracker', () => {
     // under 0.5 once more than half is hidden. The track knows the object by the edge that moves at its held size.
     const pillar: [number, number] = [150, 169];
     const boxAt = (t: number): Box => [2 * t, 60, 2 * t + 29, 119];
-    const visible = (b: Box): Box[] =>
-      ([
-        [b[0], b[1], Math.min(b[2], pillar[0] - 1), b[3]],
-        [Math.max(b[0], pillar[1] + 1), b[1], b[2], b[3]],
-      ] as Box[]).filter((p) => p[2] - p[0] + 1 >= 3);
+    const visible = (b: Box) => shownBeside(b, pillar);
     const results = run({}, 100, (t) => visible(boxAt(t)));
     let [cut, under, piecesUnder] = [0, 0, 0];
     results.forEach((r, t) => {
       const blobs = visible(boxAt(t));
-      const features = { x0: Uint32Array.from(blobs, (b) => b[0]), y0: Uint32Array.from(blobs, (b) => b[1]), x1: Uint32Array.from(blobs, (b) => b[2]), y1: Uint32Array.from(blobs, (b) => b[3]) };
-      const seen = seenTracks({ seq: t, tracks: r, features } as unknown as FrameResult);
+      const seen = seenOf(t, r, blobs);
       const [b, k] = [boxAt(t), r.tracks.find((k) => k.state === 'confirmed')];
       if (!k || k.blob < 0) return;
       expect(seen, `frame ${t}`).toHaveLength(1);
