@@ -4,6 +4,7 @@
 #   - Mesa lavapipe (Vulkan on the CPU) from bookworm-backports: Dawn rejects bookworm's own Mesa 22.
 #   - Debian's Chromium (browser tests: WebGPU on SwiftShader) and ffmpeg (test clips, Node video decode).
 #   - Debian's python3-opencv: OpenCV's ArUco detector as the reference of marker tests and evaluation.
+#   - Debian's rtsp-server-perl: a real RTSP server for the network-camera tests (fromCameraUrl).
 #   - npm packages from package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,8 @@ command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
 # OpenCV's ArUco detector, the reference of the marker tests and evaluation (never a dependency of the library).
 /usr/bin/python3 -c 'import cv2' >/dev/null 2>&1 || need_apt+=(python3-opencv)
+# An RTSP server that ffmpeg publishes a test camera to, for the network-camera tests (not used by the library).
+command -v rtsp-server-perl >/dev/null 2>&1 || need_apt+=(rtsp-server-perl)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages for: ${need_apt[*]}"

@@ -56,14 +56,30 @@ export function fromPixels(
   checkOptions('fromPixels', options, optionKeys<FromPixelsOptions>({ maxInFlight: true }));
   const maxInFlight = options.maxInFlight ?? 2;
   validateInFlight('fromPixels', maxInFlight);
+  return pixelSource(ctx, 'fromPixels', () => ({ images }), maxInFlight);
+}
+
+/**
+ * Frames from pixel images on the CPU, uploaded into one buffer per in-flight place: the loop behind `fromPixels` and
+ * the live sources. `open` runs at each subscription and gives the images; its `close` runs when the subscription
+ * ends. `placeFirst`: take an image only once a place is free (a live source's newest), see frameSource.
+ */
+export function pixelSource(
+  ctx: GpuContext,
+  source: string,
+  open: () => { images: Iterable<PixelImage> | AsyncIterable<PixelImage>; close?: () => void; onFrame?: () => void },
+  maxInFlight: number,
+  placeFirst = false,
+): Observable<GpuFrame> {
   return tagSource(
     defer(() => {
       // Each subscription has its own upload buffers, one per in-flight slot: an upload never overwrites a frame
       // still in use.
-      const uploader = new PixelUploader(ctx, 'fromPixels');
+      const uploader = new PixelUploader(ctx, source);
+      const { images, close, onFrame } = open();
       return frameSource(
         ctx,
-        'fromPixels',
+        source,
         images,
         maxInFlight,
         (img, slot, seq) => {
@@ -74,9 +90,15 @@ export function fromPixels(
           const timeUs = img.timeUs ?? Math.round((seq * 1e6) / 30);
           const rgba = img.format === 'rgba' ? up.buffer : null;
           const gray = img.format === 'gray' ? up.buffer : null;
+          onFrame?.();
           return { width: img.width, height: img.height, timeUs, rgba, gray, record: up.record, onRelease: up.release };
         },
-        () => uploader.dispose(),
+        () => {
+          uploader.dispose();
+          close?.();
+        },
+        undefined,
+        placeFirst,
       );
     }),
     ctx,

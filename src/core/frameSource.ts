@@ -55,6 +55,11 @@ export function frameSource<T>(
   dispose: () => void = () => undefined,
   /** Gives back an item taken from `items` but never prepared (the subscription ended meanwhile). */
   discard: (item: T) => void = () => undefined,
+  /**
+   * Take the next item only once an in-flight place is free (a live source's newest frame), rather than holding one
+   * item taken ahead while the GPU is busy (a file's next frame, decoded meanwhile).
+   */
+  placeFirst = false,
 ): Observable<GpuFrame> {
   validateInFlight(source, maxInFlight);
   return tagSource(
@@ -69,8 +74,7 @@ export function frameSource<T>(
       };
       (async () => {
         let seq = 0;
-        for await (const item of items as AsyncIterable<T>) {
-          const place = await inFlight.acquire();
+        for await (const [item, place] of placeFirst ? placeThenItem(items, inFlight) : itemThenPlace(items, inFlight)) {
           if (closed || !place) {
             place?.release();
             discard(item);
@@ -106,4 +110,34 @@ export function frameSource<T>(
     }),
     ctx,
   );
+}
+
+type Placed<T> = [T, InFlightPlace | null];
+
+async function* itemThenPlace<T>(items: Iterable<T> | AsyncIterable<T>, inFlight: InFlight): AsyncGenerator<Placed<T>> {
+  for await (const item of items as AsyncIterable<T>) yield [item, await inFlight.acquire()];
+}
+
+async function* placeThenItem<T>(items: Iterable<T> | AsyncIterable<T>, inFlight: InFlight): AsyncGenerator<Placed<T>> {
+  const it = Symbol.asyncIterator in items ? (items as AsyncIterable<T>)[Symbol.asyncIterator]() : (items as Iterable<T>)[Symbol.iterator]();
+  try {
+    for (;;) {
+      const place = await inFlight.acquire();
+      if (!place) return;
+      let next: IteratorResult<T>;
+      try {
+        next = await it.next();
+      } catch (e) {
+        place.release();
+        throw e;
+      }
+      if (next.done) {
+        place.release();
+        return;
+      }
+      yield [next.value, place];
+    }
+  } finally {
+    await it.return?.();
+  }
 }

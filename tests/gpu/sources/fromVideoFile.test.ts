@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { clipFrames, codecs, containers, makeClips, padMp4, turnedBoxAt, turnedName, turns } from '../../support/clips.js';
 import { fileURLToPath } from 'node:url';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastValueFrom, take, toArray } from 'rxjs';
 import { DecodeError, InvalidOptionError, features, fromVideo, label, probeVideo, readResults, threshold, type GpuContext } from '../../../index.js';
@@ -13,6 +13,7 @@ import { demuxMp4 } from '../../../nodes/sources/probeVideo.js';
 import { readMp4Index } from '../../../nodes/sources/readMp4Index.js';
 import { readRanges } from '../../../nodes/sources/readInput.js';
 import { testContext } from '../../support/gpu.js';
+import { ffmpegsOn } from '../../support/processes.js';
 
 let ctx: GpuContext;
 let dir: string;
@@ -25,20 +26,6 @@ beforeAll(async () => {
   dir = makeClips();
 }, 120_000);
 afterAll(() => ctx?.destroy());
-
-/** Command lines of running ffmpeg processes that read files in `folder` (from /proc, no tools needed). */
-function ffmpegsOn(folder: string): string[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map((d) => {
-      try {
-        return readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' ');
-      } catch {
-        return '';
-      }
-    })
-    .filter((c) => c.includes('ffmpeg') && c.includes(folder));
-}
 
 describe('flowmark label on videos', () => {
   it('writes one JSON line per frame with the components, and reports a bad video while labelling the rest', () => {
