@@ -117,7 +117,7 @@ export class CameraFeed {
     const args = ['-v', 'error', '-nostdin'];
     if (input.scheme.startsWith('rtsp')) args.push('-rtsp_transport', s.rtspTransport);
     if (input.kind === 'file') args.push('-re', ...(s.loop ? ['-stream_loop', '-1'] : []));
-    // A live stream is probed for half a second, not ffmpeg's default 5 s, before its first frame comes out.
+    // A live stream is probed for half a second, so that its first frame comes about a second after connecting.
     else args.push('-analyzeduration', '500000', '-probesize', '1000000');
     args.push('-i', input.target, '-map', '0:v:0', '-an');
     const filters = [s.fps > 0 ? `fps=${s.fps}` : '', s.size ? `scale=${s.size[0]}:${s.size[1]}` : ''].filter(Boolean);

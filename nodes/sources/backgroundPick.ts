@@ -4,6 +4,7 @@
  * in both.
  */
 import { InvalidOptionError } from '../../src/core/errors.js';
+import { pixelFormatOption } from '../../src/core/checkOptions.js';
 import { maxMedianImages } from '../../src/image/medianImage.js';
 import type { VideoInfo } from './probeVideo.js';
 
@@ -29,10 +30,9 @@ export function videoBackgroundSettings(who: string, options: VideoBackgroundOpt
   if (options === null || typeof options !== 'object') throw new InvalidOptionError(`${who}: options must be an object`);
   const seconds = options.seconds ?? defaults.seconds;
   const samples = options.samples ?? defaults.samples;
-  const format = options.format ?? 'gray';
+  const format = pixelFormatOption(who, options.format);
   if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds)) throw new InvalidOptionError(`${who}: seconds must be a positive number, got ${String(seconds)}`);
   if (!Number.isInteger(samples) || samples < 1 || samples > maxMedianImages) throw new InvalidOptionError(`${who}: samples must be a whole number 1..${maxMedianImages}, got ${String(samples)}`);
-  if (format !== 'gray' && format !== 'rgba') throw new InvalidOptionError(`${who}: format must be 'gray' or 'rgba', got ${String(format)}`);
   return { seconds, samples, format };
 }
 

@@ -20,7 +20,7 @@ import type { GpuContext } from '../../src/core/GpuContext.js';
 import type { GpuFrame } from '../../src/core/GpuFrame.js';
 import { InvalidOptionError } from '../../src/core/errors.js';
 import { validateInFlight } from '../../src/core/frameSource.js';
-import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
+import { checkOptions, optionKeys, pixelFormatOption } from '../../src/core/checkOptions.js';
 import { pixelSource } from './fromPixels.js';
 import { cameraInput } from './cameraInput.js';
 import { CameraFeed, type CameraStats, type CameraStatus } from './CameraFeed.js';
@@ -62,8 +62,7 @@ export function fromCameraUrl(ctx: GpuContext, url: string, options: FromCameraU
   const who = 'fromCameraUrl';
   checkOptions(who, options, keys);
   const input = cameraInput(who, url);
-  const format = options.format ?? 'gray';
-  if (format !== 'gray' && format !== 'rgba') throw new InvalidOptionError(`${who}: format must be 'gray' or 'rgba', got ${String(format)}`);
+  const format = pixelFormatOption(who, options.format);
   const maxInFlight = options.maxInFlight ?? 2;
   validateInFlight(who, maxInFlight);
   const positive = (name: keyof FromCameraUrlOptions, fallback: number, whole = false) => {

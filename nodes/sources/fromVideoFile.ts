@@ -30,7 +30,7 @@ import { ffprobeBeside, probeWithFfprobe } from './probeWithFfprobe.js';
 import { tagSource } from '../../src/core/streamInfo.js';
 import type { FramePick } from './backgroundPick.js';
 import { ffmpegMessage } from './ffmpegMessage.js';
-import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
+import { checkOptions, optionKeys, pixelFormatOption } from '../../src/core/checkOptions.js';
 
 export interface FromVideoFileOptions {
   /** Pixels handed to the GPU: 8-bit gray (default) or RGBA. */
@@ -130,8 +130,7 @@ const fromVideoFileKeys = optionKeys<FromVideoFileOptions>({ format: true, maxIn
 
 export function fromVideoFile(ctx: GpuContext, path: string, options: FromVideoFileOptions = {}): Observable<GpuFrame> {
   checkOptions('fromVideoFile', options, fromVideoFileKeys);
-  const format = options.format ?? 'gray';
-  if (format !== 'gray' && format !== 'rgba') throw new InvalidOptionError(`fromVideoFile: format must be 'gray' or 'rgba', got ${String(format)}`);
+  const format = pixelFormatOption('fromVideoFile', options.format);
   validateInFlight('fromVideoFile', options.maxInFlight ?? 2);
   checkVideoInfo('fromVideoFile', options.info);
   // defer: each subscription probes and decodes afresh. Tagged so operators compile their pipelines at once.
@@ -150,8 +149,7 @@ const readVideoFramesKeys = optionKeys<ReadVideoFramesOptions>({ format: true, f
  */
 export function readVideoFrames(path: string, options: ReadVideoFramesOptions = {}): AsyncGenerator<PixelImage> {
   checkOptions('readVideoFrames', options, readVideoFramesKeys);
-  const format = options.format ?? 'gray';
-  if (format !== 'gray' && format !== 'rgba') throw new InvalidOptionError(`readVideoFrames: format must be 'gray' or 'rgba', got ${String(format)}`);
+  const format = pixelFormatOption('readVideoFrames', options.format);
   checkVideoInfo('readVideoFrames', options.info);
   return videoFrames(path, format, options);
 }

@@ -48,6 +48,13 @@ export function checkBoolean(who: string, name: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'boolean') throw new InvalidOptionError(`${who}: ${name} must be true or false, got ${JSON.stringify(value)}`);
 }
 
+/** A source's `format` option: 8-bit 'gray' (when undefined) or 'rgba'; anything else is an `InvalidOptionError`. */
+export function pixelFormatOption(who: string, value: unknown): 'gray' | 'rgba' {
+  const format = value ?? 'gray';
+  if (format !== 'gray' && format !== 'rgba') throw new InvalidOptionError(`${who}: format must be 'gray' or 'rgba', got ${String(format)}`);
+  return format;
+}
+
 /**
  * The keys of an options interface, every one named once: `optionKeys<FromVideoFileOptions>({ format: true, … })`
  * does not compile while a key of the interface is missing or one is not in it, so the list cannot drift from the

@@ -56,8 +56,8 @@ export function frameSource<T>(
   /** Gives back an item taken from `items` but never prepared (the subscription ended meanwhile). */
   discard: (item: T) => void = () => undefined,
   /**
-   * Take the next item only once an in-flight place is free (a live source's newest frame), rather than holding one
-   * item taken ahead while the GPU is busy (a file's next frame, decoded meanwhile).
+   * Take the next item only once an in-flight place is free: a live source's newest frame. Otherwise one item is
+   * taken ahead while the GPU is busy: a file's next frame, decoded meanwhile.
    */
   placeFirst = false,
 ): Observable<GpuFrame> {
