@@ -7,3 +7,9 @@ export { fromCameraUrl, type FromCameraUrlOptions, type CameraUrlSource, type Ca
 export { fromVideoFile, probeVideoFile, readVideoFrames, type FromVideoFileOptions, type ReadVideoFramesOptions } from './nodes/sources/fromVideoFile.js';
 export { videoFileHasColor, type VideoFileHasColorOptions } from './nodes/sources/videoFileHasColor.js';
 export { videoFileBackground, type VideoFileBackgroundOptions } from './nodes/sources/videoFileBackground.js';
+export { FleetWorker, type FleetWorkerOptions, type FleetWorkerEvent } from './nodes/fleet/FleetWorker.js';
+export { addCamera, removeCamera, fleetCameras, type FleetOptions, type FleetCamera } from './nodes/fleet/cameraFleet.js';
+export { checkCameraSpec, type CameraSpec, type FleetCameraOptions, type FleetTrackingOptions } from './nodes/fleet/CameraSpec.js';
+export { parseCameraResult, type CameraResult, type LineCounts } from './nodes/fleet/CameraResult.js';
+export { fleetKeys, workerGroup, type FleetKeys } from './nodes/fleet/fleetKeys.js';
+export type { RedisLink } from './nodes/fleet/RedisLink.js';

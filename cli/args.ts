@@ -2,7 +2,7 @@
  * Reading the command's flags: the mistakes a user can correct (`UsageError`) and the readers of values that the CLI
  * and the benchmark programs share, so that a flag means one thing in both.
  */
-import { FlowmarkError, morphologySteps, type MorphElement } from '../index.js';
+import { FlowmarkError, morphologySteps, type CountingLine, type MorphElement } from '../index.js';
 
 /** A command-line mistake the user can correct (exit code 2, usage shown). */
 export class UsageError extends FlowmarkError {
@@ -48,4 +48,12 @@ export function learningArg(value: unknown, fallback: number): number {
   const n = Number(String(value).trim() || NaN);
   if (!(n >= 0 && n <= 1)) throw new UsageError(`--foreground-learning must be a number 0..1, got "${String(value)}"`);
   return n;
+}
+
+/** `--line x1,y1,x2,y2` (flowmark track, flowmark camera add): a counting line named by its coordinates. */
+export function countingLineArg(text: string): CountingLine {
+  const n = String(text).split(',').map((v) => Number(v.trim()));
+  if (n.length !== 4 || n.some((v) => !Number.isFinite(v))) throw new UsageError(`--line must be x1,y1,x2,y2, got "${text}"`);
+  if (n[0] === n[2] && n[1] === n[3]) throw new UsageError(`--line ${text}: its two ends are one point`);
+  return { id: n.join(','), a: [n[0], n[1]], b: [n[2], n[3]] };
 }

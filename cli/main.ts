@@ -6,6 +6,7 @@ import { labelUsage, parseLabelArgs, runLabel, UsageError } from './label.js';
 import { markersUsage, parseMarkersArgs, runMarkers } from './markers.js';
 import { calibrateUsage, parseCalibrateArgs, runCalibrate } from './calibrate.js';
 import { parseTrackArgs, runTrack, trackUsage } from './track.js';
+import { cameraUsage, runCamera, runWorker, workerUsage } from './worker.js';
 import { directStderr, runFiltered } from './quietDawn.js';
 
 const usage = `Usage: flowmark <command> [options]
@@ -19,6 +20,8 @@ Commands:
   calibrate <image|video...> --dictionary NAME --board C,R,SIZE,GAP|--charuco X,Y,SQ,MK --out FILE
                                      a camera's intrinsics and distortion from views of a board (markers or ChArUco)
                                      (flowmark calibrate --help)
+  worker [--redis URL]               run cameras of a fleet kept in Redis on this GPU (flowmark worker --help)
+  camera add|remove|list             a fleet's cameras (flowmark camera --help)
 
 Options:
   --help      show this help
@@ -122,11 +125,22 @@ const commands = {
     // --line repeats: node:util gives its values as an array.
     run: (values: Values, files: string[]) => runTrack(parseTrackArgs(values as Record<string, string | boolean | string[] | undefined>, files)),
   },
+  worker: {
+    usage: workerUsage,
+    options: { redis: text, prefix: text, name: text, 'lease-ms': text, 'max-cameras': text, keep: text },
+    run: (values: Values) => runWorker(values),
+  },
+  camera: {
+    usage: cameraUsage,
+    options: { redis: text, prefix: text, line: { type: 'string', multiple: true } as const, fps: text, size: text, loop: flag, tracking: text },
+    run: (values: Values, args: string[]) => runCamera(values, args),
+  },
 };
 
 const argv = process.argv.slice(2);
-// A command runs as a child with Dawn's warnings filtered from its stderr (quietDawn.ts); help and the version do not.
-const direct = process.env[directStderr] === 'direct' || !(argv[0] in commands) || argv.includes('--help') || argv.includes('-h');
+// A command runs as a child with Dawn's warnings filtered from its stderr (quietDawn.ts); help and the version do not,
+// nor a worker or camera command: a worker is one process, so that a supervisor's signals reach it.
+const direct = process.env[directStderr] === 'direct' || !(argv[0] in commands) || ['worker', 'camera'].includes(argv[0]) || argv.includes('--help') || argv.includes('-h');
 // Exit explicitly: a Dawn instance still being collected must not keep the process alive.
 (direct ? main(argv) : runFiltered(argv)).then(
   (code) => process.exit(code),

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { blobTracking, countsAtEnd, defaultBlobSettings, defaultTrackSettings, seenTracks, defaultVideoBackgroundSettings, type CountingLine, type FrameResult, type GpuContext, type MorphElement, type TrackResults } from '../index.js';
 import { probeVideoFile, videoFileBackground, videoFileHasColor } from '../node.js';
 import { checkOutputClashes, isVideo, outputStem, runOverInputs, videoExtensions, videoFilesText, writeVideoLines } from './outputs.js';
-import { UsageError, elementArg, integerArg, learningArg } from './args.js';
+import { UsageError, countingLineArg, elementArg, integerArg, learningArg } from './args.js';
 
 export interface TrackCommand {
   files: string[];
@@ -103,12 +103,7 @@ export function parseTrackArgs(values: Record<string, string | boolean | string[
   const outDir = values['out-dir'];
   if (typeof outDir !== 'string' || !outDir) throw new UsageError('--out-dir DIR is required');
   const given = values.line === undefined ? [] : ([] as string[]).concat(values.line as string | string[]);
-  const lines = given.map((text): CountingLine => {
-    const n = String(text).split(',').map((v) => Number(v.trim()));
-    if (n.length !== 4 || n.some((v) => !Number.isFinite(v))) throw new UsageError(`--line must be x1,y1,x2,y2, got "${text}"`);
-    if (n[0] === n[2] && n[1] === n[3]) throw new UsageError(`--line ${text}: its two ends are one point`);
-    return { id: n.join(','), a: [n[0], n[1]], b: [n[2], n[3]] };
-  });
+  const lines = given.map(countingLineArg);
   const twice = lines.find((l, i) => lines.findIndex((m) => m.id === l.id) !== i);
   if (twice) throw new UsageError(`--line ${twice.id} is given twice`);
   const shadows = values.shadows === undefined ? 'on' : String(values.shadows).trim();

@@ -5,6 +5,7 @@
 #   - Debian's Chromium (browser tests: WebGPU on SwiftShader) and ffmpeg (test clips, Node video decode).
 #   - Debian's python3-opencv: OpenCV's ArUco detector as the reference of marker tests and evaluation.
 #   - Debian's rtsp-server-perl: a real RTSP server for the network-camera tests (fromCameraUrl).
+#   - Debian's redis-server: the stream engine of a fleet of workers (`flowmark worker`), started by its tests.
 #   - npm packages from package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,8 @@ command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
 /usr/bin/python3 -c 'import cv2' >/dev/null 2>&1 || need_apt+=(python3-opencv)
 # An RTSP server that ffmpeg publishes a test camera to, for the network-camera tests (not used by the library).
 command -v rtsp-server-perl >/dev/null 2>&1 || need_apt+=(rtsp-server-perl)
+# The fleet's stream engine; the tests start their own server on a free localhost port (the package's service is not used).
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages for: ${need_apt[*]}"

@@ -58,8 +58,11 @@ export type CameraUrlSource = Observable<GpuFrame> & { readonly stats: CameraSta
 
 const keys = optionKeys<FromCameraUrlOptions>({ format: true, maxInFlight: true, ffmpeg: true, fps: true, size: true, stallMs: true, retryMs: true, retryMaxMs: true, attempts: true, rtspTransport: true, loop: true, onStatus: true });
 
-export function fromCameraUrl(ctx: GpuContext, url: string, options: FromCameraUrlOptions = {}): CameraUrlSource {
-  const who = 'fromCameraUrl';
+/**
+ * fromCameraUrl's options checked and filled in, without opening anything: throws InvalidOptionError as fromCameraUrl
+ * does (a fleet checks a camera's settings when it is added, before any worker opens it).
+ */
+export function cameraUrlSettings(who: string, url: string, options: FromCameraUrlOptions) {
   checkOptions(who, options, keys);
   const input = cameraInput(who, url);
   const format = pixelFormatOption(who, options.format);
@@ -89,6 +92,12 @@ export function fromCameraUrl(ctx: GpuContext, url: string, options: FromCameraU
     rtspTransport,
     loop: options.loop === true,
   } as const;
+  return { input, maxInFlight, settings };
+}
+
+export function fromCameraUrl(ctx: GpuContext, url: string, options: FromCameraUrlOptions = {}): CameraUrlSource {
+  const who = 'fromCameraUrl';
+  const { input, maxInFlight, settings } = cameraUrlSettings(who, url, options);
   const stats: CameraStats = { delivered: 0, dropped: 0, connects: 0, failures: 0, state: 'idle' };
   const onStatus = options.onStatus ?? (() => undefined);
   const source = pixelSource(

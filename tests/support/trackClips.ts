@@ -48,8 +48,13 @@ export function makeTrackClips(dir: string, names: readonly (keyof typeof trackS
   for (const name of names) {
     const s = trackScenes[name];
     if (name === 'color') encodeRaw(dir, colorFrames(s), 'rgb24', s, name, fps);
-    else encodeRaw(dir, Buffer.concat(s.frames.map((f) => Buffer.from(f))), 'gray', s, name, fps);
+    else encodeScene(dir, s, name, fps);
   }
+}
+
+/** A scene's gray frames into DIR/<name>.mp4, H.264 crf 20 at `fps` frames/s. */
+export function encodeScene(dir: string, s: SurveillanceScene, name: string, fps: number): void {
+  encodeRaw(dir, Buffer.concat(s.frames.map((f) => Buffer.from(f))), 'gray', s, name, fps);
 }
 
 /** CLEAR-MOT and IDF1 of `hyp` against the scene's truth, objects less than 40 % visible ignored. */

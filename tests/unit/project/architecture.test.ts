@@ -123,7 +123,9 @@ describe('architecture (ARCHITECTURE.md)', () => {
     visit('index.ts');
     const builtins = [...reached].flatMap((f) => (graph.get(f)?.packages ?? []).filter((p) => p.startsWith('node:')).map((p) => `${f} → ${p}`));
     expect(builtins).toEqual([]);
-    expect(graph.get('node.ts')!.files.every((t) => t.startsWith('nodes/sources/'))).toBe(true);
+    expect(graph.get('node.ts')!.files.every((t) => t.startsWith('nodes/sources/') || t.startsWith('nodes/fleet/'))).toBe(true);
+    // Nor a Redis client: the fleet is Node's alone (flowmark/node).
+    expect([...reached].filter((f) => graph.get(f)?.packages.includes('redis'))).toEqual([]);
     // Only flowmark/reference reaches the oracles and scenes: the main entry ships none of them.
     expect([...reached].filter(testSide)).toEqual([]);
   });

@@ -1,0 +1,69 @@
+// A fleet's cameras in a real Redis server the test starts: specs checked when added (clear errors, nothing stored),
+// one entry per id, listing and removal; a worker's options checked.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidOptionError, type GpuContext } from '../../../index.js';
+import { FleetWorker, addCamera, checkCameraSpec, fleetCameras, removeCamera, type CameraSpec, type RedisLink } from '../../../node.js';
+import { startRedis, type RedisServer } from '../../support/redisServer.js';
+
+let redis: RedisServer;
+let client: RedisLink;
+beforeAll(async () => {
+  redis = await startRedis();
+  client = await redis.client();
+});
+afterAll(() => redis?.stop());
+
+const good: CameraSpec = { id: 'gate-1', url: 'rtsp://10.0.0.21:554/stream1', camera: { fps: 15 }, tracking: { lines: [{ id: 'in', a: [0, 300], b: [1920, 300] }], minArea: 40 } };
+
+describe('camera specs', () => {
+  it.each([
+    ['an id with a space', { ...good, id: 'gate 1' }, /id must be/],
+    ['an id too long', { ...good, id: 'x'.repeat(65) }, /id must be/],
+    ['another scheme', { ...good, url: 'ftp://10.0.0.21/x' }, /ftp:\/\/ is not read/],
+    ['no host', { ...good, url: 'rtsp:///stream' }, /host/],
+    ['an unknown field', { ...good, colour: true }, /colour/],
+    ['a camera option it does not take', { ...good, camera: { format: 'rgba' } }, /format/],
+    ['a bad frame rate', { ...good, camera: { fps: -1 } }, /fps must be a positive number/],
+    ['a bad size', { ...good, camera: { size: [641, 480] } }, /size must be/],
+    ['a bad history', { ...good, tracking: { history: 0 } }, /history must be/],
+    ['a bad opening', { ...good, tracking: { open: 4 } }, /open/],
+    ['a bad line', { ...good, tracking: { lines: [{ id: 'x', a: [0, 0], b: [0, 0] }] } }, /line/],
+  ])('refuses %s', async (_, spec, message) => {
+    expect(() => checkCameraSpec(spec as CameraSpec)).toThrow(InvalidOptionError);
+    expect(() => checkCameraSpec(spec as CameraSpec)).toThrow(message);
+    await expect(addCamera(client, spec as CameraSpec, { prefix: 'refused' })).rejects.toThrow(InvalidOptionError);
+    expect(await fleetCameras(client, { prefix: 'refused' })).toEqual([]);
+  });
+
+  it('adds, lists and removes cameras, one per id', async () => {
+    const prefix = 'listed';
+    await addCamera(client, good, { prefix });
+    await addCamera(client, { id: 'gate-2', url: '/videos/gate-2.mp4', camera: { loop: true } }, { prefix });
+    await expect(addCamera(client, { ...good, url: 'rtsp://10.0.0.99/other' }, { prefix })).rejects.toThrow(/gate-1 is already in the fleet/);
+    const listed = await fleetCameras(client, { prefix });
+    expect(listed).toEqual([
+      { spec: good, state: 'waiting', worker: null, idleMs: null, results: 0 },
+      { spec: { id: 'gate-2', url: '/videos/gate-2.mp4', camera: { loop: true } }, state: 'waiting', worker: null, idleMs: null, results: 0 },
+    ]);
+    expect(await removeCamera(client, 'gate-1', { prefix })).toBe(true);
+    expect(await removeCamera(client, 'gate-1', { prefix })).toBe(false);
+    expect((await fleetCameras(client, { prefix })).map((c) => c.spec.id)).toEqual(['gate-2']);
+    // The id is free again.
+    await addCamera(client, good, { prefix });
+    expect((await fleetCameras(client, { prefix })).map((c) => c.spec.id)).toEqual(['gate-2', 'gate-1']);
+  });
+});
+
+describe('FleetWorker options', () => {
+  const ctx = {} as GpuContext;
+  it.each([
+    [{ leaseMs: 10 }, /leaseMs must be an integer, 200 or more/],
+    [{ maxCameras: 0 }, /maxCameras must be an integer, 1 or more/],
+    [{ keep: 1.5 }, /keep must be an integer/],
+    [{ name: 'a b' }, /name must be/],
+    [{ lease: 2000 }, /lease/],
+  ])('refuses %j', (options, message) => {
+    expect(() => new FleetWorker(ctx, client, options as object)).toThrow(InvalidOptionError);
+    expect(() => new FleetWorker(ctx, client, options as object)).toThrow(message);
+  });
+});
