@@ -200,7 +200,9 @@ async function camerasRate(clip: string, workers: number, cameras: number, prefi
     const perCamera = new Map<string, CameraResult[]>();
     for (const r of window) perCamera.set(r.camera, [...(perCamera.get(r.camera) ?? []), r]);
     const dropped = [...perCamera.values()].reduce((a, rs) => a + rs[rs.length - 1].dropped - rs[0].dropped, 0);
-    const out: Record<string, number> = { workers, cameras, fps: rate, resultsPerS: window.length / seconds, droppedPerS: dropped / seconds, camerasWriting: perCamera.size, coresBusy: cores };
+    // Runs begun within the window: a worker too busy to renew its leases in time loses cameras it still runs.
+    const runsBegun = [...perCamera.values()].reduce((a, rs) => a + new Set(rs.map((r) => r.run)).size - 1, 0);
+    const out: Record<string, number> = { workers, cameras, fps: rate, resultsPerS: window.length / seconds, droppedPerS: dropped / seconds, camerasWriting: perCamera.size, runsBegun, coresBusy: cores };
     if (values.failover) {
       const last = await results(redis.client);
       const owner = new Map(last.map(([, r]) => [r.camera, r.worker]));
