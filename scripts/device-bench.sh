@@ -3,6 +3,9 @@
 # fills .carry/), then run there with .carry and dist carried:
 #   source .carry/remote.sh; bash scripts/device-bench.sh gpu     # labeling, features, latency, markers, dots, surveillance
 #   source .carry/remote.sh; bash scripts/device-bench.sh eval    # pose and calibration accuracy, tracker host time
+#   source scripts/device-tools.sh unpack; source .carry/remote.sh; bash scripts/device-bench.sh fleet
+#                                                                   # decode, pixel chain over processes, cameras through
+#                                                                   # the engine (ffmpeg and redis-server: device-tools.sh)
 # (bench/evaluation/markersEval.js needs ffmpeg and bench/chains/ar.js three, which the machine lacks: they run on a development machine.)
 # Every program's output (its tables) goes to $OUT/<group>.md under a heading naming the program and its flags, its
 # errors to $OUT/<group>.err, and one line a program (exit status, seconds) to stdout. OpenCV references run with the
@@ -55,8 +58,14 @@ case $group in
     run evaluation/calibrateEval --dawn backend=vulkan --python "$py"
     run timing/tracker --frames 2000 --digest yes
     ;;
+  fleet)
+    clip=${CLIP:-.devtools2/street1080.mp4}
+    LIMIT=200 run chains/fleet --clip "$clip" --decode 1,4,16 --hwaccel cuda --seconds 10
+    LIMIT=200 run chains/fleet --pixel-workers 1,2,4,8 --streams 16 --seconds 20
+    LIMIT=260 run chains/fleet --clip "$clip" --workers 8 --cameras 32,64,96,128 --failover --seconds 15
+    ;;
   *)
-    echo "usage: device-bench.sh gpu|eval|baselines" >&2
+    echo "usage: device-bench.sh gpu|eval|baselines|fleet" >&2
     exit 2
     ;;
 esac
