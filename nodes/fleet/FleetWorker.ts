@@ -149,9 +149,12 @@ export class FleetWorker {
         const got = (await this.#redis.sendCommand(['XREADGROUP', 'GROUP', workerGroup, this.name, 'COUNT', String(want), 'STREAMS', cameras, '>'])) as [string, [string, string[]][]][] | null;
         for (const [id, flat] of got?.[0]?.[1] ?? []) if (flat) want -= (await this.#startCamera(String(id), flat)) ? 1 : 0;
       }
-      if (want > 0) {
-        const [, claimed] = (await this.#redis.sendCommand(['XAUTOCLAIM', cameras, workerGroup, this.name, String(this.#leaseMs), '0-0', 'COUNT', String(want)])) as [string, [string, string[] | null][]];
-        for (const [id, flat] of claimed) if (flat) await this.#startCamera(String(id), flat);
+      // XAUTOCLAIM looks at a bounded stretch of the pending entries a call: go on from its cursor to the end.
+      for (let cursor = '0-0'; want > 0; ) {
+        const [next, claimed] = (await this.#redis.sendCommand(['XAUTOCLAIM', cameras, workerGroup, this.name, String(this.#leaseMs), cursor, 'COUNT', String(want)])) as [string, [string, string[] | null][]];
+        for (const [id, flat] of claimed) if (flat) want -= (await this.#startCamera(String(id), flat)) ? 1 : 0;
+        cursor = String(next);
+        if (cursor === '0-0') break;
       }
       if (want < 0) {
         const newest = [...this.#running.keys()].slice(want);
@@ -177,8 +180,17 @@ export class FleetWorker {
     const [run, last, counts] = begun;
     const r: Running = { entry, spec, run: Number(run), next: Number(last) + 1, base: JSON.parse(counts), sub: null, writes: Promise.resolve(), waiting: 0, stopped: false };
     this.#running.set(entry, r);
-    const camera = fromCameraUrl(this.#ctx, spec.url, cameraOptions(spec));
-    r.sub = camera.pipe(blobTracking(trackingOptions(spec))).subscribe({
+    let camera: ReturnType<typeof fromCameraUrl>;
+    let chain: ReturnType<typeof blobTracking>;
+    try {
+      camera = fromCameraUrl(this.#ctx, spec.url, cameraOptions(spec));
+      chain = blobTracking(trackingOptions(spec));
+    } catch (e) {
+      // A spec stored by other means than addCamera, which checks it.
+      this.#stopCamera(entry, 'error', (e as Error).message);
+      return false;
+    }
+    r.sub = camera.pipe(chain).subscribe({
       next: (frame) => {
         if (r.stopped) return;
         const result = cameraResult(frame, { camera: spec.id, seq: r.next++, run: r.run, worker: this.name, dropped: camera.stats.dropped }, r.base);

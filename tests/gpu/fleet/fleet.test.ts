@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, toArray } from 'rxjs';
 import { blobTracking, fromPixels, seenTracks, type GpuContext, type PixelImage } from '../../../index.js';
-import { addCamera, removeCamera, parseCameraResult, readVideoFrames, type CameraResult, type CameraSpec } from '../../../node.js';
+import { FleetWorker, addCamera, fleetCameras, removeCamera, parseCameraResult, readVideoFrames, type CameraResult, type CameraSpec } from '../../../node.js';
 import { surveillanceScene } from '../../../reference.js';
 import { testContext } from '../../support/gpu.js';
 import { encodeScene } from '../../support/trackClips.js';
@@ -94,8 +94,12 @@ describe('fleet', () => {
       await until('every camera 15 results', () => perCamera(15), 40_000);
       const before = await allResults();
       const ownerOf = new Map(before.map((r) => [r.camera, r.worker]));
-      const victims = specs.filter((s) => ownerOf.get(s.id) === 'w2').map((s) => s.id);
-      expect(victims.length).toBeGreaterThan(0);
+      // Shared out evenly (each worker's share: 12 / 3), and listed so.
+      const held = (w: string) => specs.filter((s) => ownerOf.get(s.id) === w).map((s) => s.id);
+      expect(['w1', 'w2', 'w3'].map((w) => held(w).length)).toEqual([4, 4, 4]);
+      const listed = await fleetCameras(client);
+      expect(listed.map((c) => [c.spec.id, c.state, c.worker])).toEqual(specs.map((s) => [s.id, 'running', ownerOf.get(s.id)]));
+      const victims = held('w2');
       const killedAt = Date.now();
       workers[1].process.kill('SIGKILL');
       await workers[1].exited;
@@ -192,4 +196,25 @@ describe('fleet', () => {
       for (const w of workers) if (w.process.exitCode === null) w.process.kill('SIGKILL');
     }
   }, 110_000);
+
+  it("takes a dead worker's cameras from deep in the pending list", async () => {
+    const prefix = 'deep';
+    const client = await redis.client();
+    const stream = `${prefix}:cameras`;
+    for (let i = 0; i < 40; i++) await addCamera(client, { id: `d${i}`, url: join(dir, 'scene0.mp4'), camera: { loop: true } }, { prefix });
+    // Cameras 0–29 held by a live worker (just renewed), 30–39 by one that died long ago.
+    await client.sendCommand(['XREADGROUP', 'GROUP', 'workers', 'alive', 'COUNT', '30', 'STREAMS', stream, '>']);
+    await client.sendCommand(['XREADGROUP', 'GROUP', 'workers', 'dead', 'COUNT', '10', 'STREAMS', stream, '>']);
+    const dead = ((await client.sendCommand(['XPENDING', stream, 'workers', '-', '+', '10', 'dead'])) as [string][]).map(([id]) => id);
+    for (const id of dead) await client.sendCommand(['XCLAIM', stream, 'workers', 'dead', '0', id, 'IDLE', '100000', 'JUSTID']);
+    const started: string[] = [];
+    const worker = new FleetWorker(ctx, client, { prefix, leaseMs: 5000, maxCameras: 2, onEvent: (e) => e.type === 'started' && started.push(e.camera) });
+    await worker.start();
+    try {
+      // Its first tick scans past the 30 live entries (XAUTOCLAIM looks at ten times its count a call).
+      expect(started.sort()).toEqual(['d30', 'd31']);
+    } finally {
+      await worker.stop();
+    }
+  }, 60_000);
 });
