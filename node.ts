@@ -11,5 +11,6 @@ export { FleetWorker, type FleetWorkerOptions, type FleetWorkerEvent } from './n
 export { addCamera, removeCamera, fleetCameras, type FleetOptions, type FleetCamera } from './nodes/fleet/cameraFleet.js';
 export { checkCameraSpec, type CameraSpec, type FleetCameraOptions, type FleetTrackingOptions } from './nodes/fleet/CameraSpec.js';
 export { parseCameraResult, type CameraResult, type LineCounts } from './nodes/fleet/CameraResult.js';
+export { fleetResults, type FleetResultsOptions } from './nodes/fleet/fleetResults.js';
 export { fleetKeys, workerGroup, type FleetKeys } from './nodes/fleet/fleetKeys.js';
 export type { RedisLink } from './nodes/fleet/RedisLink.js';

@@ -2,7 +2,7 @@
 // one entry per id, listing and removal; a worker's options checked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidOptionError, type GpuContext } from '../../../index.js';
-import { FleetWorker, addCamera, checkCameraSpec, fleetCameras, removeCamera, type CameraSpec, type RedisLink } from '../../../node.js';
+import { FleetWorker, addCamera, checkCameraSpec, fleetCameras, fleetResults, removeCamera, type CameraSpec, type RedisLink } from '../../../node.js';
 import { startRedis, type RedisServer } from '../../support/redisServer.js';
 
 let redis: RedisServer;
@@ -65,5 +65,48 @@ describe('FleetWorker options', () => {
   ])('refuses %j', (options, message) => {
     expect(() => new FleetWorker(ctx, client, options as object)).toThrow(InvalidOptionError);
     expect(() => new FleetWorker(ctx, client, options as object)).toThrow(message);
+  });
+});
+
+describe('fleetResults', () => {
+  const prefix = 'read';
+  const result = (camera: string, seq: number) => ({ camera, seq, run: 1, worker: 'w', timeUs: seq * 1000, at: 0, width: 8, height: 8, tracks: [], counts: {}, events: [], dropped: 0 });
+  const write = async (camera: string, seq: number) => {
+    await client.sendCommand(['XADD', `${prefix}:results`, '*', 'camera', camera, 'seq', String(seq), 'result', JSON.stringify(result(camera, seq))]);
+  };
+  async function take(options: Parameters<typeof fleetResults>[1], n: number) {
+    const got: string[] = [];
+    for await (const r of fleetResults(client, { prefix, blockMs: 50, ...options })) {
+      got.push(`${r.camera}:${r.seq}`);
+      if (got.length === n) break;
+    }
+    return got;
+  }
+
+  it('gives each result once to a group, again to a reader restarted before it finished, and all to another group', async () => {
+    for (let i = 0; i < 3; i++) await write('a', i);
+    expect(await take({ group: 'g', consumer: 'r1', from: '0' }, 2)).toEqual(['a:0', 'a:1']);
+    await write('a', 3);
+    // r1 left its loop at a:1: unfinished, it comes again, then what is new.
+    expect(await take({ group: 'g', consumer: 'r1' }, 3)).toEqual(['a:1', 'a:2', 'a:3']);
+    // Another reader of the group gets only what no reader of it has had.
+    await write('b', 0);
+    expect(await take({ group: 'g', consumer: 'r2' }, 1)).toEqual(['b:0']);
+    // Another group gets everything from the start, or only what comes after it joined.
+    expect(await take({ group: 'h', consumer: 'x', from: '0' }, 5)).toEqual(['a:0', 'a:1', 'a:2', 'a:3', 'b:0']);
+    const late = take({ group: 'k', consumer: 'x' }, 1);
+    await new Promise((r) => setTimeout(r, 100));
+    await write('b', 1);
+    expect(await late).toEqual(['b:1']);
+  });
+
+  it.each([
+    [{ group: 'a b', consumer: 'x' }, /group must be/],
+    [{ group: 'g', consumer: '' }, /consumer must be/],
+    [{ group: 'g', consumer: 'x', from: 'now' }, /from must be/],
+    [{ group: 'g', consumer: 'x', blockMs: 0 }, /blockMs must be an integer, 1 or more/],
+    [{ group: 'g', consumer: 'x', limit: 3 }, /limit/],
+  ])('refuses %j', async (options, message) => {
+    await expect(fleetResults(client, options as Parameters<typeof fleetResults>[1]).next()).rejects.toThrow(message);
   });
 });
