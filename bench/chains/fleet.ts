@@ -18,16 +18,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom, takeWhile, tap, toArray } from 'rxjs';
-import { createClient } from 'redis';
 import { GpuContext, blobFeatures, fromGpuBuffers } from '../../index.js';
 import { addCamera, parseCameraResult, type CameraResult, type RedisLink } from '../../node.js';
 import { defaultDawnFlags } from '../../extend.js';
 import { rng } from '../../reference.js';
 import { grayBuffer, runMain } from '../support/timing.js';
 import { benchArgs } from '../support/args.js';
+import { startRedis } from '../../tests/support/redisServer.js';
 
 const { values, refuse } = benchArgs(
   import.meta.url,
@@ -154,32 +153,14 @@ async function pixelRate(workers: number, streams: number): Promise<number> {
   return outs.reduce((a, o) => a + JSON.parse(o.trim().split('\n').pop()!).frames, 0) / seconds;
 }
 
-async function startRedis(): Promise<{ client: RedisLink & { quit(): Promise<unknown> }; url: string; stop: () => void }> {
-  const port = 16379;
-  const server = spawn(String(values['redis-server']), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1');
-      s.once('connect', () => (s.destroy(), resolve(true)));
-      s.once('error', () => resolve(false));
-    });
-    if (up) break;
-    await sleep(50);
-  }
-  const url = `redis://127.0.0.1:${port}`;
-  const client = createClient({ url, RESP: 2 });
-  client.on('error', () => undefined);
-  await client.connect();
-  return { client, url, stop: () => server.kill('SIGKILL') };
-}
-
 const results = async (redis: RedisLink, from = '-'): Promise<[string, CameraResult][]> =>
   ((await redis.sendCommand(['XRANGE', 'flowmark:results', from, '+'])) as [string, string[]][]).map(([id, f]) => [id, parseCameraResult(f)]);
 
 /** C cameras over W workers through the engine: results/s and drops over the window; with failover, a worker killed. */
 async function camerasRate(clip: string, workers: number, cameras: number, prefixRun: number) {
   const [, , rate] = clipSize(clip);
-  const redis = await startRedis();
+  const server = await startRedis(String(values['redis-server']));
+  const redis = { url: server.url, client: await server.client() };
   const procs: ChildProcess[] = Array.from({ length: workers }, (_, i) =>
     spawn(process.execPath, [cli, 'worker', '--redis', redis.url, '--name', `w${i}`], { stdio: ['ignore', 'ignore', 'ignore'] }),
   );
@@ -219,8 +200,7 @@ async function camerasRate(clip: string, workers: number, cameras: number, prefi
     return out;
   } finally {
     procs.forEach((p) => p.kill('SIGKILL'));
-    await redis.client.quit().catch(() => undefined);
-    redis.stop();
+    await server.stop();
   }
 }
 

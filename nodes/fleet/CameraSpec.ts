@@ -7,6 +7,7 @@ import { InvalidOptionError } from '../../src/core/errors.js';
 import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 import { cameraUrlSettings, type FromCameraUrlOptions } from '../sources/fromCameraUrl.js';
 import { blobTracking, type BlobOptions, type BlobTrackerChoice } from '../track/blobTracking.js';
+import { checkFleetName } from './fleetKeys.js';
 
 /** fromCameraUrl's options that are plain data (the pixel format follows `tracking.color`). */
 export type FleetCameraOptions = Pick<FromCameraUrlOptions, 'fps' | 'size' | 'stallMs' | 'retryMs' | 'retryMaxMs' | 'rtspTransport' | 'loop'>;
@@ -31,7 +32,7 @@ export function checkCameraSpec(spec: CameraSpec): CameraSpec {
   const who = 'camera';
   if (spec === null || typeof spec !== 'object') throw new InvalidOptionError(`${who}: a camera is an object { id, url, camera?, tracking? }, got ${String(spec)}`);
   checkOptions(who, spec, specKeys);
-  if (typeof spec.id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(spec.id)) throw new InvalidOptionError(`${who}: id must be 1 to 64 letters, digits, '.', '_' or '-', got ${JSON.stringify(spec.id)}`);
+  checkFleetName(who, 'id', spec.id);
   if (typeof spec.url !== 'string') throw new InvalidOptionError(`${who} ${spec.id}: url must be a string, got ${typeof spec.url}`);
   checkOptions(`${who} ${spec.id}`, spec.camera ?? {}, cameraKeys);
   cameraUrlSettings(`${who} ${spec.id}`, spec.url, spec.camera ?? {});

@@ -19,7 +19,7 @@ import { fromPixels } from '../sources/fromPixels.js';
 import { blobTracking } from '../track/blobTracking.js';
 import { cameraOptions, trackingOptions, type CameraSpec } from './CameraSpec.js';
 import { cameraResult, type LineCounts } from './CameraResult.js';
-import { fleetKeys, workerGroup, type FleetKeys } from './fleetKeys.js';
+import { checkFleetName, fleetKeys, workerGroup, type FleetKeys } from './fleetKeys.js';
 import { beginScript, endScript, heartbeatScript, releaseScript, renewScript, writeScript } from './fleetScripts.js';
 import { ensureGroup, entryFields, evalScript, type RedisLink } from './RedisLink.js';
 
@@ -88,9 +88,7 @@ export class FleetWorker {
     this.#leaseMs = whole('leaseMs', 2000, 200);
     this.#maxCameras = whole('maxCameras', Infinity, 1);
     this.#keep = whole('keep', 1_000_000, 1);
-    const name = options.name ?? `${process.env.HOSTNAME ?? 'worker'}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    if (typeof name !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(name)) throw new InvalidOptionError(`${who}: name must be 1 to 64 letters, digits, '.', '_' or '-', got ${JSON.stringify(name)}`);
-    this.name = name;
+    this.name = checkFleetName(who, 'name', options.name ?? `${process.env.HOSTNAME ?? 'worker'}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
     this.#ctx = ctx;
     this.#redis = redis;
     this.#keys = fleetKeys(options.prefix);
@@ -124,7 +122,7 @@ export class FleetWorker {
     this.#timer = null;
     await this.#ticking;
     const entries = [...this.#running.keys()];
-    await Promise.all(entries.map((e) => this.#stopCamera(e, 'stopping')));
+    for (const entry of entries) this.#stopCamera(entry, 'stopping');
     await Promise.all([...this.#running.values()].map((r) => r.writes));
     this.#running.clear();
     await evalScript(this.#redis, releaseScript, [this.#keys.cameras], [workerGroup, this.name, ...entries]).catch(() => undefined);

@@ -11,10 +11,13 @@ export function evalScript(redis: RedisLink, script: string, keys: readonly stri
   return redis.sendCommand(['EVAL', script, String(keys.length), ...keys, ...args.map(String)]);
 }
 
-/** The consumer group `group` on stream `key`, made (with the stream) where missing. */
-export async function ensureGroup(redis: RedisLink, key: string, group: string): Promise<void> {
+/**
+ * The consumer group `group` on stream `key`, made (with the stream) where missing, reading from entry `from` on ('0':
+ * every entry, '$': those added from now on); a group already there is left as it is.
+ */
+export async function ensureGroup(redis: RedisLink, key: string, group: string, from: '0' | '$' = '0'): Promise<void> {
   try {
-    await redis.sendCommand(['XGROUP', 'CREATE', key, group, '0', 'MKSTREAM']);
+    await redis.sendCommand(['XGROUP', 'CREATE', key, group, from, 'MKSTREAM']);
   } catch (e) {
     if (!String((e as Error).message).includes('BUSYGROUP')) throw e;
   }

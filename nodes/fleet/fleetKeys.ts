@@ -8,6 +8,8 @@
  * - `<prefix>:results`: a stream of results, capped near `keep` entries.
  * - `<prefix>:workers`: a sorted set, worker name → the server's time (ms) of its last heartbeat.
  */
+import { InvalidOptionError } from '../../src/core/errors.js';
+
 export interface FleetKeys {
   cameras: string;
   ids: string;
@@ -21,6 +23,15 @@ export const workerGroup = 'workers';
 
 /** The prefix used where none is given. */
 export const defaultFleetPrefix = 'flowmark';
+
+/**
+ * A name the fleet keeps in Redis and results carry (a camera's id, a worker's or a reader's name), checked: 1 to 64
+ * letters, digits, `.`, `_` or `-`; InvalidOptionError otherwise.
+ */
+export function checkFleetName(who: string, what: string, value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(value)) throw new InvalidOptionError(`${who}: ${what} must be 1 to 64 letters, digits, '.', '_' or '-', got ${JSON.stringify(value)}`);
+  return value;
+}
 
 export function fleetKeys(prefix = defaultFleetPrefix): FleetKeys {
   return {

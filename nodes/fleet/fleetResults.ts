@@ -13,8 +13,8 @@
 import { InvalidOptionError } from '../../src/core/errors.js';
 import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 import { parseCameraResult, type CameraResult } from './CameraResult.js';
-import { fleetKeys } from './fleetKeys.js';
-import type { RedisLink } from './RedisLink.js';
+import { checkFleetName, fleetKeys } from './fleetKeys.js';
+import { ensureGroup, type RedisLink } from './RedisLink.js';
 
 export interface FleetResultsOptions {
   /** The readers' consumer group: each group gets every result, once among its readers. */
@@ -32,14 +32,11 @@ export interface FleetResultsOptions {
 }
 
 const keys = optionKeys<FleetResultsOptions>({ group: true, consumer: true, prefix: true, from: true, blockMs: true, count: true });
-const name = /^[A-Za-z0-9._-]{1,64}$/;
 
 export async function* fleetResults(redis: RedisLink, options: FleetResultsOptions): AsyncGenerator<CameraResult, void, undefined> {
   const who = 'fleetResults';
   checkOptions(who, options, keys);
-  for (const k of ['group', 'consumer'] as const) {
-    if (typeof options[k] !== 'string' || !name.test(options[k])) throw new InvalidOptionError(`${who}: ${k} must be 1 to 64 letters, digits, '.', '_' or '-', got ${JSON.stringify(options[k])}`);
-  }
+  for (const k of ['group', 'consumer'] as const) checkFleetName(who, k, options[k]);
   const from = options.from ?? '$';
   if (from !== '$' && from !== '0') throw new InvalidOptionError(`${who}: from must be '$' or '0', got ${JSON.stringify(from)}`);
   const blockMs = options.blockMs ?? 1000;
@@ -48,11 +45,7 @@ export async function* fleetResults(redis: RedisLink, options: FleetResultsOptio
     if (!Number.isInteger(v) || v < least) throw new InvalidOptionError(`${who}: ${k} must be an integer, ${least} or more, got ${String(v)}`);
   }
   const stream = fleetKeys(options.prefix).results;
-  try {
-    await redis.sendCommand(['XGROUP', 'CREATE', stream, options.group, from, 'MKSTREAM']);
-  } catch (e) {
-    if (!String((e as Error).message).includes('BUSYGROUP')) throw e;
-  }
+  await ensureGroup(redis, stream, options.group, from);
   // First what this reader was given and had not finished ('0': its own pending entries), then new results ('>').
   let cursor = '0';
   for (;;) {

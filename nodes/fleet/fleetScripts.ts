@@ -4,7 +4,7 @@
  * that consumer (its cameras taken while it stalled) can neither renew nor write.
  */
 
-/** Fails with NOTOWNER unless ARGV[2] (the worker) holds entry `id` of KEYS[1] in group ARGV[1]. */
+/** Whether ARGV[2] (the worker) holds entry `id` of KEYS[1] in group ARGV[1]: pending for it, and not removed. */
 const owns = `
 local function owns(id)
   local p = redis.call('XPENDING', KEYS[1], ARGV[1], id, id, 1)

@@ -1,4 +1,4 @@
-// A Redis server for the fleet tests: Debian's redis-server on a free localhost port, nothing written to disk,
+// A Redis server for the fleet tests and bench/chains/fleet.ts: Debian's redis-server on a free localhost port, nothing written to disk,
 // stopped by the test.
 import { spawn } from 'node:child_process';
 import { createClient } from 'redis';
@@ -13,9 +13,10 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** `executable`: the redis-server to start (default the one on the PATH). */
+export async function startRedis(executable = 'redis-server'): Promise<RedisServer> {
   const port = await freePort();
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const server = spawn(executable, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   const url = `redis://127.0.0.1:${port}`;
   const clients: { isOpen: boolean; quit(): Promise<unknown> }[] = [];
