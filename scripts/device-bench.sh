@@ -59,7 +59,7 @@ case $group in
     run timing/tracker --frames 2000 --digest yes
     ;;
   fleet)
-    clip=${CLIP:-.devtools2/street1080.mp4}
+    clip=${CLIP:-/tmp/devtools-parts/street1080.mp4}
     LIMIT=200 run chains/fleet --clip "$clip" --decode 1,4,16 --hwaccel cuda --seconds 10
     LIMIT=200 run chains/fleet --pixel-workers 1,2,4,8 --streams 16 --seconds 20
     LIMIT=260 run chains/fleet --clip "$clip" --workers 8 --cameras 32,64,96,128 --failover --seconds 15

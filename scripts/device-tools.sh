@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian's ffmpeg, ffprobe and redis-server for the GPU machine, which has neither (bench/chains/fleet.js needs
-# them). With their libraries they are larger than one device call carries (64 MiB), so they travel in parts:
+# them), and the 1080p street clip it reads. With their libraries they are larger than one device call carries (64 MiB), so they travel in parts:
 #   here:  bash scripts/device-tools.sh pack      # .devtools1/ (two parts) and .devtools2/ (the last part)
 #   there: call 1 carries [".devtools1"] and runs `bash scripts/device-tools.sh stash`;
 #          call 2, back to back (files under /tmp stay while the machine is warm), carries [".devtools2", ".carry",
@@ -22,12 +22,13 @@ case $mode in
     mkdir -p .devtools1 .devtools2
     tar -C "$work" -cf - . | xz -T0 -6 | split -b 26M - .devtools1/part.
     mv "$(ls .devtools1/part.* | tail -n1)" .devtools2/
+    node dist/bench/chains/fleet.js --write-clip .devtools1/street1080.mp4
     rm -rf "$work"
     du -sh .devtools1 .devtools2
     ;;
   stash)
     mkdir -p /tmp/devtools-parts
-    cp .devtools1/part.* /tmp/devtools-parts/
+    cp .devtools1/part.* .devtools1/street1080.mp4 /tmp/devtools-parts/
     ;;
   unpack)
     if [ ! -x /tmp/devtools/ffmpeg ]; then

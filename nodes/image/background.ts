@@ -112,7 +112,7 @@ const shadowsByColor: KernelSpec = { shader: 'image/backgroundShadows', entryPoi
 
 /** Words of the lighting buffer: the ratio histogram and the gain; samples each lightHistogram invocation counts (shaders/common/mog2.wgsl). */
 const lightWords = 513;
-const samplesPerInvocation = 16;
+const samplesPerInvocation = 4;
 
 /** The model of one frame size: weights, means (a plane per channel) and variances of the modes, the packed mode counts and the lighting histogram. */
 interface Model {

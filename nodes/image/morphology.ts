@@ -5,8 +5,8 @@
  * of odd side 1..31 (a disk as OpenCV's MORPH_ELLIPSE of that size), or rectangles and ellipses of odd width and
  * height (`size: [width, height]`, OpenCV's MORPH_RECT and MORPH_ELLIPSE of that Size): a closing taller than wide
  * joins the pieces of an upright person without joining neighbours beside them. Pixels outside the frame are ignored,
- * as OpenCV's default border. The mask is packed 32 pixels to a word and every step works a word at a time
- * (shaders/image/morphology.wgsl).
+ * as OpenCV's default border. The mask is packed 32 pixels to a word and the whole chain runs in one pass, a tile at
+ * a time in workgroup memory (shaders/image/morphology.wgsl).
  *
  * @example
  * fromVideo(ctx, 'street.mp4').pipe(background(), morphology({ open: 3, close: { shape: 'disk', size: 5 } }),
@@ -69,16 +69,31 @@ export function morphologySteps(options: MorphologyOptions): MorphStep[] {
   return steps;
 }
 
-const kernels = {
-  pack: { shader: 'image/morphology', entryPoint: 'pack', bindings: ['uniform', 'read-only-storage', 'storage'] },
-  morph: { shader: 'image/morphology', entryPoint: 'morph', bindings: ['uniform', 'read-only-storage', 'storage'] },
-  unpack: { shader: 'image/morphology', entryPoint: 'unpack', bindings: ['uniform', 'read-only-storage', 'storage'] },
-} satisfies Record<string, KernelSpec>;
+/** A tile's output: 8 bit words (256 pixels) across, 32 rows down (shaders/image/morphology.wgsl). */
+const tileWords = 8;
+const tileRows = 32;
+
+/** A step packed as the shader reads it: bit 0 dilate, bit 1 disk, rx at bit 8, ry at bit 16. */
+const packStep = (s: MorphStep) => (s.op === 'dilate' ? 1 : 0) | (s.shape === 'disk' ? 2 : 0) | (s.radiusX << 8) | (s.radiusY << 16);
+
+/**
+ * The one-pass kernel for these steps: its halo covers the radii summed (a step is wrong only within its radius of
+ * the tile's edge). The largest chain (four steps of radius 15) needs 2·12·152 words of workgroup memory, 14.6 KB.
+ */
+function tileKernel(steps: readonly MorphStep[]): KernelSpec {
+  const HX = Math.ceil(steps.reduce((a, s) => a + s.radiusX, 0) / 32);
+  const HY = steps.reduce((a, s) => a + s.radiusY, 0);
+  const SHARED = 2 * (tileWords + 2 * HX) * (tileRows + 2 * HY);
+  return { shader: 'image/morphology', entryPoint: 'morph', bindings: ['uniform', 'read-only-storage', 'storage'], constants: { TW: tileWords, TH: tileRows, HX, HY, SHARED } };
+}
 
 export function morphology(options: MorphologyOptions): OperatorFunction<GpuFrame, GpuFrame> {
   const steps = morphologySteps(options);
   return gpuNode('morphology', async (node) => {
-    const k = await node.kernels(kernels);
+    const k = await node.kernels({
+      morph: tileKernel(steps),
+      unpack: { shader: 'image/morphology', entryPoint: 'unpack', bindings: ['uniform', 'read-only-storage', 'storage'] },
+    });
     const layout = uniformLayout('image/morphology', 'Params');
 
     const sets = node.perFrame((size, alloc) => {
@@ -86,16 +101,16 @@ export function morphology(options: MorphologyOptions): OperatorFunction<GpuFram
       const pixels = width * height;
       const words = wordsFor(pixels);
       const rowWords = Math.ceil(width / 32);
-      const base = { width, height, pixels, words, rowWords };
-      const bits = rowWords * height;
-      // Bit rows in two buffers, each step reading one and writing the other.
-      const rows = [0, 1].map((i) => alloc.buffer(`bits${i}`, bits * 4, GPUBufferUsage.STORAGE));
+      // Rows of whole mask words: the tiles write the mask; otherwise a mask word may span two rows (and two
+      // tiles), so the tiles write bit rows and unpack makes the mask from them.
+      const direct = width % 4 === 0;
+      const [step0, step1, step2, step3] = [0, 1, 2, 3].map((i) => (steps[i] ? packStep(steps[i]) : 0));
       return {
-        bits,
         words,
-        rows,
-        // One uniform per step: its radii, shape and operation.
-        params: steps.map((s, i) => alloc.uniform(`step${i}`, layout, { ...base, radiusX: s.radiusX, radiusY: s.radiusY, disk: s.shape === 'disk' ? 1 : 0, dilate: s.op === 'dilate' ? 1 : 0 })),
+        direct,
+        tiles: [Math.ceil(rowWords / tileWords), Math.ceil(height / tileRows)] as const,
+        params: alloc.uniform('params', layout, { width, height, pixels, words, rowWords, steps: steps.length, step0, step1, step2, step3, direct: direct ? 1 : 0 }),
+        bits: direct ? null : alloc.buffer('bits', rowWords * height * 4, GPUBufferUsage.STORAGE),
         mask: alloc.buffer('mask', words * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC),
       };
     });
@@ -104,12 +119,8 @@ export function morphology(options: MorphologyOptions): OperatorFunction<GpuFram
       if (!f.mask) throw new InvalidFrameError('morphology: the frame has no mask (put threshold() or background() before it)');
       const set = sets.take(f);
       const rec = PassRecorder.of(f, 'morphology');
-      rec.items('pack', k.pack, set.bind('pack', k.pack, [set.params[0], f.mask, set.rows[0]]), set.bits);
-      steps.forEach((_, i) => {
-        const [from, to] = [set.rows[i % 2], set.rows[(i + 1) % 2]];
-        rec.items(`step${i}`, k.morph, set.bind(`step${i}`, k.morph, [set.params[i], from, to]), set.bits);
-      });
-      rec.items('unpack', k.unpack, set.bind('unpack', k.unpack, [set.params[0], set.rows[steps.length % 2], set.mask]), set.words);
+      rec.grid('morph', k.morph, set.bind('morph', k.morph, [set.params, f.mask, set.bits ?? set.mask]), ...set.tiles);
+      if (set.bits) rec.items('unpack', k.unpack, set.bind('unpack', k.unpack, [set.params, set.bits, set.mask]), set.words);
       rec.end();
       return withFrame(f, { mask: set.mask });
     };

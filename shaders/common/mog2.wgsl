@@ -183,8 +183,10 @@ fn update(p: u32, x: Px, used: u32) -> vec2<u32> {
 // One sample pixel in 16 (every fourth column of every fourth row): its brightness's ratio to its heaviest mode's,
 // where the model has a mode, the mean is not near black and no channel of the pixel is saturated. Most ratios fall in a few bins
 // (the scene's light is one gain): each workgroup counts into its own histogram in workgroup memory and adds its
-// nonzero bins to the global one, rather than every sample contending for one global bin.
-const SAMPLES_PER_INVOCATION: u32 = 16u;
+// nonzero bins to the global one, rather than every sample contending for one global bin. Four samples an
+// invocation: enough workgroups to fill the GPU (a 1080p frame's 130k samples in 127), each sample a short chain of
+// dependent reads.
+const SAMPLES_PER_INVOCATION: u32 = 4u;
 var<workgroup> localBins: array<atomic<u32>, RATIO_BINS>;
 
 fn countSample(i: u32) {
