@@ -7,7 +7,7 @@
  *
  *   node dist/bench/timing/tracker.js [--blobs 10,50,200] [--frames 3000] [--warmup 200] [--trail 60]
  *                              [--histograms both|yes|no|spatial] [--windows N] [--join-pieces yes|no] [--size-floor F]
- *                              [--noise N] [--digest yes|no]
+ *                              [--noise N] [--digest yes|no] [--rounds N]
  *
  * The p99 again over the frames that overlapped no garbage collection of the process (perf_hooks 'gc' entries), and
  * how many frames took over twice the median, with how many of those overlapped one: whether the slow frames are the
@@ -23,6 +23,9 @@
  * own histogram): a flood such as rain, snow or a camera's gain turned up gives, up to features' `maxResults` (4096).
  * `--digest yes` adds a column with a digest of everything the tracker returned (tracks, events, counts, zones) over
  * the row's frames: two builds given the same options tell whether a change left the tracker's output as it was.
+ * `--rounds N` runs every row N times, the rows interleaved (all once, then all again): each figure is the median of
+ * the row's N, so that no row pays alone for what the process does first (V8 optimising the tracker) or a noisy
+ * moment of the machine. Every round of a row must give the same digest.
  */
 import { createHash } from 'node:crypto';
 import { defaultTrackSettings, trackSettings, type Box } from '../../index.js';
@@ -31,7 +34,9 @@ import { rng } from '../../reference.js';
 import { benchArgs } from '../support/args.js';
 import { quantile, watchGcs } from '../support/timing.js';
 
-const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' }, 'join-pieces': { type: 'string', default: 'yes' }, 'size-floor': { type: 'string', default: `${defaultTrackSettings.sizeFloor}` }, noise: { type: 'string', default: '0' }, digest: { type: 'string', default: 'no' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows', 'noise']);
+const { values, refuse } = benchArgs(import.meta.url, { blobs: { type: 'string', default: '10,50,200' }, frames: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '200' }, trail: { type: 'string', default: '60' }, histograms: { type: 'string', default: 'both' }, windows: { type: 'string', default: '0' }, 'join-pieces': { type: 'string', default: 'yes' }, 'size-floor': { type: 'string', default: `${defaultTrackSettings.sizeFloor}` }, noise: { type: 'string', default: '0' }, digest: { type: 'string', default: 'no' }, rounds: { type: 'string', default: '1' } }, ['blobs', 'frames', 'warmup', 'trail', 'windows', 'noise', 'rounds']);
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) refuse(`--rounds takes a positive integer, got "${values.rounds}"`);
 if (!['yes', 'no'].includes(values.digest as string)) refuse(`--digest takes yes or no, got "${values.digest}"`);
 const digest = values.digest === 'yes';
 /** Blobs of noise added to every frame (`--noise`). */
@@ -112,7 +117,7 @@ function* scene(n: number, batch = 250): Generator<{ boxes: Box[]; hists: Float6
   }
 }
 
-console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, the first ${warmup} not counted, trailLength ${values.trail}, joinPieces ${joinPieces}, sizeFloor ${sizeFloor}, ${noise} blobs of noise a frame`);
+console.log(`tracker host time — ${new Date().toISOString()}, node ${process.version}, ${frames} frames per row, the first ${warmup} not counted, trailLength ${values.trail}, joinPieces ${joinPieces}, sizeFloor ${sizeFloor}, ${noise} blobs of noise a frame, ${rounds} round(s), each figure the median over them`);
 console.log(`\n| blobs | histograms | median µs/frame | p99 µs/frame | p99, frames in no collection | frames over 2× the median (in a collection) | tracks alive (mean) | ids made |${digest ? ' digest |' : ''}`);
 console.log(`|---|---|---|---|---|---|---|---|${digest ? '---|' : ''}`);
 // The process's garbage collections, to tell the tracker's slow frames from the pauses of the heap (the tracker and
@@ -120,46 +125,60 @@ console.log(`|---|---|---|---|---|---|---|---|${digest ? '---|' : ''}`);
 const { duringGc } = watchGcs();
 const kinds = { both: [false, true], yes: [true], no: [false], spatial: ['spatial'] as const }[values.histograms as 'both' | 'yes' | 'no' | 'spatial'];
 const windowRows: string[] = [];
-for (const [n, withHists] of (values.blobs as string).split(',').flatMap((v) => kinds.map((h) => [Number(v), h] as const))) {
-  const placeByGray = withHists === 'spatial';
-  // The tracker and its parts in the order blobTracking() runs them: counting lines, zones, trails.
-  const tracker = new Tracker(trackSettings({ placeByGray, joinPieces, sizeFloor }));
-  const lines = new CountingLines([{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }]);
-  const zones = new Zones([{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }]);
-  const trails = Number(values.trail) > 0 ? new Trails(Number(values.trail)) : null;
-  const times: number[] = [];
-  const spans: [number, number][] = [];
-  let alive = 0;
-  let maxId = 0;
-  let t = 0;
-  const hash = createHash('sha256');
-  for (const batch of scene(n)) {
-    for (const { boxes, hists, px, py } of batch) {
-      const t0 = performance.now();
-      const counted = zones.apply(lines.apply(tracker.update(boxes, t++ * 33_333, withHists ? hists : null, { width: W, height: H }, placeByGray ? px : null, placeByGray ? py : null)));
-      const r = trails ? trails.apply(counted) : counted;
-      const t1 = performance.now();
-      times.push((t1 - t0) * 1000);
-      spans.push([t0, t1]);
-      alive += r.tracks.length;
-      for (const k of r.tracks) maxId = Math.max(maxId, k.id);
-      // Outside the timed span; JSON writes every number in full.
-      if (digest) hash.update(JSON.stringify(r));
+const rows = (values.blobs as string).split(',').flatMap((v) => kinds.map((h) => [Number(v), h] as const));
+/** Each row's figures per round: median, p99, p99 outside collections, slow frames, those in a collection. */
+const figures = rows.map(() => [] as number[][]);
+const outputs = rows.map(() => ({ alive: 0, maxId: 0, digest: '' }));
+for (let round = 0; round < rounds; round++) {
+  for (const [row, [n, withHists]] of rows.entries()) {
+    const placeByGray = withHists === 'spatial';
+    // The tracker and its parts in the order blobTracking() runs them: counting lines, zones, trails.
+    const tracker = new Tracker(trackSettings({ placeByGray, joinPieces, sizeFloor }));
+    const lines = new CountingLines([{ id: 'a', a: [960, 0], b: [960, 1080] }, { id: 'b', a: [0, 540], b: [1920, 540] }]);
+    const zones = new Zones([{ id: 'z', polygon: [[200, 200], [900, 200], [900, 800], [200, 800]] }]);
+    const trails = Number(values.trail) > 0 ? new Trails(Number(values.trail)) : null;
+    const times: number[] = [];
+    const spans: [number, number][] = [];
+    let alive = 0;
+    let maxId = 0;
+    let t = 0;
+    const hash = createHash('sha256');
+    for (const batch of scene(n)) {
+      for (const { boxes, hists, px, py } of batch) {
+        const t0 = performance.now();
+        const counted = zones.apply(lines.apply(tracker.update(boxes, t++ * 33_333, withHists ? hists : null, { width: W, height: H }, placeByGray ? px : null, placeByGray ? py : null)));
+        const r = trails ? trails.apply(counted) : counted;
+        const t1 = performance.now();
+        times.push((t1 - t0) * 1000);
+        spans.push([t0, t1]);
+        alive += r.tracks.length;
+        for (const k of r.tracks) maxId = Math.max(maxId, k.id);
+        // Outside the timed span; JSON writes every number in full.
+        if (digest) hash.update(JSON.stringify(r));
+      }
+    }
+    // The collections are reported on the event loop, after the frames they paused.
+    await new Promise((done) => setTimeout(done, 100));
+    const counted = times.slice(warmup);
+    const inGc = spans.slice(warmup).map(([a, b]) => duringGc(a, b));
+    const median = quantile(counted, 0.5);
+    const slow = counted.filter((us) => us > 2 * median);
+    const slowInGc = counted.filter((us, k) => us > 2 * median && inGc[k]).length;
+    figures[row].push([median, quantile(counted, 0.99), quantile(counted.filter((_, k) => !inGc[k]), 0.99), slow.length, slowInGc]);
+    const out = { alive, maxId, digest: digest ? hash.digest('hex').slice(0, 16) : '' };
+    if (round > 0 && JSON.stringify(out) !== JSON.stringify(outputs[row])) throw new Error(`row ${n} blobs gave other output in round ${round + 1}: ${JSON.stringify(out)} against ${JSON.stringify(outputs[row])}`);
+    outputs[row] = out;
+    if (windows > 0 && round === 0) {
+      const medians: string[] = [];
+      for (let k = 0; k < frames; k += windows) medians.push(quantile(times.slice(k, k + windows), 0.5).toFixed(0));
+      windowRows.push(`| ${n} | ${withHists === 'spatial' ? 'spatial' : withHists ? 'yes' : 'no'} | ${medians.join(' ')} |`);
     }
   }
-  // The collections are reported on the event loop, after the frames they paused.
-  await new Promise((done) => setTimeout(done, 100));
-  const counted = times.slice(warmup);
-  const inGc = spans.slice(warmup).map(([a, b]) => duringGc(a, b));
-  const median = quantile(counted, 0.5);
-  const slow = counted.filter((us) => us > 2 * median);
-  const slowInGc = counted.filter((us, k) => us > 2 * median && inGc[k]).length;
-  console.log(`| ${n} | ${withHists === 'spatial' ? 'spatial' : withHists ? 'yes' : 'no'} | ${median.toFixed(1)} | ${quantile(counted, 0.99).toFixed(1)} | ${quantile(counted.filter((_, k) => !inGc[k]), 0.99).toFixed(1)} | ${slow.length} (${slowInGc}) | ${(alive / frames).toFixed(1)} | ${maxId} |${digest ? ` ${hash.digest('hex').slice(0, 16)} |` : ''}`);
-  if (windows > 0) {
-    const medians: string[] = [];
-    for (let k = 0; k < frames; k += windows) medians.push(quantile(times.slice(k, k + windows), 0.5).toFixed(0));
-    windowRows.push(`| ${n} | ${withHists === 'spatial' ? 'spatial' : withHists ? 'yes' : 'no'} | ${medians.join(' ')} |`);
-  }
+}
+for (const [row, [n, withHists]] of rows.entries()) {
+  const [median, p99, p99NoGc, slow, slowInGc] = [0, 1, 2, 3, 4].map((f) => quantile(figures[row].map((r) => r[f]), 0.5));
+  const { alive, maxId, digest: d } = outputs[row];
+  console.log(`| ${n} | ${withHists === 'spatial' ? 'spatial' : withHists ? 'yes' : 'no'} | ${median.toFixed(1)} | ${p99.toFixed(1)} | ${p99NoGc.toFixed(1)} | ${slow.toFixed(0)} (${slowInGc.toFixed(0)}) | ${(alive / frames).toFixed(1)} | ${maxId} |${digest ? ` ${d} |` : ''}`);
 }
 if (windows > 0) {
   console.log(`\nMedian µs/frame over every ${windows} frames, from the first (warm-up included; the rows in the order run, one process):\n`);
