@@ -1,5 +1,5 @@
-// Headless Debian Chromium with WebGPU on SwiftShader (flags from shared/TESTING.md), driven by playwright-core,
-// and a static localhost server for bundled test pages.
+// Headless Debian Chromium with WebGPU on SwiftShader (flags from shared/TESTING.md), or on the machine's GPU through
+// Vulkan, driven by playwright-core, and a static localhost server for bundled test pages.
 import { createServer, type Server } from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,12 +8,18 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Where Chromium's WebGPU runs: SwiftShader (CPU emulation, what the tests run on), or the GPU through Vulkan. */
+export type ChromiumGpu = 'swiftshader' | 'vulkan';
+
+const gpuArgs: Record<ChromiumGpu, string[]> = {
+  swiftshader: ['--use-angle=swiftshader', '--enable-features=Vulkan', '--use-vulkan=swiftshader'],
+  // As Chrome's team gives for headless Linux with a GPU: ANGLE and WebGPU on the Vulkan driver, no window surface.
+  vulkan: ['--use-angle=vulkan', '--enable-features=Vulkan', '--disable-vulkan-surface', '--ignore-gpu-blocklist'],
+};
+
 export const chromiumArgs = [
   '--no-sandbox',
   '--enable-unsafe-webgpu',
-  '--use-angle=swiftshader',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
@@ -38,10 +44,10 @@ export function y4mFrames(grays: readonly Uint8Array[], width: number, height: n
   return Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`), ...frames]);
 }
 
-export async function launchChromium(extraArgs: string[] = []): Promise<{ browser: Browser; close(): Promise<void> }> {
+export async function launchChromium(extraArgs: string[] = [], gpu: ChromiumGpu = 'swiftshader'): Promise<{ browser: Browser; close(): Promise<void> }> {
   if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}; run \`npm test\`, which installs Debian's chromium`);
   // Playwright gives every launch a fresh, temporary profile of its own.
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumArgs, ...extraArgs] });
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumArgs, ...gpuArgs[gpu], ...extraArgs] });
   return { browser, close: () => browser.close() };
 }
 
