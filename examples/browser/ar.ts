@@ -9,7 +9,7 @@ import { BoxGeometry, Color, Mesh, REVISION, Scene } from 'three';
 import { MeshBasicNodeMaterial } from 'three/webgpu';
 import { GpuContext, fromCamera, markers, parseCamera, pose, readResults, type MarkerPose } from 'flowmark';
 import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer } from 'flowmark/three';
-import { adapterText, showError } from './page.js';
+import { adapterText, keepRecent, showError } from './page.js';
 
 const status = document.getElementById('status')!;
 const canvas = document.getElementById('view') as HTMLCanvasElement;
@@ -31,10 +31,12 @@ const seen = {
   /** The last frame's anchors: id, shown, and the pose they follow. */
   anchors: [] as { id: number; visible: boolean; pose: MarkerPose | null }[],
   found: [] as number[],
-  /** Per frame: from the result's arrival to its rendered frame done on the GPU, and from capture to that, ms. */
+  /** Recent frames: from the result's arrival to its rendered frame done on the GPU, and from capture to that, ms. */
   renderMs: [] as number[],
   cameraToScreenMs: [] as number[],
   error: '',
+  /** The adapter the page runs on. */
+  adapter: '',
   /** Set it to stop: the camera's stream ends, the canvas keeps the last frame drawn. */
   freeze: false,
 };
@@ -50,6 +52,7 @@ function cube(side: number): Mesh {
 
 async function run(): Promise<void> {
   const ctx = await GpuContext.create({ label: 'ar-example' });
+  seen.adapter = adapterText(ctx);
   canvas.width = width;
   canvas.height = height;
   canvas.dataset.three = REVISION;
@@ -86,9 +89,9 @@ async function run(): Promise<void> {
         const captured = r.timeUs / 1000;
         void ctx.device.queue.onSubmittedWorkDone().then(() => {
           const done = performance.now();
-          seen.renderMs.push(done - arrived);
+          keepRecent(seen.renderMs, done - arrived);
           // The camera's capture time is on performance.now()'s clock when the browser gives it.
-          if (Math.abs(done - captured) < 10_000) seen.cameraToScreenMs.push(done - captured);
+          if (Math.abs(done - captured) < 10_000) keepRecent(seen.cameraToScreenMs, done - captured);
         });
         const shown = [...anchors.values()].filter((a) => a.visible).map((a) => a.markerId);
         status.textContent = `${shown.length} markers with a cube${shown.length ? ` (${shown.join(', ')})` : ''} · ${r.width}×${r.height} · ${camera.stats.dropped} frames dropped · three.js r${REVISION} · ${adapterText(ctx)}`;

@@ -9,7 +9,7 @@ import { BoxGeometry, Color, Mesh, REVISION, Scene } from 'three';
 import { MeshBasicNodeMaterial } from 'three/webgpu';
 import { GpuContext, fromCamera, gridBoard, markers, parseCamera, pose, readResults, type BoardPose } from 'flowmark';
 import { CameraBackground, IntrinsicCamera, MarkerAnchor, createRenderer } from 'flowmark/three';
-import { adapterText, showError } from './page.js';
+import { adapterText, keepRecent, showError } from './page.js';
 
 const status = document.getElementById('status')!;
 const canvas = document.getElementById('view') as HTMLCanvasElement;
@@ -71,7 +71,7 @@ async function run(): Promise<void> {
       seen.frames++;
       [seen.width, seen.height] = [r.width, r.height];
       seen.anchor = { visible: anchor.visible, pose: anchor.pose };
-      void ctx.device.queue.onSubmittedWorkDone().then(() => seen.renderMs.push(performance.now() - arrived));
+      void ctx.device.queue.onSubmittedWorkDone().then(() => keepRecent(seen.renderMs, performance.now() - arrived));
       const p = anchor.pose;
       status.textContent = `${p ? `board at ${(Math.hypot(...p.tvec) * 100).toFixed(1)} cm from ${p.markers.length} of its ${board.markers.length} markers` : 'no board'} · ${camera.stats.dropped} frames dropped · three.js r${REVISION} · ${adapterText(ctx)}`;
     },

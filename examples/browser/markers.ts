@@ -2,10 +2,11 @@
  * Browser example: the camera through `markers()` on WebGPU, each marker outlined over the live picture with its
  * ID and its printed top-left corner marked. Built and served by `npm run example:browser` (open /markers.html;
  * `?dictionary=DICT_6X6_250` picks another dictionary). Imports only the public entry point. The page keeps what
- * it saw in `globalThis.flowmarkMarkers` (frames, IDs seen, the last frame's markers) for its test.
+ * it saw in `globalThis.flowmarkMarkers` (frames, IDs seen, the last frame's markers, recent frames' times from
+ * capture to result and GPU time per pass) for its test and bench/chains/browserPages.ts.
  */
 import { GpuContext, fromCamera, markers, readResults, type DetectedMarker } from 'flowmark';
-import { adapterText, showError } from './page.js';
+import { adapterText, keepRecent, showError } from './page.js';
 
 const status = document.getElementById('status')!;
 const video = document.getElementById('camera') as HTMLVideoElement;
@@ -13,7 +14,18 @@ const overlay = document.getElementById('overlay') as HTMLCanvasElement;
 const dictionary = new URLSearchParams(location.search).get('dictionary') ?? 'DICT_4X4_50';
 document.getElementById('dictionary')!.textContent = dictionary;
 
-const seen = { frames: 0, ids: [] as number[], last: [] as DetectedMarker[], width: 0, height: 0, error: '' };
+const seen = {
+  frames: 0,
+  ids: [] as number[],
+  last: [] as DetectedMarker[],
+  width: 0,
+  height: 0,
+  /** Recent frames: from the camera's capture to the markers on the CPU, ms; GPU time of each pass, ms. */
+  cameraToResultMs: [] as number[],
+  passMs: {} as Record<string, number[]>,
+  adapter: '',
+  error: '',
+};
 (globalThis as unknown as { flowmarkMarkers: typeof seen }).flowmarkMarkers = seen;
 
 function draw(found: DetectedMarker[], width: number, height: number): void {
@@ -46,11 +58,17 @@ async function run(): Promise<void> {
   // The picture shown; the GPU gets its own frames from fromCamera.
   video.srcObject = await navigator.mediaDevices.getUserMedia(constraints);
   const camera = fromCamera(ctx, { constraints });
+  seen.adapter = adapterText(ctx);
   let start = 0;
   camera.pipe(markers({ dictionary }), readResults()).subscribe({
     next: (r) => {
       const found = r.markers!.found;
-      if (!start) start = performance.now();
+      const arrived = performance.now();
+      if (!start) start = arrived;
+      // The camera's capture time is on performance.now()'s clock when the browser gives it.
+      const captured = r.timeUs / 1000;
+      if (Math.abs(arrived - captured) < 10_000) keepRecent(seen.cameraToResultMs, arrived - captured);
+      for (const t of r.timings) keepRecent((seen.passMs[t.name] ??= []), t.ms);
       seen.frames++;
       seen.last = found;
       seen.width = r.width;

@@ -11,7 +11,7 @@ import { BufferGeometry, Color, Float32BufferAttribute, LineSegments, REVISION, 
 import { LineBasicNodeMaterial } from 'three/webgpu';
 import { GpuContext, background, cameraPrime, countLines, features, fromCamera, morphology, readResults, track, trails } from 'flowmark';
 import { CameraBackground, TrackOverlay, createRenderer, pixelCamera, trackColor } from 'flowmark/three';
-import { adapterText, showError } from './page.js';
+import { adapterText, keepRecent, showError } from './page.js';
 
 const status = document.getElementById('status')!;
 const countsText = document.getElementById('counts')!;
@@ -81,7 +81,7 @@ async function run(): Promise<void> {
         overlay.follow(tracks);
         scene.background = picture.show(r);
         renderer.render(scene, view);
-        void ctx.device.queue.onSubmittedWorkDone().then(() => seen.renderMs.push(performance.now() - arrived));
+        void ctx.device.queue.onSubmittedWorkDone().then(() => keepRecent(seen.renderMs, performance.now() - arrived));
         const confirmed = tracks.tracks.filter((t) => t.state === 'confirmed');
         confirmed.forEach((t) => ids.add(t.id));
         seen.frames++;

@@ -14,3 +14,9 @@ export function showError(status: HTMLElement, seen: { error: string }): (e: Err
 
 /** The adapter the context runs on, as the status lines name it. */
 export const adapterText = (ctx: GpuContext): string => `${ctx.adapterName}${ctx.isFallbackAdapter ? ' (software)' : ''}`;
+
+/** Appends a figure to a page's record of recent ones, keeping the last `last` (a page may run for hours). */
+export function keepRecent(list: number[], value: number, last = 600): void {
+  list.push(value);
+  if (list.length > last) list.splice(0, list.length - last);
+}

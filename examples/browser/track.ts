@@ -8,6 +8,7 @@
  */
 import { lastValueFrom, toArray } from 'rxjs';
 import { GpuContext, blobTracking, countsAtEnd, defaultBlobSettings, fromVideo, probeVideo, videoBackground, videoHasColor, type FrameResult } from 'flowmark';
+import { adapterText } from './page.js';
 
 const status = document.getElementById('status')!;
 const countsText = document.getElementById('counts')!;
@@ -62,7 +63,8 @@ function shownAt(results: readonly FrameResult[], seconds: number): number {
   return lo > 0 && us - results[lo - 1].timeUs < results[lo].timeUs - us ? lo - 1 : lo;
 }
 
-async function run(): Promise<{ frames: number; tracks: number; forward: number; backward: number; model: string; drawn: (n: number) => number; frameAt: (seconds: number) => number }> {
+/** Analyses the whole clip (decode and the chain; `analysisMs` is how long that took), then plays it with its tracks. */
+async function run(): Promise<{ frames: number; analysisMs: number; adapter: string; tracks: number; forward: number; backward: number; model: string; drawn: (n: number) => number; frameAt: (seconds: number) => number }> {
   // Any MP4 the browser decodes: ?clip=URL (served from this page's origin) instead of the shipped one.
   const clip = new URLSearchParams(location.search).get('clip') ?? './street.mp4';
   if (clip !== './street.mp4') video.src = clip;
@@ -76,7 +78,9 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   // stands in view in the first frame is an object from then on and leaves no ghost where it stood.
   const prime = await videoBackground(bytes, { format: color ? 'rgba' : 'gray' });
   const ctx = await GpuContext.create({ label: 'example-track' });
+  const adapter = adapterText(ctx);
   let results: FrameResult[];
+  const t0 = performance.now();
   try {
     results = await lastValueFrom(
       fromVideo(ctx, bytes).pipe(
@@ -89,6 +93,7 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   } finally {
     ctx.destroy();
   }
+  const analysisMs = performance.now() - t0;
   canvas.width = width;
   canvas.height = height;
   // The whole clip's counts: with the objects over the line by their centre in its last frame.
@@ -103,7 +108,7 @@ async function run(): Promise<{ frames: number; tracks: number; forward: number;
   };
   if ('requestVideoFrameCallback' in video) video.requestVideoFrameCallback(onFrame);
   video.play().catch(() => (status.textContent += ' (press play)'));
-  return { frames: results.length, tracks: ids.size, forward: counts.forward, backward: counts.backward, model, drawn: (n) => draw(results, n, width, height), frameAt: (seconds) => shownAt(results, seconds) };
+  return { frames: results.length, analysisMs, adapter, tracks: ids.size, forward: counts.forward, backward: counts.backward, model, drawn: (n) => draw(results, n, width, height), frameAt: (seconds) => shownAt(results, seconds) };
 }
 
 (globalThis as unknown as { flowmarkTrack: ReturnType<typeof run> }).flowmarkTrack = run().catch((e) => {

@@ -3,7 +3,6 @@
 import { createServer, type Server } from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -51,6 +50,37 @@ export async function launchChromium(extraArgs: string[] = [], gpu: ChromiumGpu 
   return { browser, close: () => browser.close() };
 }
 
+/** A page's text, the open shadow roots' included (chrome://gpu is built of them); runs in the page. */
+function textThroughShadows(): string {
+  type El = { shadowRoot: El | null; childNodes: ArrayLike<El>; nodeType: number; textContent: string | null; tagName?: string };
+  const out: string[] = [];
+  const walk = (n: El): void => {
+    if (n.nodeType === 3) {
+      const t = (n.textContent ?? '').trim();
+      if (t) out.push(t);
+      return;
+    }
+    if (n.tagName === 'STYLE' || n.tagName === 'SCRIPT') return;
+    if (n.shadowRoot) walk(n.shadowRoot);
+    for (const c of Array.from(n.childNodes)) walk(c);
+  };
+  walk((globalThis as unknown as { document: El }).document);
+  return out.join('\n');
+}
+
+/** The text of chrome://gpu: the GPU process's view (driver, GPU ids, what fell back to software and why). */
+export async function gpuPageText(browser: Browser): Promise<string> {
+  const tab = await browser.newPage();
+  try {
+    await tab.goto('chrome://gpu');
+    // The page fills itself in from the GPU process after load.
+    await tab.waitForTimeout(3000);
+    return await tab.evaluate(textThroughShadows);
+  } finally {
+    await tab.close();
+  }
+}
+
 /**
  * A served file: its bytes, or a file on disk (streamed: it may be larger than memory, a sparse file of GiB). With
  * `ranges`, a `Range: bytes=a-b` request is answered 206 with that part and the file's size, as static servers and
@@ -93,7 +123,7 @@ export async function serve(files: Record<string, ServedFile>): Promise<{ url: s
 
 /** Bundles a test page's entry (TypeScript) for the browser: the files to serve at / and /page.js. */
 export async function pageFiles(entry: URL): Promise<Record<string, { body: string | Uint8Array; type: string }>> {
-  const bundle = await build({ entryPoints: [fileURLToPath(entry)], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, external: ['webgpu'] });
+  const bundle = await (await import('esbuild')).build({ entryPoints: [fileURLToPath(entry)], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, external: ['webgpu'] });
   return {
     '/': { body: '<!doctype html><meta charset="utf-8"><title>flowmark test</title><script type="module" src="/page.js"></script>', type: 'text/html' },
     '/page.js': { body: bundle.outputFiles[0].contents, type: 'text/javascript' },

@@ -4,17 +4,20 @@
  * the two differ. `--chromium-gpu vulkan` asks Chromium for the machine's GPU through Vulkan (the flags Chrome's team
  * gives for headless Linux with a GPU), `swiftshader` for its CPU emulation, as the browser tests run it.
  *
- *   node dist/bench/browser/webgpuProbe.js [--chromium-gpu vulkan|swiftshader] [--json FILE]
+ *   node dist/bench/chains/browserGpu.js [--chromium-gpu vulkan|swiftshader] [--chromium-flags "…"] [--json FILE] [--gpu-page FILE]
+ *
+ * `--gpu-page` writes the text of Chromium's chrome://gpu page (its GPU process's view: driver, what fell back).
  *
  * Chromium is CHROMIUM_PATH or /usr/bin/chromium (on the GPU machine: scripts/device-chromium.sh).
  */
 import { writeFileSync } from 'node:fs';
-import { acquireGpu, releaseGpu } from '../../src/core/gpu.js';
-import { launchChromium, serve, type ChromiumGpu } from '../../tests/support/chromium.js';
+import { defaultDawnFlags } from '../../extend.js';
+import { gpuPageText, launchChromium, serve, type ChromiumGpu } from '../../tests/support/chromium.js';
 import { benchArgs } from '../support/args.js';
 import { runMain } from '../support/timing.js';
 
-const { values, refuse } = benchArgs(import.meta.url, { 'chromium-gpu': { type: 'string', default: 'vulkan' }, json: { type: 'string' } });
+const { values, refuse } = benchArgs(import.meta.url, { 'chromium-gpu': { type: 'string', default: 'vulkan' }, json: { type: 'string' }, 'gpu-page': { type: 'string' }, 'chromium-flags': { type: 'string', default: '' } });
+const extraFlags = String(values['chromium-flags']).split(/\s+/).filter(Boolean);
 const chromiumGpu = values['chromium-gpu'] as ChromiumGpu;
 if (chromiumGpu !== 'vulkan' && chromiumGpu !== 'swiftshader') refuse(`--chromium-gpu takes vulkan or swiftshader, got "${chromiumGpu}"`);
 
@@ -26,8 +29,11 @@ interface AdapterReport {
 
 /** An adapter's report; runs in Node and, as its source, in the page (so it names nothing outside itself). */
 async function reportOf(gpu: GPU): Promise<AdapterReport | { error: string }> {
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) return { error: 'no adapter' };
+  const adapter = (await gpu.requestAdapter({ powerPreference: 'high-performance' })) ?? (await gpu.requestAdapter());
+  if (!adapter) {
+    const compat = await gpu.requestAdapter({ featureLevel: 'compatibility' } as GPURequestAdapterOptions);
+    return { error: `no adapter (high-performance or default); compatibility: ${compat ? (compat.info.description || compat.info.vendor) : 'none'}` };
+  }
   const info: Record<string, string | number | boolean> = {};
   for (const key of ['vendor', 'architecture', 'device', 'description', 'subgroupMinSize', 'subgroupMaxSize', 'isFallbackAdapter']) {
     const v = (adapter.info as unknown as Record<string, unknown>)[key];
@@ -38,26 +44,29 @@ async function reportOf(gpu: GPU): Promise<AdapterReport | { error: string }> {
   return { info, features: [...adapter.features].map(String).sort(), limits };
 }
 
+/** Dawn as flowmark opens it in Node (its default flags). */
 async function nodeReport() {
-  const { gpu, node } = await acquireGpu();
-  try {
-    return await reportOf(gpu);
-  } finally {
-    releaseGpu(node);
-  }
+  const { create } = (await import('webgpu')) as { create(flags: string[]): GPU };
+  return reportOf(create([...defaultDawnFlags]));
 }
 
 async function chromiumReport() {
   const page = `<!doctype html><meta charset="utf-8"><script>globalThis.report = ${reportOf.toString()};</script>`;
   const { url, server } = await serve({ '/': { body: page, type: 'text/html' } });
-  const chromium = await launchChromium([], chromiumGpu);
+  const chromium = await launchChromium(extraFlags, chromiumGpu);
   try {
     const tab = await chromium.browser.newPage();
+    // Chromium says in the console why requestAdapter() gave no adapter.
+    tab.on('console', (m) => console.log(`page console ${m.type()}: ${m.text()}`));
     await tab.goto(url);
-    return (await tab.evaluate(() => {
+    const report = (await tab.evaluate(() => {
       const g = globalThis as unknown as { report(gpu: GPU): Promise<unknown>; navigator: { gpu?: GPU } };
       return g.navigator.gpu ? g.report(g.navigator.gpu) : { error: 'navigator.gpu is undefined' };
     })) as AdapterReport | { error: string };
+    if (values['gpu-page']) {
+      writeFileSync(String(values['gpu-page']), await gpuPageText(chromium.browser));
+    }
+    return report;
   } finally {
     await chromium.close();
     server.close();
