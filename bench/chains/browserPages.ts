@@ -183,6 +183,9 @@ async function main(): Promise<void> {
   console.log(`\n| GPU ms per pass (median) | ${timed.map((r) => r.page).join(' | ')} |\n|---|${timed.map(() => '---|').join('')}`);
   for (const k of passes) console.log(`| ${k.slice(4)} | ${timed.map((r) => (k in r.steps ? r.steps[k].toFixed(3) : '—')).join(' | ')} |`);
   if (values.json) writeFileSync(String(values.json), JSON.stringify(rows, null, 2));
+  // Chromium falls back to SwiftShader rather than failing when it will not give WebGPU the GPU.
+  const software = rows.filter((r) => r.adapter.endsWith('(software)'));
+  if (chromiumGpu === 'vulkan' && software.length) console.log(`\nChromium gave ${software.map((r) => r.page).join(', ')} its software adapter, not the GPU (--gpu-page FILE says why).`);
 }
 
 runMain(main);

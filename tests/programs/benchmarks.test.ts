@@ -5,7 +5,7 @@
 // are left to their own tests or to the device.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -179,6 +179,28 @@ describe('benchmark programs, small sizes', { timeout: 300_000 }, () => {
     expect(column(probe, 'container')).toEqual(['mp4']);
     expect(column(probe, 'frames')).toEqual(['300']);
     for (const cell of [...column(probe, 'probeVideoFile ms'), ...column(probe, 'whole read + mp4box ms (before)')]) expect(cell).toMatch(/^\d+\.\d–\d+\.\d$/);
+  });
+
+  it('browserGpu: Dawn in Node beside Chromium on SwiftShader, a row for each feature or limit that differs and none other', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowmark-browsergpu-'));
+    try {
+      const json = join(dir, 'probe.json');
+      const [diff] = tables(bench('chains/browserGpu', ['--chromium-gpu', 'swiftshader', '--json', json]));
+      type Report = { info: Record<string, unknown>; features: string[]; limits: Record<string, number> };
+      const { node, chromium } = JSON.parse(readFileSync(json, 'utf8')) as { node: Report; chromium: Report };
+      // Chromium's SwiftShader is a fallback adapter with subgroups of 4 (the tests' browser).
+      expect(chromium.info).toMatchObject({ vendor: 'google', isFallbackAdapter: true, subgroupMinSize: 4 });
+      expect(node.limits.maxComputeInvocationsPerWorkgroup).toBeGreaterThanOrEqual(256);
+      const differing = [
+        ...[...new Set([...node.features, ...chromium.features])].filter((f) => node.features.includes(f) !== chromium.features.includes(f)),
+        ...Object.keys(node.limits).filter((k) => node.limits[k] !== chromium.limits[k]),
+      ].sort();
+      expect(differing.length).toBeGreaterThan(0);
+      expect(column(diff, 'feature or limit').sort()).toEqual(differing);
+      for (const row of diff.rows.filter((r) => r[0] in node.limits)) expect(row.slice(1)).toEqual([String(node.limits[row[0]]), String(chromium.limits[row[0]])]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('dots, markers and AR: the chains with their accuracy, markers beside OpenCV', () => {
