@@ -4,9 +4,10 @@
 # they travel in parts over back-to-back calls (files under /tmp stay while the machine is warm):
 #   here:      bash scripts/device-chromium.sh pack     # .chromium1/, .chromium2/, … one part of at most 52 MiB each
 #   each call but the last: carry [".chromiumK"], run `bash scripts/device-chromium.sh stash`
-#   the last call: carry the last (small) part with [".carry", "dist"] and begin the command with
+#   the last call: carry the last (small) part with [".carry", "dist", "out/pages"] (the pages bundled here by
+#              `node dist/bench/chains/browserPages.js --write-pages out/pages`) and begin the command with
 #              `source .carry/remote.sh; source scripts/device-chromium.sh unpack;` (sets CHROMIUM_PATH and puts
-#              playwright-core in node_modules)
+#              playwright-core in node_modules), then `bash scripts/device-chromium.sh bench $OUT` (docs/guides/browser-gpu.md)
 # Debian's Chromium 156 packs to three parts: two calls of 52 MiB, then the last with the run.
 mode=${1:-}
 parts=/tmp/chromium-parts
@@ -64,8 +65,25 @@ EOF
     [ -d node_modules/playwright-core ] || cp -a /tmp/chromium/node_modules/playwright-core node_modules/
     export CHROMIUM_PATH=/tmp/chromium/chromium.sh
     ;;
+  bench)
+    # After unpack, with dist/ and the pages (`--write-pages out/pages`) carried: the adapter Chromium gives a bare
+    # page with each of the pages' extra flags, then the pages, and again without developer features if Chromium
+    # gave them its software adapter. Tables and chrome://gpu into ${2:-$OUT}.
+    out=${2:-$OUT}
+    [ -n "$out" ] && [ -d out/pages ] && [ -n "${CHROMIUM_PATH:-}" ] || { echo "usage: source scripts/device-chromium.sh unpack; bash scripts/device-chromium.sh bench DIR (out/pages carried)" >&2; exit 2; }
+    node dist/bench/chains/browserGpu.js --chromium-gpu vulkan --json "$out/probe.json" --gpu-page "$out/gpu.txt" > "$out/probe.txt" 2>&1
+    for f in --enable-webgpu-developer-features "--use-fake-ui-for-media-stream --use-fake-device-for-media-stream"; do
+      echo "browserGpu --chromium-flags=\"$f\": $(timeout 60 node dist/bench/chains/browserGpu.js --chromium-gpu vulkan --chromium-flags="$f" 2>&1 | grep '^Chromium:')"
+    done
+    timeout 150 node dist/bench/chains/browserPages.js --chromium-gpu vulkan --pages out/pages --seconds 10 --json "$out/pages.json" --gpu-page "$out/gpu-pages.txt" > "$out/pages.txt" 2>&1
+    cat "$out/pages.txt"
+    if grep -q '(software)' "$out/pages.json"; then
+      timeout 150 node dist/bench/chains/browserPages.js --chromium-gpu vulkan --chromium-flags="" --pages out/pages --seconds 10 --json "$out/pages-plain.json" > "$out/pages-plain.txt" 2>&1
+      cat "$out/pages-plain.txt"
+    fi
+    ;;
   *)
-    echo "usage: bash scripts/device-chromium.sh pack|stash; source scripts/device-chromium.sh unpack" >&2
+    echo "usage: bash scripts/device-chromium.sh pack|stash; source scripts/device-chromium.sh unpack; bash scripts/device-chromium.sh bench DIR" >&2
     exit 2
     ;;
 esac

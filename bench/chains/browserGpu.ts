@@ -4,7 +4,7 @@
  * the two differ. `--chromium-gpu vulkan` asks Chromium for the machine's GPU through Vulkan (the flags Chrome's team
  * gives for headless Linux with a GPU), `swiftshader` for its CPU emulation, as the browser tests run it.
  *
- *   node dist/bench/chains/browserGpu.js [--chromium-gpu vulkan|swiftshader] [--chromium-flags "…"] [--json FILE] [--gpu-page FILE]
+ *   node dist/bench/chains/browserGpu.js [--chromium-gpu vulkan|swiftshader] [--chromium-flags="--a --b"] [--json FILE] [--gpu-page FILE]
  *
  * `--gpu-page` writes the text of Chromium's chrome://gpu page (its GPU process's view: driver, what fell back).
  *

@@ -11,7 +11,7 @@
  * case), wall ms per frame and GPU ms per pass.
  *
  *   node dist/bench/chains/browserPages.js [--chromium-gpu vulkan|swiftshader] [--seconds 10] [--fps 60] [--pages DIR] [--json FILE]
- *       [--chromium-flags "…"]   # instead of the default extra flags
+ *       [--chromium-flags="--a --b"]   # instead of the default extra flags (with "=": they start with a dash)
  *       [--gpu-page FILE]         # chrome://gpu as text after the pages ran
  *   node dist/bench/chains/browserPages.js --write-pages DIR     # bundles the pages (esbuild) for a machine without it
  *
