@@ -12,14 +12,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { defaultDawnFlags } from '../../extend.js';
-import { gpuPageText, launchChromium, serve, type ChromiumGpu } from '../../tests/support/chromium.js';
-import { benchArgs } from '../support/args.js';
+import { gpuPageText, launchChromium, serve } from '../../tests/support/chromium.js';
+import { benchArgs, chromiumOptions } from '../support/args.js';
 import { runMain } from '../support/timing.js';
 
 const { values, refuse } = benchArgs(import.meta.url, { 'chromium-gpu': { type: 'string', default: 'vulkan' }, json: { type: 'string' }, 'gpu-page': { type: 'string' }, 'chromium-flags': { type: 'string', default: '' } });
-const extraFlags = String(values['chromium-flags']).split(/\s+/).filter(Boolean);
-const chromiumGpu = values['chromium-gpu'] as ChromiumGpu;
-if (chromiumGpu !== 'vulkan' && chromiumGpu !== 'swiftshader') refuse(`--chromium-gpu takes vulkan or swiftshader, got "${chromiumGpu}"`);
+const { gpu: chromiumGpu, flags: extraFlags = [] } = chromiumOptions(values['chromium-gpu'], values['chromium-flags'], refuse);
 
 interface AdapterReport {
   info: Record<string, string | number | boolean>;

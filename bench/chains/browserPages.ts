@@ -18,14 +18,14 @@
  * With `--chromium-gpu vulkan` Chromium runs with WebGPU developer features on, which turns off its quantization
  * of timestamp queries (100 µs otherwise), so the GPU times read as Dawn's in Node do.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GpuContext, fromPixels, markerDictionary, markers } from '../../index.js';
 import { defaultDawnFlags } from '../../extend.js';
 import { markerScene } from '../../reference.js';
-import { fakeCameraArgs, gpuPageText, launchChromium, serve, y4mFrames, type ChromiumGpu, type ServedFile } from '../../tests/support/chromium.js';
-import { benchArgs } from '../support/args.js';
+import { fakeCameraArgs, gpuPageText, launchChromium, serve, y4mFrames, type ServedFile } from '../../tests/support/chromium.js';
+import { benchArgs, chromiumOptions } from '../support/args.js';
 import { oneAtATime, quantile, runMain } from '../support/timing.js';
 
 const { values, refuse } = benchArgs(import.meta.url, {
@@ -38,8 +38,7 @@ const { values, refuse } = benchArgs(import.meta.url, {
   'chromium-flags': { type: 'string' },
   'gpu-page': { type: 'string' },
 }, ['seconds', 'fps']);
-const chromiumGpu = values['chromium-gpu'] as ChromiumGpu;
-if (chromiumGpu !== 'vulkan' && chromiumGpu !== 'swiftshader') refuse(`--chromium-gpu takes vulkan or swiftshader, got "${chromiumGpu}"`);
+const { gpu: chromiumGpu, flags: chromiumFlags } = chromiumOptions(values['chromium-gpu'], values['chromium-flags'], refuse);
 const seconds = Number(values.seconds);
 const fps = Number(values.fps);
 
@@ -88,11 +87,12 @@ async function framesOver(read: () => Promise<{ frames: number; error: string }>
 }
 
 async function browserRows(): Promise<Row[]> {
-  const y4m = join(mkdtempSync(join(tmpdir(), 'flowmark-pages-')), 'markers.y4m');
+  const dir = mkdtempSync(join(tmpdir(), 'flowmark-pages-'));
+  const y4m = join(dir, 'markers.y4m');
   writeFileSync(y4m, y4mFrames(Array.from({ length: fps }, () => scene.gray), width, height, fps));
   const { url, server } = await serve(await pageFiles());
   // Developer features lift the 100 µs quantization of timestamp queries, so short passes time as they do in Node.
-  const extra = values['chromium-flags'] !== undefined ? String(values['chromium-flags']).split(/\s+/).filter(Boolean) : chromiumGpu === 'vulkan' ? ['--enable-webgpu-developer-features'] : [];
+  const extra = chromiumFlags ?? (chromiumGpu === 'vulkan' ? ['--enable-webgpu-developer-features'] : []);
   const chromium = await launchChromium([...fakeCameraArgs(y4m), ...extra], chromiumGpu);
   const rows: Row[] = [];
   try {
@@ -142,6 +142,7 @@ async function browserRows(): Promise<Row[]> {
     if (values['gpu-page']) writeFileSync(String(values['gpu-page']), await gpuPageText(chromium.browser).catch((e: Error) => e.message));
     await chromium.close();
     server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
   return rows;
 }

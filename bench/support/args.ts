@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ChromiumGpu } from '../../tests/support/chromium.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 /** What `parseArgs` gives for `options`, typed by them. */
@@ -67,4 +68,13 @@ export function benchArgs<const O extends Options>(
     }
   };
   return { values, positionals: rest, refuse, orRefuse };
+}
+
+/**
+ * `--chromium-gpu` (vulkan or swiftshader) and `--chromium-flags` (extra flags, space-separated; undefined when not
+ * given) as the browser programs read them.
+ */
+export function chromiumOptions(gpu: unknown, flags: unknown, refuse: (why: string) => never): { gpu: ChromiumGpu; flags: string[] | undefined } {
+  if (gpu !== 'vulkan' && gpu !== 'swiftshader') return refuse(`--chromium-gpu takes vulkan or swiftshader, got "${String(gpu)}"`);
+  return { gpu, flags: flags === undefined ? undefined : String(flags).split(/\s+/).filter(Boolean) };
 }
