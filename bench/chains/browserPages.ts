@@ -27,6 +27,7 @@ import { markerScene } from '../../reference.js';
 import { fakeCameraArgs, gpuPageText, launchChromium, serve, y4mFrames, type ServedFile } from '../../tests/support/chromium.js';
 import { benchArgs, chromiumOptions } from '../support/args.js';
 import { oneAtATime, quantile, runMain } from '../support/timing.js';
+import type { Browser } from 'playwright-core';
 
 const { values, refuse } = benchArgs(import.meta.url, {
   'chromium-gpu': { type: 'string', default: 'vulkan' },
@@ -86,6 +87,23 @@ async function framesOver(read: () => Promise<{ frames: number; error: string }>
   return ((b.frames - a.frames) * 1000) / (performance.now() - t0);
 }
 
+/** The adapter a page on the same server gets from `requestAdapter({ powerPreference: 'high-performance' })`. */
+async function bareAdapter(browser: Browser, url: string): Promise<string> {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${url}/`);
+    return await page.evaluate(async () => {
+      const a = await navigator.gpu?.requestAdapter({ powerPreference: 'high-performance' });
+      return a ? `${a.info.vendor} ${a.info.architecture} ${a.info.device} ${a.info.description}${(a.info as { isFallbackAdapter?: boolean }).isFallbackAdapter ? ' (software)' : ''}`.replace(/\s+/g, ' ') : 'none';
+    });
+  } finally {
+    await page.close();
+  }
+}
+
+/** What a bare page in the pages' browser got before and after them: the browser's adapter, not one page's. */
+const bare = { before: '', after: '' };
+
 async function browserRows(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-pages-'));
   const y4m = join(dir, 'markers.y4m');
@@ -104,8 +122,9 @@ async function browserRows(): Promise<Row[]> {
       return page;
     };
 
+    bare.before = await bareAdapter(chromium.browser, url);
     const mp = await open('markers.html');
-    type MarkersSeen = { frames: number; error: string; adapter: string; ids: number[]; cameraToResultMs: number[]; passMs: Record<string, number[]> };
+    type MarkersSeen = { frames: number; error: string; adapter: string; upload: string; ids: number[]; cameraToResultMs: number[]; passMs: Record<string, number[]> };
     const readMarkers = () => mp.evaluate(() => {
       const s = (globalThis as unknown as { flowmarkMarkers: MarkersSeen }).flowmarkMarkers;
       return { ...s, passMs: { ...s.passMs }, cameraToResultMs: [...s.cameraToResultMs] };
@@ -115,18 +134,18 @@ async function browserRows(): Promise<Row[]> {
     if (m.ids.length !== scene.markers.length) throw new Error(`markers page found ids ${m.ids.join(', ')}, the scene has ${scene.markers.map((x) => x.id).join(', ')}`);
     const passes = Object.fromEntries(Object.entries(m.passMs).map(([k, v]) => [`GPU ${k}`, median(v)]));
     const gpuTotal = Object.values(passes).reduce((s, v) => s + v, 0);
-    rows.push({ page: 'markers.html', adapter: m.adapter, fps: markersFps, steps: { 'camera → markers': median(m.cameraToResultMs), 'GPU total': gpuTotal, ...passes } });
+    rows.push({ page: 'markers.html', adapter: `${m.adapter}; camera frames: ${m.upload}`, fps: markersFps, steps: { 'camera → markers': median(m.cameraToResultMs), 'GPU total': gpuTotal, ...passes } });
     await mp.close();
 
     const ap = await open('ar.html');
-    type ArSeen = { frames: number; error: string; adapter: string; renderMs: number[]; cameraToScreenMs: number[] };
+    type ArSeen = { frames: number; error: string; adapter: string; upload: string; renderMs: number[]; cameraToScreenMs: number[] };
     const readAr = () => ap.evaluate(() => {
       const s = (globalThis as unknown as { flowmarkAr: ArSeen }).flowmarkAr;
-      return { frames: s.frames, error: s.error, adapter: s.adapter, renderMs: [...s.renderMs], cameraToScreenMs: [...s.cameraToScreenMs] };
+      return { frames: s.frames, error: s.error, adapter: s.adapter, upload: s.upload, renderMs: [...s.renderMs], cameraToScreenMs: [...s.cameraToScreenMs] };
     });
     const arFps = await framesOver(readAr);
     const a = await readAr();
-    rows.push({ page: 'ar.html', adapter: a.adapter, fps: arFps, steps: { 'result → rendered': median(a.renderMs), 'camera → rendered': median(a.cameraToScreenMs) } });
+    rows.push({ page: 'ar.html', adapter: `${a.adapter}; camera frames: ${a.upload}`, fps: arFps, steps: { 'result → rendered': median(a.renderMs), 'camera → rendered': median(a.cameraToScreenMs) } });
     await ap.close();
 
     const tp = await open('track.html');
@@ -137,6 +156,7 @@ async function browserRows(): Promise<Row[]> {
     });
     rows.push({ page: 'track.html (street.mp4)', adapter: t.adapter, fps: (t.frames * 1000) / t.analysisMs, steps: { 'decode + chain, per frame': t.analysisMs / t.frames } });
     await tp.close();
+    bare.after = await bareAdapter(chromium.browser, url);
   } finally {
     // The GPU process's view after the pages ran (whether WebGPU fell back to software, and why).
     if (values['gpu-page']) writeFileSync(String(values['gpu-page']), await gpuPageText(chromium.browser).catch((e: Error) => e.message));
@@ -174,6 +194,7 @@ async function main(): Promise<void> {
   }
   const rows = [...(await browserRows()), await nodeRow()];
   console.log(`flowmark's pages in Chromium (--chromium-gpu ${chromiumGpu}, camera ${width}×${height} at ${fps} frames/s, ${seconds} s a page) and Node, ${new Date().toISOString()}`);
+  console.log(`A bare page in the same browser got: ${bare.before} (before the pages), ${bare.after || '—'} (after)`);
   console.log('\n| page | adapter | frames/s | ms per step (medians) |\n|---|---|---|---|');
   for (const r of rows) {
     const steps = Object.entries(r.steps).filter(([k]) => !k.startsWith('GPU ') || k === 'GPU total');
@@ -183,9 +204,9 @@ async function main(): Promise<void> {
   const passes = [...new Set(timed.flatMap((r) => Object.keys(r.steps).filter((k) => k.startsWith('GPU '))))];
   console.log(`\n| GPU ms per pass (median) | ${timed.map((r) => r.page).join(' | ')} |\n|---|${timed.map(() => '---|').join('')}`);
   for (const k of passes) console.log(`| ${k.slice(4)} | ${timed.map((r) => (k in r.steps ? r.steps[k].toFixed(3) : '—')).join(' | ')} |`);
-  if (values.json) writeFileSync(String(values.json), JSON.stringify(rows, null, 2));
+  if (values.json) writeFileSync(String(values.json), JSON.stringify({ bare, rows }, null, 2));
   // Chromium falls back to SwiftShader rather than failing when it will not give WebGPU the GPU.
-  const software = rows.filter((r) => r.adapter.endsWith('(software)'));
+  const software = rows.filter((r) => !r.page.startsWith('Node') && r.adapter.includes('(software)'));
   if (chromiumGpu === 'vulkan' && software.length) console.log(`\nChromium gave ${software.map((r) => r.page).join(', ')} its software adapter, not the GPU (--gpu-page FILE says why).`);
 }
 

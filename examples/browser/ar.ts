@@ -37,6 +37,8 @@ const seen = {
   error: '',
   /** The adapter the page runs on. */
   adapter: '',
+  /** How camera frames reach the GPU (`camera.stats.upload`). */
+  upload: '',
   /** Set it to stop: the camera's stream ends, the canvas keeps the last frame drawn. */
   freeze: false,
 };
@@ -83,6 +85,7 @@ async function run(): Promise<void> {
         scene.background = background.show(r);
         renderer.render(scene, view);
         seen.frames++;
+        seen.upload = camera.stats.upload;
         seen.width = r.width;
         seen.height = r.height;
         seen.anchors = [...anchors.values()].map((a) => ({ id: a.markerId, visible: a.visible, pose: a.pose }));

@@ -3,7 +3,7 @@
  * ID and its printed top-left corner marked. Built and served by `npm run example:browser` (open /markers.html;
  * `?dictionary=DICT_6X6_250` picks another dictionary). Imports only the public entry point. The page keeps what
  * it saw in `globalThis.flowmarkMarkers` (frames, IDs seen, the last frame's markers, recent frames' times from
- * capture to result and GPU time per pass) for its test and bench/chains/browserPages.ts.
+ * capture to result, GPU time per pass, adapter and upload path) for its test and bench/chains/browserPages.ts.
  */
 import { GpuContext, fromCamera, markers, readResults, type DetectedMarker } from 'flowmark';
 import { adapterText, keepRecent, showError } from './page.js';
@@ -24,6 +24,8 @@ const seen = {
   cameraToResultMs: [] as number[],
   passMs: {} as Record<string, number[]>,
   adapter: '',
+  /** How camera frames reach the GPU (`camera.stats.upload`). */
+  upload: '',
   error: '',
 };
 (globalThis as unknown as { flowmarkMarkers: typeof seen }).flowmarkMarkers = seen;
@@ -70,6 +72,7 @@ async function run(): Promise<void> {
       if (Math.abs(arrived - captured) < 10_000) keepRecent(seen.cameraToResultMs, arrived - captured);
       for (const t of r.timings) keepRecent((seen.passMs[t.name] ??= []), t.ms);
       seen.frames++;
+      seen.upload = camera.stats.upload;
       seen.last = found;
       seen.width = r.width;
       seen.height = r.height;

@@ -3,6 +3,11 @@
  * texture with `copyExternalImageToTexture` (no CPU copy), then a compute pass recorded in the frame's encoder
  * packs them into the RGBA storage buffer every node reads, turned as displayed (a video's track header). One
  * texture and buffer per in-flight slot, so a new frame never overwrites one still in use.
+ *
+ * Some browsers cannot share a video frame with WebGPU's device (Chromium with its GPU interop off, as on Linux
+ * with ANGLE on Vulkan): there the copy fails validation and leaves the texture unwritten. So the first frames are
+ * also drawn on a 2D canvas and written with `writeTexture` after the copy (queue order: the write wins) while the
+ * copy's error scope is pending; once it resolves, frames take the copy alone, or the canvas alone if it failed.
  */
 import type { GpuContext } from '../../src/core/GpuContext.js';
 import type { Kernel } from '../../src/core/PipelineCache.js';
@@ -22,11 +27,17 @@ interface Slot {
   turn: string;
 }
 
+/** How frames reach the texture: `copyExternalImageToTexture`, a 2D canvas's pixels, or not yet known. */
+export type UploadPath = 'external' | 'canvas' | 'checking';
+
 export class TextureUploader {
   readonly #ctx: GpuContext;
   readonly #label: string;
   readonly #slots: Slot[] = [];
   #kernel: Kernel | null = null;
+  #path: UploadPath = 'checking';
+  #checking = false;
+  #canvas: OffscreenCanvasRenderingContext2D | null = null;
 
   constructor(ctx: GpuContext, label: string) {
     this.#ctx = ctx;
@@ -70,7 +81,17 @@ export class TextureUploader {
       const group = bindGroup(ctx.device, `${this.#label}:slot${i}`, this.#kernel!, [params, texture.createView(), rgba]);
       s = this.#slots[i] = { texture, rgba, params, group, w, h, turn: key };
     }
-    ctx.device.queue.copyExternalImageToTexture({ source }, { texture: s.texture }, [w, h]);
+    if (this.#path === 'external') ctx.device.queue.copyExternalImageToTexture({ source }, { texture: s.texture }, [w, h]);
+    else if (this.#path === 'canvas') this.#drawn(source, s.texture, w, h);
+    else {
+      if (!this.#checking) {
+        this.#checking = true;
+        ctx.device.pushErrorScope('validation');
+        ctx.device.queue.copyExternalImageToTexture({ source }, { texture: s.texture }, [w, h]);
+        void ctx.device.popErrorScope().then((e) => (this.#path = e ? 'canvas' : 'external'));
+      }
+      this.#drawn(source, s.texture, w, h);
+    }
     const slot = s;
     return {
       rgba: slot.rgba,
@@ -84,6 +105,22 @@ export class TextureUploader {
     };
   }
 
+  /** How the latest frames went to the GPU. */
+  get path(): UploadPath {
+    return this.#path;
+  }
+
+  /** `source` drawn on a 2D canvas, its pixels written into `texture`. */
+  #drawn(source: GPUCopyExternalImageSource, texture: GPUTexture, w: number, h: number): void {
+    let g = this.#canvas;
+    if (!g || g.canvas.width !== w || g.canvas.height !== h) {
+      g = this.#canvas = new OffscreenCanvas(w, h).getContext('2d', { willReadFrequently: true })!;
+    }
+    g.drawImage(source as CanvasImageSource, 0, 0, w, h);
+    const pixels = g.getImageData(0, 0, w, h).data;
+    this.#ctx.device.queue.writeTexture({ texture }, pixels, { bytesPerRow: w * 4, rowsPerImage: h }, [w, h]);
+  }
+
   #free(s: Slot): void {
     s.texture.destroy();
     this.#ctx.pool.release(s.rgba);
@@ -94,5 +131,6 @@ export class TextureUploader {
     this.#slots.splice(0).forEach((s) => s && this.#free(s));
     this.#ctx.pipelines.release(this.#kernel);
     this.#kernel = null;
+    this.#canvas = null;
   }
 }

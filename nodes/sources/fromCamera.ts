@@ -9,7 +9,7 @@
  * const camera = fromCamera(ctx, { constraints: { video: { width: 1280, height: 720 } } });
  * camera.pipe(threshold({ method: 'adaptive', invert: true }), label({ algorithm: 'auto' }), features(), readResults())
  *   .subscribe((r) => draw(r.features));
- * // camera.stats: { delivered, dropped }
+ * // camera.stats: { delivered, dropped, upload }
  *
  * Errors (on the stream): `GpuUnavailableError`-style failures of getUserMedia are passed through as they come
  * (NotAllowedError, NotFoundError...); `InvalidOptionError` for bad options (thrown at once).
@@ -20,7 +20,7 @@ import type { GpuFrame } from '../../src/core/GpuFrame.js';
 import { leasedFrame, validateInFlight } from '../../src/core/frameSource.js';
 import { InFlight } from '../../src/core/InFlight.js';
 import { tagSource } from '../../src/core/streamInfo.js';
-import { TextureUploader } from './TextureUploader.js';
+import { TextureUploader, type UploadPath } from './TextureUploader.js';
 import { checkOptions, optionKeys } from '../../src/core/checkOptions.js';
 
 export interface FromCameraOptions {
@@ -35,6 +35,12 @@ export interface CameraStats {
   delivered: number;
   /** Camera frames skipped because every in-flight place was taken. */
   dropped: number;
+  /**
+   * How frames reach the GPU: `'external'` (`copyExternalImageToTexture`, no CPU copy), `'canvas'` (drawn on a 2D
+   * canvas and written, where the browser cannot share video frames with WebGPU), `'checking'` until the first
+   * frame's copy is known to work.
+   */
+  upload: UploadPath;
 }
 
 export type CameraSource = Observable<GpuFrame> & { readonly stats: CameraStats };
@@ -54,7 +60,7 @@ export function fromCamera(ctx: GpuContext, options: FromCameraOptions = {}): Ca
   checkOptions('fromCamera', options, optionKeys<FromCameraOptions>({ constraints: true, maxInFlight: true }));
   const maxInFlight = options.maxInFlight ?? 2;
   validateInFlight('fromCamera', maxInFlight);
-  const stats: CameraStats = { delivered: 0, dropped: 0 };
+  const stats: CameraStats = { delivered: 0, dropped: 0, upload: 'checking' };
   const source = new Observable<GpuFrame>((subscriber) => {
     let closed = false;
     let stream: MediaStream | null = null;
@@ -78,6 +84,7 @@ export function fromCamera(ctx: GpuContext, options: FromCameraOptions = {}): Ca
         const w = video.videoWidth;
         const h = video.videoHeight;
         const upload = uploader.upload(place.slot, video, w, h);
+        stats.upload = uploader.path;
         // Capture time when the browser knows it, else the media time; both in microseconds.
         const timeUs = Math.round((meta.captureTime ?? meta.mediaTime * 1000) * 1000);
         frame = leasedFrame(ctx, place, seq++, { width: w, height: h, timeUs, rgba: upload.rgba, gray: null, record: upload.record });

@@ -19,9 +19,13 @@ const session = chromiumSession(async () => {
   return { files: await pageFiles(new URL('./camera.ts', import.meta.url)), args: fakeCameraArgs(y4m) };
 });
 
-it('fromCamera follows the fake camera file on the GPU and stops the camera on unsubscribe', async () => {
-  const { result: s, errors } = await callInPage<CameraSummary>(session.browser, session.url, 'runCameraTest');
+it.each([
+  ['shares the frames with WebGPU', false, 'external'],
+  ['cannot share frames with WebGPU (frames drawn on a canvas)', true, 'canvas'],
+])('fromCamera follows the fake camera file on the GPU and stops the camera on unsubscribe: a browser that %s', async (_, failCopy, upload) => {
+  const { result: s, errors } = await callInPage<CameraSummary>(session.browser, session.url, 'runCameraTest', failCopy);
   expect(errors).toEqual([]);
+  expect(s.stats.upload).toBe(upload);
   expect(s.frames).toHaveLength(20);
   expect(s.frames.map((f) => f.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   // Timestamps only increase.
