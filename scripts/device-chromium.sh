@@ -66,18 +66,19 @@ EOF
     export CHROMIUM_PATH=/tmp/chromium/chromium.sh
     ;;
   bench)
-    # After unpack, with dist/ and the pages (`--write-pages out/pages`) carried: the adapter Chromium gives a bare
-    # page with each of the pages' extra flags, then the pages, and again without developer features if Chromium
-    # gave them its software adapter. Tables and chrome://gpu into ${2:-$OUT}.
+    # After unpack, with dist/ and the pages (`--write-pages out/pages`) carried: the pages first (what a call cut
+    # short should still bring back), then the adapter Chromium gives a bare page with each of the pages' extra
+    # flags, and the pages again without developer features if Chromium gave them its software adapter. Tables and
+    # chrome://gpu into ${2:-$OUT}.
     out=${2:-$OUT}
     [ -n "$out" ] && [ -d out/pages ] && [ -n "${CHROMIUM_PATH:-}" ] || { echo "usage: source scripts/device-chromium.sh unpack; bash scripts/device-chromium.sh bench DIR (out/pages carried)" >&2; exit 2; }
+    # Chromium's own output (DEBUG=pw:browser) beside the pages' console errors, for why the GPU process fell back.
+    DEBUG=pw:browser timeout 150 node dist/bench/chains/browserPages.js --chromium-gpu vulkan --pages out/pages --seconds 10 --json "$out/pages.json" --gpu-page "$out/gpu-pages.txt" > "$out/pages.txt" 2> "$out/pages.log"
+    cat "$out/pages.txt"
     node dist/bench/chains/browserGpu.js --chromium-gpu vulkan --json "$out/probe.json" --gpu-page "$out/gpu.txt" > "$out/probe.txt" 2>&1
     for f in --enable-webgpu-developer-features "--use-fake-ui-for-media-stream --use-fake-device-for-media-stream" "--enable-webgpu-developer-features --use-fake-ui-for-media-stream --use-fake-device-for-media-stream"; do
       echo "browserGpu --chromium-flags=\"$f\": $(timeout 60 node dist/bench/chains/browserGpu.js --chromium-gpu vulkan --chromium-flags="$f" 2>&1 | grep '^Chromium:')"
     done
-    # Chromium's own output (DEBUG=pw:browser) beside the pages' console errors, for why the GPU process fell back.
-    DEBUG=pw:browser timeout 150 node dist/bench/chains/browserPages.js --chromium-gpu vulkan --pages out/pages --seconds 10 --json "$out/pages.json" --gpu-page "$out/gpu-pages.txt" > "$out/pages.txt" 2> "$out/pages.log"
-    cat "$out/pages.txt"
     if grep -q '(software)' "$out/pages.json"; then
       timeout 150 node dist/bench/chains/browserPages.js --chromium-gpu vulkan --chromium-flags="" --pages out/pages --seconds 10 --json "$out/pages-plain.json" > "$out/pages-plain.txt" 2>&1
       cat "$out/pages-plain.txt"
