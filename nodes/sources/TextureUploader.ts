@@ -4,8 +4,8 @@
  * packs them into the RGBA storage buffer every node reads, turned as displayed (a video's track header). One
  * texture and buffer per in-flight slot, so a new frame never overwrites one still in use.
  *
- * Some browsers cannot share a video frame with WebGPU's device (Chromium with its GPU interop off, as on Linux
- * with ANGLE on Vulkan): there the copy fails validation and leaves the texture unwritten. So the first frames are
+ * Some browsers cannot share a video frame with WebGPU's device (headless Chromium on Vulkan without a GPU): there
+ * the copy fails validation and leaves the texture unwritten. So the first frames are
  * also drawn on a 2D canvas and written with `writeTexture` after the copy (queue order: the write wins) while the
  * copy's error scope is pending; once it resolves, frames take the copy alone, or the canvas alone if it failed.
  */

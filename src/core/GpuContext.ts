@@ -117,7 +117,10 @@ export class GpuContext {
       ? { gpu: options.gpu, node: false }
       : await acquireGpu(options.dawnFlags ?? defaultDawnFlags);
     try {
-      let adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference ?? 'high-performance' });
+      // Chromium answers a fresh browser's first request with null while its GPU process is still opening the
+      // hardware adapter, and the same request a moment later with that adapter: ask twice before the fallback.
+      const request = { powerPreference: options.powerPreference ?? 'high-performance' } as const;
+      let adapter = (await gpu.requestAdapter(request)) ?? (await gpu.requestAdapter(request));
       adapter ??= await gpu.requestAdapter({ forceFallbackAdapter: true });
       if (!adapter) {
         throw new GpuUnavailableError(
