@@ -102,12 +102,10 @@ async function bareAdapter(browser: Browser, url: string): Promise<string> {
 }
 
 /**
- * What a bare page in the pages' browser got after them: the browser's adapter, not one page's. Not asked before
- * them: a fresh Chromium answers its first request with null, and the markers page must meet that itself.
+ * The pages' rows, and the adapter a bare page in their browser got after them (the browser's, not one page's; not
+ * asked before them: a fresh Chromium answers its first request with null, and the markers page must meet that).
  */
-const bare = { after: '' };
-
-async function browserRows(): Promise<Row[]> {
+async function browserRows(): Promise<{ rows: Row[]; bareAdapterAfter: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'flowmark-pages-'));
   const y4m = join(dir, 'markers.y4m');
   writeFileSync(y4m, y4mFrames(Array.from({ length: fps }, () => scene.gray), width, height, fps));
@@ -116,6 +114,7 @@ async function browserRows(): Promise<Row[]> {
   const extra = chromiumFlags ?? (chromiumGpu === 'vulkan' ? ['--enable-webgpu-developer-features'] : []);
   const chromium = await launchChromium([...fakeCameraArgs(y4m), ...extra], chromiumGpu);
   const rows: Row[] = [];
+  let bareAdapterAfter = '';
   try {
     const open = async (path: string) => {
       const page = await chromium.browser.newPage();
@@ -158,7 +157,7 @@ async function browserRows(): Promise<Row[]> {
     });
     rows.push({ page: 'track.html (street.mp4)', adapter: t.adapter, fps: (t.frames * 1000) / t.analysisMs, steps: { 'decode + chain, per frame': t.analysisMs / t.frames } });
     await tp.close();
-    bare.after = await bareAdapter(chromium.browser, url);
+    bareAdapterAfter = await bareAdapter(chromium.browser, url);
   } finally {
     // The GPU process's view after the pages ran (whether WebGPU fell back to software, and why).
     if (values['gpu-page']) writeFileSync(String(values['gpu-page']), await gpuPageText(chromium.browser).catch((e: Error) => e.message));
@@ -166,7 +165,7 @@ async function browserRows(): Promise<Row[]> {
     server.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  return rows;
+  return { rows, bareAdapterAfter };
 }
 
 /** The markers page's chain in Node on the scene's frames, one at a time. */
@@ -194,9 +193,10 @@ async function main(): Promise<void> {
     console.log(`pages written to ${dir}`);
     return;
   }
-  const rows = [...(await browserRows()), await nodeRow()];
+  const browser = await browserRows();
+  const rows = [...browser.rows, await nodeRow()];
   console.log(`flowmark's pages in Chromium (--chromium-gpu ${chromiumGpu}, camera ${width}×${height} at ${fps} frames/s, ${seconds} s a page) and Node, ${new Date().toISOString()}`);
-  console.log(`A bare page in the same browser after the pages got: ${bare.after || '—'}`);
+  console.log(`A bare page in the same browser after the pages got: ${browser.bareAdapterAfter || '—'}`);
   console.log('\n| page | adapter | frames/s | ms per step (medians) |\n|---|---|---|---|');
   for (const r of rows) {
     const steps = Object.entries(r.steps).filter(([k]) => !k.startsWith('GPU ') || k === 'GPU total');
@@ -206,7 +206,7 @@ async function main(): Promise<void> {
   const passes = [...new Set(timed.flatMap((r) => Object.keys(r.steps).filter((k) => k.startsWith('GPU '))))];
   console.log(`\n| GPU ms per pass (median) | ${timed.map((r) => r.page).join(' | ')} |\n|---|${timed.map(() => '---|').join('')}`);
   for (const k of passes) console.log(`| ${k.slice(4)} | ${timed.map((r) => (k in r.steps ? r.steps[k].toFixed(3) : '—')).join(' | ')} |`);
-  if (values.json) writeFileSync(String(values.json), JSON.stringify({ bare, rows }, null, 2));
+  if (values.json) writeFileSync(String(values.json), JSON.stringify({ bareAdapterAfter: browser.bareAdapterAfter, rows }, null, 2));
   // Chromium falls back to SwiftShader rather than failing when it will not give WebGPU the GPU.
   const software = rows.filter((r) => !r.page.startsWith('Node') && r.adapter.includes('(software)'));
   if (chromiumGpu === 'vulkan' && software.length) console.log(`\nChromium gave ${software.map((r) => r.page).join(', ')} its software adapter, not the GPU (--gpu-page FILE says why).`);

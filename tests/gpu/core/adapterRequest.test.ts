@@ -7,7 +7,7 @@ import { GpuContext, GpuUnavailableError } from '../../../index.js';
 import { defaultDawnFlags } from '../../../extend.js';
 
 /** Dawn's `gpu`, answering null to the first `nulls` requests (every one with Infinity), with the requests seen. */
-function slowGpu(nulls: number): { gpu: GPU; asked: GPURequestAdapterOptions[] } {
+function slowGpu(nulls: number): { gpu: GPU; asked: GPURequestAdapterOptions[]; dawn: GPU } {
   const dawn = create([...defaultDawnFlags]) as GPU;
   const asked: GPURequestAdapterOptions[] = [];
   const gpu = {
@@ -18,16 +18,16 @@ function slowGpu(nulls: number): { gpu: GPU; asked: GPURequestAdapterOptions[] }
     getPreferredCanvasFormat: () => dawn.getPreferredCanvasFormat(),
     wgslLanguageFeatures: dawn.wgslLanguageFeatures,
   } as unknown as GPU;
-  return { gpu, asked };
+  return { gpu, asked, dawn };
 }
 
 describe('GpuContext.create asks for its adapter', () => {
   it('twice before taking the fallback adapter, when the first answer is null', async () => {
-    const { gpu, asked } = slowGpu(1);
+    const { gpu, asked, dawn } = slowGpu(1);
     const ctx = await GpuContext.create({ gpu, label: 'adapter-request' });
     try {
       expect(asked).toEqual([{ powerPreference: 'high-performance' }, { powerPreference: 'high-performance' }]);
-      const direct = await create([...defaultDawnFlags]).requestAdapter({ powerPreference: 'high-performance' });
+      const direct = await dawn.requestAdapter({ powerPreference: 'high-performance' });
       expect(ctx.adapterName).toContain(direct!.info.vendor);
     } finally {
       ctx.destroy();
